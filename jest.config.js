@@ -1,0 +1,22 @@
+// Jest runs TypeScript as ESM through ts-jest (Veramo 7 and jose 6 are ESM-only; see docs/adr/0001).
+// Run it as `NODE_OPTIONS=--experimental-vm-modules jest` (npm run test:jest does).
+// ts-jest does not type-check here (isolatedModules); `npm run typecheck` does.
+import { createDefaultEsmPreset } from 'ts-jest';
+
+const preset = createDefaultEsmPreset({ tsconfig: '<rootDir>/tsconfig.json' });
+
+/** @type {import('jest').Config} */
+export default {
+  ...preset,
+  testEnvironment: 'node',
+  roots: ['<rootDir>'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/'],
+  testMatch: ['**/*.spec.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
+  maxWorkers: 2,
+  testTimeout: 30000,
+  // A test that leaves a handle open is a bug; fail loudly instead of hanging CI.
+  forceExit: false,
+};

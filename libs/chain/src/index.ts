@@ -1,0 +1,1 @@
+export { anvilBinaryPath, startAnvil, type AnvilOptions, type RunningAnvil } from './anvil.js';

@@ -1,0 +1,2 @@
+export { BaseError, isBaseError, type BaseErrorOptions } from './base-error.js';
+export * from './http-errors.js';

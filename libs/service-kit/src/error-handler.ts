@@ -1,0 +1,54 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isBaseError } from '@itp/errors';
+import type { Logger } from './logger.js';
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: { code, message } };
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Maps errors to the REST error shape of the contract. Never a stack trace; 500 only for bugs. */
+export function restErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (isBaseError(err)) {
+      if (err.status >= 500) logger.error({ err, reqId: req.id }, err.message);
+      if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      }
+      res.status(err.status).json(errorBody(err.code, err.message));
+      return;
+    }
+    const parserError = err as BodyParserError;
+    if (parserError?.type === 'entity.too.large') {
+      res.status(413).json(errorBody('413', 'Request body is larger than the limit'));
+      return;
+    }
+    if (parserError?.type === 'entity.parse.failed') {
+      res.status(400).json(errorBody('400', 'Malformed JSON body'));
+      return;
+    }
+    if (parserError?.expose && typeof parserError.status === 'number' && parserError.status < 500) {
+      res.status(parserError.status).json(errorBody(String(parserError.status), 'Bad request'));
+      return;
+    }
+    logger.error({ err, reqId: req.id }, 'unhandled error');
+    res.status(500).json(errorBody('500', 'Internal error'));
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  res.status(404).json(errorBody('404', `No route for ${req.method} ${req.path}`));
+};

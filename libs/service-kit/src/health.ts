@@ -1,0 +1,70 @@
+import type { Router } from 'express';
+import express from 'express';
+
+/** A dependency check: resolves when the dependency answers, rejects (or times out) otherwise. */
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<unknown>;
+}
+
+export interface ReadinessReport {
+  status: 'ready' | 'not ready';
+  checks: Record<string, string>;
+  notReady: string[];
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function runReadiness(
+  checks: readonly ReadinessCheck[],
+  timeoutMs: number,
+): Promise<ReadinessReport> {
+  const results = await Promise.all(
+    checks.map(async ({ name, check }) => {
+      try {
+        await withTimeout(Promise.resolve().then(check), timeoutMs);
+        return [name, 'ok'] as const;
+      } catch (err) {
+        return [name, `error: ${err instanceof Error ? err.message : String(err)}`] as const;
+      }
+    }),
+  );
+  const notReady = results.filter(([, v]) => v !== 'ok').map(([k]) => k);
+  return {
+    status: notReady.length === 0 ? 'ready' : 'not ready',
+    checks: Object.fromEntries(results),
+    notReady,
+  };
+}
+
+export interface HealthState {
+  shuttingDown: boolean;
+}
+
+export function healthRouter(
+  checks: readonly ReadinessCheck[],
+  timeoutMs: number,
+  state: HealthState,
+): Router {
+  const router = express.Router();
+  router.get('/health/live', (_req, res) => {
+    res.json({ status: 'live' });
+  });
+  router.get('/health/ready', async (_req, res) => {
+    if (state.shuttingDown) {
+      res
+        .status(503)
+        .json({ status: 'not ready', checks: { process: 'shutting down' }, notReady: ['process'] });
+      return;
+    }
+    const report = await runReadiness(checks, timeoutMs);
+    res.status(report.status === 'ready' ? 200 : 503).json(report);
+  });
+  return router;
+}

@@ -1,0 +1,19 @@
+import { provisionInfra, TEST_ENV, type Infra } from './infra.js';
+
+declare global {
+  var __ITP_INFRA__: Infra | undefined;
+}
+
+export async function setup(): Promise<void> {
+  const infra = await provisionInfra();
+  globalThis.__ITP_INFRA__ = infra;
+  process.env[TEST_ENV.redis] = infra.redis.url;
+  process.env[TEST_ENV.database] = infra.database.url;
+  process.env[TEST_ENV.chain] = infra.chain.url;
+}
+
+export async function teardown(): Promise<void> {
+  const infra = globalThis.__ITP_INFRA__;
+  if (!infra) return;
+  await Promise.all([infra.redis.stop(), infra.database.stop(), infra.chain.stop()]);
+}

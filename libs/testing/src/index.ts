@@ -1,0 +1,10 @@
+export { freePort } from './free-port.js';
+export { TEST_ENV, provisionInfra, type Infra, type Provisioned } from './infra.js';
+export {
+  createTestDatabase,
+  testAdminDatabaseUrl,
+  testChainUrl,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from './test-infra.js';
