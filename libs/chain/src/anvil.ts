@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { assertPortFree, freePort } from './free-port.js';
 
 export interface AnvilOptions {
-  port: number;
+  /** Default: a free port (retried when another process takes it before anvil binds it). */
+  port?: number;
   host?: string;
   chainId?: number;
   /** File the chain state is loaded from at start and written to on exit (anvil --state). */
@@ -33,11 +35,37 @@ export function anvilBinaryPath(): string {
   return bin;
 }
 
-async function waitForRpc(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** anvil ended before it answered; `output` is the end of what it wrote to stderr. */
+class AnvilExitedError extends Error {
+  constructor(
+    code: number | null,
+    readonly output: string,
+  ) {
+    super(`anvil exited with code ${code}${output ? `: ${output.trim()}` : ''}`);
+  }
+}
+
+class PortTakenError extends Error {}
+
+function isPortTaken(err: unknown): boolean {
+  return (
+    err instanceof PortTakenError ||
+    (err instanceof AnvilExitedError && /address already in use/i.test(err.output))
+  );
+}
+
+async function waitForRpc(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new AnvilExitedError(child.exitCode, output());
+    }
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -54,13 +82,29 @@ async function waitForRpc(url: string, child: ChildProcess, timeoutMs: number): 
 }
 
 /** Starts anvil (the dev chain) and resolves once it answers JSON-RPC. */
-export async function startAnvil(options: AnvilOptions): Promise<RunningAnvil> {
+export async function startAnvil(options: AnvilOptions = {}): Promise<RunningAnvil> {
+  if (options.port !== undefined) return startAnvilOn(options.port, options);
+  // A port found free can be taken before anvil binds it: then anvil exits, and we try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAnvilOn(await freePort(options.host), options);
+    } catch (err) {
+      if (attempt === 3 || !isPortTaken(err)) throw err;
+    }
+  }
+}
+
+async function startAnvilOn(port: number, options: AnvilOptions): Promise<RunningAnvil> {
   const host = options.host ?? '127.0.0.1';
+  // Checked first: else another node on that port could answer the readiness probe for anvil.
+  await assertPortFree(host, port).catch((err: unknown) => {
+    throw new PortTakenError(`anvil cannot listen on ${host}:${port}: ${String(err)}`);
+  });
   const args = [
     '--host',
     host,
     '--port',
-    String(options.port),
+    String(port),
     '--chain-id',
     String(options.chainId ?? 31337),
     '--silent',
@@ -68,10 +112,16 @@ export async function startAnvil(options: AnvilOptions): Promise<RunningAnvil> {
   if (options.stateFile) args.push('--state', options.stateFile);
   if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
   args.push(...(options.args ?? []));
+  const stdio = options.stdio ?? 'ignore';
   const child = spawn(anvilBinaryPath(), args, {
-    stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
+    stdio: ['ignore', stdio, stdio === 'inherit' ? 'inherit' : 'pipe'],
   });
-  const url = `http://${host}:${options.port}`;
+  // Keep the end of anvil's stderr for the error message should it exit at start.
+  let errorOutput = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errorOutput = (errorOutput + chunk.toString()).slice(-2000);
+  });
+  const url = `http://${host}:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -81,7 +131,7 @@ export async function startAnvil(options: AnvilOptions): Promise<RunningAnvil> {
     clearTimeout(timer);
   };
   try {
-    await waitForRpc(url, child, 15_000);
+    await waitForRpc(url, child, () => errorOutput, 15_000);
   } catch (err) {
     await stop();
     throw err;

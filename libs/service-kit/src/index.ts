@@ -18,3 +18,9 @@ export {
   type ServiceOptions,
   type ShutdownHook,
 } from './create-service.js';
+export { runMain, type RunMainOptions } from './run-main.js';
+export {
+  InternalClient,
+  requireInternalToken,
+  type InternalClientOptions,
+} from './internal-api.js';

@@ -1,4 +1,4 @@
-export { freePort } from './free-port.js';
+export { freePort } from '@itp/chain';
 export { TEST_ENV, provisionInfra, type Infra, type Provisioned } from './infra.js';
 export {
   createTestDatabase,

@@ -1,0 +1,117 @@
+import { ChainRpcError, type ChainClient } from '@itp/chain';
+import { NotFoundError } from '@itp/errors';
+import type { BlockRecord } from '@itp/schemas';
+import type { FinalCache } from '../cache/final-cache.js';
+import { SingleFlight } from '../cache/single-flight.js';
+import type { TipCache } from '../cache/tip-cache.js';
+import type { HeadTracker } from '../chain/head-tracker.js';
+import { toQuantity } from '../chain/hex.js';
+import { describeSelector, type BlockSelector } from './block-selector.js';
+import { mapFullBlock, toHashView, type FullBlockRecord } from './map-block.js';
+
+export interface BlockServiceDeps {
+  chain: ChainClient;
+  head: HeadTracker;
+  final: FinalCache;
+  tip: TipCache;
+}
+
+/** Final-cache keys: a final block by hash (the record), and a number → hash pointer. */
+export const blockKeys = {
+  byHash: (hash: string) => `block:h:${hash.toLowerCase()}`,
+  byNumber: (n: number) => `block:n:${n}`,
+};
+
+/**
+ * Blocks from the node, through the caches. The node is always asked for full blocks (transaction
+ * objects); the hash-only view is derived. Final blocks (see HeadTracker) are cached for good, by
+ * number (canonical blocks only) and by hash; anything else only for the tip TTL.
+ */
+export class BlockService {
+  private readonly flight = new SingleFlight();
+
+  constructor(private readonly deps: BlockServiceDeps) {}
+
+  async getBlock(selector: BlockSelector, full: boolean): Promise<BlockRecord> {
+    const block = await this.find(selector);
+    if (!block) throw new NotFoundError(`${describeSelector(selector)} not found`);
+    return full ? block : toHashView(block);
+  }
+
+  /** The number of the latest block (reused for the tip TTL). */
+  latestNumber(): Promise<number> {
+    return this.deps.head.latest();
+  }
+
+  private find(selector: BlockSelector): Promise<FullBlockRecord | null> {
+    switch (selector.kind) {
+      case 'number':
+        return this.byNumber(selector.number);
+      case 'hash':
+        return this.byHash(selector.hash);
+      case 'tag':
+        return this.byTag(selector.tag);
+    }
+  }
+
+  private async byNumber(n: number): Promise<FullBlockRecord | null> {
+    const { head, final, tip } = this.deps;
+    if (!(await head.isFinal(n))) {
+      return tip.getOrLoad(blockKeys.byNumber(n), () => this.fetch('number', toQuantity(n)));
+    }
+    const pointer = await final.get<string>(blockKeys.byNumber(n));
+    if (pointer) {
+      const cached = await final.get<FullBlockRecord>(blockKeys.byHash(pointer));
+      if (cached) return cached;
+    }
+    return this.flight.run(blockKeys.byNumber(n), async () => {
+      const block = await this.fetch('number', toQuantity(n));
+      if (block) await this.storeCanonical(block);
+      return block;
+    });
+  }
+
+  private async byHash(hash: string): Promise<FullBlockRecord | null> {
+    const { head, final, tip } = this.deps;
+    const cached = await final.get<FullBlockRecord>(blockKeys.byHash(hash));
+    if (cached) return cached;
+    const block = await tip.getOrLoad(blockKeys.byHash(hash), () => this.fetch('hash', hash));
+    // By hash only: a block found by hash may be off the canonical chain, so it never answers
+    // for its number. Its content never changes, but it is kept only once final (then it is
+    // certainly not an unsettled tip block).
+    if (block?.hash && (await head.isFinal(block.number))) {
+      await final.set(blockKeys.byHash(block.hash), block);
+    }
+    return block;
+  }
+
+  private byTag(tag: 'latest' | 'pending' | 'safe' | 'finalized'): Promise<FullBlockRecord | null> {
+    return this.deps.tip.getOrLoad(`block:t:${tag}`, async () => {
+      let block: FullBlockRecord | null;
+      try {
+        block = await this.fetch('number', tag);
+      } catch (err) {
+        // A node without the safe / finalized tags refuses them: that block does not exist here.
+        if (err instanceof ChainRpcError && (tag === 'safe' || tag === 'finalized')) return null;
+        throw err;
+      }
+      if (block && tag !== 'pending' && this.deps.head.isKnownFinal(block.number)) {
+        await this.storeCanonical(block);
+      }
+      return block;
+    });
+  }
+
+  /** Keeps a final block of the canonical chain by hash and by number. */
+  private async storeCanonical(block: FullBlockRecord): Promise<void> {
+    if (!block.hash) return;
+    await this.deps.final.set(blockKeys.byHash(block.hash), block);
+    await this.deps.final.set(blockKeys.byNumber(block.number), block.hash);
+  }
+
+  private async fetch(by: 'number' | 'hash', arg: string): Promise<FullBlockRecord | null> {
+    const method = by === 'number' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash';
+    const raw = await this.deps.chain.request(method, [arg, true]);
+    return raw === null ? null : mapFullBlock(raw);
+  }
+}

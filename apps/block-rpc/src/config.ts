@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { chainConfigShape } from '@itp/chain';
+import { baseConfigShape, configSchemas, loadConfig, type Env } from '@itp/service-kit';
+import { storeConfigShape } from '@itp/stores';
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max);
+
+/** The block API's configuration (environment variables), validated once at start. */
+export const blockRpcConfigSchema = z.object({
+  ...baseConfigShape,
+  ...storeConfigShape,
+  ...chainConfigShape,
+  /** Blocks at least this far below the head (or at/below the node's "finalized") are final. */
+  BLOCK_FINALITY_DEPTH: int(0).default(64),
+  /** Most entries in the in-process cache of final blocks, transactions and receipts. */
+  BLOCK_CACHE_SIZE: int(1).default(2_000),
+  /** Most bytes (of JSON) in that in-process cache. */
+  BLOCK_CACHE_MAX_BYTES: int(1024).default(64 * 1024 * 1024),
+  /** Time to live of final entries in the shared KV store (Redis); bounds its memory only. */
+  BLOCK_CACHE_KV_TTL_MS: int(1000).default(7 * 24 * 3600 * 1000),
+  /** How long answers that may still change (tags, recent blocks, the head) are reused; 0: never. */
+  BLOCK_TIP_TTL_MS: int(0, 60_000).default(1_000),
+  /** Run the indexer in this replica (replicas share it through a SQL lease). */
+  BLOCK_INDEX_ENABLED: configSchemas.bool.default(true),
+  BLOCK_INDEX_POLL_MS: int(10, 3_600_000).default(1_000),
+  /** First block of an empty index; a non-empty one resumes from its highest block. */
+  BLOCK_INDEX_START: int(0).default(0),
+  /** Most blocks fetched and written per indexing step. */
+  BLOCK_INDEX_BATCH: int(1, 1_000).default(100),
+  /** How long the indexer lease lasts without renewal. */
+  BLOCK_INDEX_LEASE_MS: int(1_000, 3_600_000).default(15_000),
+  /** Longest range getTransactionStats accepts, in days. */
+  STATS_MAX_DAYS: int(1, 3_660).default(366),
+});
+
+export type BlockRpcConfig = z.infer<typeof blockRpcConfigSchema>;
+
+export function loadBlockRpcConfig(env: Env): BlockRpcConfig {
+  return loadConfig(blockRpcConfigSchema, env);
+}

@@ -1,0 +1,47 @@
+import type { ReceiptLog, TransactionReceipt } from '@itp/schemas';
+import { NodeAnswerError } from '../chain/node-answer-error.js';
+import { nodeFields, type NodeFields } from '../chain/node-fields.js';
+
+function mapLog(f: NodeFields, raw: unknown, i: number): ReceiptLog {
+  const l = f.nested(raw, `receipt log ${i}`);
+  return {
+    address: l.req('address', 'address'),
+    topics: l.list('topics', 'hash'),
+    data: l.req('data', 'data'),
+    logIndex: l.int('logIndex'),
+    transactionIndex: l.int('transactionIndex'),
+    transactionHash: l.req('transactionHash', 'hash'),
+    blockHash: l.req('blockHash', 'hash'),
+    blockNumber: l.int('blockNumber'),
+    removed: l.bool('removed', false),
+  };
+}
+
+function statusOf(f: NodeFields): TransactionReceipt['status'] {
+  const raw = f.intOrNull('status');
+  if (raw === null) return null;
+  if (raw === 1) return 'success';
+  if (raw === 0) return 'reverted';
+  throw new NodeAnswerError('receipt', 'status');
+}
+
+/** eth_getTransactionReceipt → the normalised receipt. */
+export function mapReceipt(raw: unknown): TransactionReceipt {
+  const f = nodeFields(raw, 'receipt');
+  return {
+    transactionHash: f.req('transactionHash', 'hash'),
+    transactionIndex: f.int('transactionIndex'),
+    blockHash: f.req('blockHash', 'hash'),
+    blockNumber: f.int('blockNumber'),
+    from: f.req('from', 'address'),
+    to: f.opt('to', 'address'),
+    contractAddress: f.opt('contractAddress', 'address'),
+    status: statusOf(f),
+    gasUsed: f.int('gasUsed'),
+    cumulativeGasUsed: f.int('cumulativeGasUsed'),
+    effectiveGasPrice: f.decimalOrNull('effectiveGasPrice'),
+    type: f.intOrNull('type') ?? 0,
+    logsBloom: f.req('logsBloom', 'data'),
+    logs: f.array('logs').map((log, i) => mapLog(f, log, i)),
+  };
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { loadConfig } from '@itp/service-kit';
+import { startAnvil, type RunningAnvil } from './anvil.js';
+import { createChainClient, type ChainClient } from './chain-client.js';
+import { assertChainId, chainConfigShape, openChainClient } from './chain-config.js';
+import { ChainIdMismatchError } from './chain-errors.js';
+
+const schema = z.object(chainConfigShape);
+
+describe('chainConfigShape', () => {
+  it('parses the chain settings with their defaults', () => {
+    expect(loadConfig(schema, { ETH_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '' })).toEqual({
+      ETH_RPC_URL: 'http://127.0.0.1:8545',
+      ETH_RPC_TIMEOUT_MS: 10_000,
+    });
+    expect(
+      loadConfig(schema, {
+        ETH_RPC_URL: 'https://node.example/v3/key',
+        CHAIN_ID: '31337',
+        DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        ETH_RPC_TIMEOUT_MS: '2500',
+      }),
+    ).toEqual({
+      ETH_RPC_URL: 'https://node.example/v3/key',
+      CHAIN_ID: 31337,
+      DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      ETH_RPC_TIMEOUT_MS: 2500,
+    });
+  });
+
+  it('rejects what is not a chain setting', () => {
+    expect(() => loadConfig(schema, {})).toThrow(/ETH_RPC_URL/);
+    expect(() => loadConfig(schema, { ETH_RPC_URL: 'ws://127.0.0.1:8545' })).toThrow(/ETH_RPC_URL/);
+    expect(() =>
+      loadConfig(schema, { ETH_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '1.5' }),
+    ).toThrow(/CHAIN_ID/);
+    expect(() =>
+      loadConfig(schema, { ETH_RPC_URL: 'http://127.0.0.1:8545', DID_REGISTRY_ADDRESS: '0x12' }),
+    ).toThrow(/DID_REGISTRY_ADDRESS/);
+  });
+});
+
+describe('chain id check at start', () => {
+  let anvil: RunningAnvil;
+  let client: ChainClient;
+  let actual: number;
+  beforeAll(async () => {
+    anvil = await startAnvil({ chainId: 1337 });
+    client = createChainClient({ rpcUrl: anvil.url });
+    actual = await client.chainId();
+  });
+  afterAll(async () => {
+    await client.close();
+    await anvil.stop();
+  });
+
+  it('reads the chain id the node serves', () => {
+    expect(actual).toBe(1337);
+  });
+
+  it('accepts the node chain id, or no expectation', async () => {
+    await expect(assertChainId(client, actual)).resolves.toBe(actual);
+    await expect(assertChainId(client, undefined)).resolves.toBe(actual);
+  });
+
+  it('refuses another chain id', async () => {
+    const err = await assertChainId(client, actual + 1).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainIdMismatchError);
+    expect((err as Error).message).toBe(
+      `Chain id mismatch: configured CHAIN_ID ${actual + 1}, node serves ${actual}`,
+    );
+  });
+
+  it('opens a client only for the configured chain', async () => {
+    const config = { ETH_RPC_URL: anvil.url, ETH_RPC_TIMEOUT_MS: 5000 };
+    const opened = await openChainClient({ ...config, CHAIN_ID: actual });
+    await expect(opened.ping()).resolves.toBeUndefined();
+    await opened.close();
+    await expect(openChainClient({ ...config, CHAIN_ID: actual + 1 })).rejects.toBeInstanceOf(
+      ChainIdMismatchError,
+    );
+  });
+});

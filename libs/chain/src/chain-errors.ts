@@ -1,0 +1,40 @@
+import { InternalError, type BaseErrorOptions } from '@itp/errors';
+
+/**
+ * The chain node could not be reached or did not answer JSON-RPC: connection refused, timeout,
+ * an HTTP error page, a body that is not JSON. Code "500" (the contract's "chain or internal
+ * failure"). The message never names the node's URL (it may carry credentials or an API key).
+ */
+export class ChainUnavailableError extends InternalError {
+  constructor(reason: string, options?: BaseErrorOptions) {
+    super(`Chain node unavailable: ${reason}`, options);
+  }
+}
+
+/**
+ * The node answered with a JSON-RPC error object. It keeps the node's code, message and data so
+ * that callers can map the ones they expect (a revert, a nonce conflict) to their own errors; left
+ * unmapped it is an internal failure, code "500", because the request was ours, not the client's.
+ */
+export class ChainRpcError extends InternalError {
+  readonly rpcCode: number;
+  readonly rpcMessage: string;
+  readonly rpcData: unknown;
+
+  constructor(method: string, rpcCode: number, rpcMessage: string, rpcData?: unknown) {
+    super(`Chain node error ${rpcCode} on ${method}: ${rpcMessage}`);
+    this.rpcCode = rpcCode;
+    this.rpcMessage = rpcMessage;
+    this.rpcData = rpcData;
+  }
+}
+
+/** The node serves another chain than the configuration names (CHAIN_ID). */
+export class ChainIdMismatchError extends InternalError {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`Chain id mismatch: configured CHAIN_ID ${expected}, node serves ${actual}`);
+  }
+}

@@ -1,0 +1,3 @@
+export { sha256Hex, randomHex, constantTimeEqual } from './hash.js';
+export { Keyring, DecryptionError, type MasterKey } from './aead.js';
+export { parseMasterKey, loadOrCreateDevMasterKey } from './master-key.js';

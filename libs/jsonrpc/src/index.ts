@@ -1,0 +1,36 @@
+export {
+  defineMethod,
+  type RpcContext,
+  type RpcMethod,
+  type RpcServiceErrorDoc,
+  type TransactionOutcome,
+} from './method.js';
+export {
+  InvalidParamsError,
+  RPC_ERRORS,
+  RpcError,
+  defaultRpcMessage,
+  rpcErrorObject,
+  type ParamIssue,
+  type RpcErrorName,
+  type RpcErrorObject,
+} from './rpc-errors.js';
+export {
+  serviceError,
+  success,
+  transactionSuccess,
+  type ServiceErrorResult,
+  type SuccessResult,
+  type TransactionResult,
+} from './envelope.js';
+export type { RpcId } from './check-request.js';
+export { OPENRPC_VERSION, type OpenRpcInfo, type OpenRpcServer } from './openrpc.js';
+export {
+  DEFAULT_MAX_BATCH_SIZE,
+  RpcServer,
+  type RpcHandleContext,
+  type RpcHttpAnswer,
+  type RpcServerOptions,
+} from './rpc-server.js';
+export { jsonRpcRouter, type JsonRpcRouterOptions } from './json-rpc-router.js';
+export { stringifyJson } from './serialize.js';

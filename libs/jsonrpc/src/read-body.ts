@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+
+export type RawBody = { kind: 'body'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+/**
+ * Reads the whole request body as bytes, up to `limit` bytes. Over the limit (declared by
+ * Content-Length or found while reading) the rest is read off and dropped, as express's body
+ * parsers do, so the client gets to read the 413 instead of a reset connection.
+ */
+export function readRawBody(req: IncomingMessage, limit: number): Promise<RawBody> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    let tooLarge = Number.isFinite(declared) && declared > limit;
+    let size = 0;
+    let chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (result: RawBody) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks = [];
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () =>
+      settle(
+        tooLarge ? { kind: 'too-large' } : { kind: 'body', body: Buffer.concat(chunks, size) },
+      ),
+    );
+    req.once('error', () => settle({ kind: 'aborted' }));
+    req.once('close', () => settle({ kind: 'aborted' }));
+  });
+}

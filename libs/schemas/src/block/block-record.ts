@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { transactionRecordSchema } from './transaction-record.js';
+import { address, hash32, hexData, hexQuantity, uint } from './primitives.js';
+
+const omitted = (what: string) => `null when the node omits it (${what})`;
+
+/**
+ * The block record of interface §2.9: the spec's names and types, plus baseFeePerGasRaw.
+ * Integer fields are JSON numbers (exact up to 2^53 - 1, rounded beyond); each has a `…Raw` field
+ * with the node's exact 0x hex. A field the node does not send is null.
+ */
+export const blockRecordSchema = z
+  .object({
+    hash: hash32.nullable().meta({ description: omitted('only a pending block on some nodes') }),
+    parentHash: hash32,
+    stateRoot: hash32,
+    transactionsRoot: hash32,
+    receiptsRoot: hash32,
+    sha3Uncles: hash32,
+    mixHash: hash32.nullable().meta({ description: omitted('nodes without one') }),
+    extraData: hexData,
+    logsBloom: hexData,
+    miner: address.nullable().meta({ description: omitted('only a pending block on some nodes') }),
+    number: uint,
+    gasLimit: uint,
+    gasUsed: uint,
+    timestamp: uint.meta({ description: 'seconds since the Unix epoch' }),
+    difficulty: uint.nullable().meta({ description: omitted('post-merge nodes may omit it') }),
+    totalDifficulty: uint
+      .nullable()
+      .meta({ description: omitted('post-merge nodes no longer send it') }),
+    nonce: uint.nullable().meta({ description: omitted('only a pending block on some nodes') }),
+    size: uint.meta({ description: 'bytes' }),
+    numberRaw: hexQuantity,
+    gasLimitRaw: hexQuantity,
+    gasUsedRaw: hexQuantity,
+    timestampRaw: hexQuantity,
+    difficultyRaw: hexQuantity.nullable(),
+    totalDifficultyRaw: hexQuantity.nullable(),
+    nonceRaw: hexQuantity
+      .nullable()
+      .meta({ description: 'the 8-byte nonce as sent, e.g. 0x0000000000000000' }),
+    sizeRaw: hexQuantity,
+    baseFeePerGas: uint
+      .nullable()
+      .meta({ description: 'wei per gas (EIP-1559); null on chains without a base fee' }),
+    baseFeePerGasRaw: hexQuantity.nullable(),
+    sealFields: z
+      .array(hexData)
+      .nullable()
+      .meta({ description: 'seal fields of Parity-style nodes; null when the node has none' }),
+    author: address
+      .nullable()
+      .meta({ description: 'block author of Parity-style nodes; null when the node has none' }),
+    uncles: z.array(hash32).meta({ description: 'hashes of the uncle blocks' }),
+    transactions: z.union([z.array(hash32), z.array(transactionRecordSchema)]).meta({
+      description:
+        'transaction hashes, or transaction records when the second getBlock param is true',
+    }),
+  })
+  .meta({ title: 'BlockRecord' });
+export type BlockRecord = z.infer<typeof blockRecordSchema>;

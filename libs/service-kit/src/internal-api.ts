@@ -1,0 +1,100 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { BaseError } from '@itp/errors';
+import {
+  BadGatewayError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  InternalError,
+  NotFoundError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '@itp/errors';
+import { REQUEST_ID_HEADER } from './request-id.js';
+
+/**
+ * Service-to-service calls (`/internal/v1/...`): never routed by the gateway, authenticated with a
+ * shared bearer token (INTERNAL_API_TOKEN, a deployment secret; the dev stack makes a random one
+ * per start). Network policy in Kubernetes keeps these paths inside the cluster as well.
+ */
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+export function requireInternalToken(token: string): RequestHandler {
+  const expected = digest(token);
+  return (req, _res, next) => {
+    const header = req.headers.authorization ?? '';
+    const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!presented || !timingSafeEqual(digest(presented), expected)) {
+      next(new UnauthorizedError('Internal API token missing or wrong'));
+      return;
+    }
+    next();
+  };
+}
+
+export interface InternalClientOptions {
+  /** Base URL of the other service, e.g. http://token-rpc:8083 */
+  baseUrl: string;
+  token: string;
+  /** Name used in error messages, e.g. "token-rpc". */
+  service: string;
+  timeoutMs?: number;
+}
+
+const byStatus: Record<number, new (message: string) => BaseError> = {
+  400: BadRequestError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  409: ConflictError,
+};
+
+/**
+ * A small JSON client for the internal API of another service. A REST error answer becomes the
+ * matching BaseError (same status and message); a network failure or timeout becomes a 502/503.
+ */
+export class InternalClient {
+  constructor(private readonly options: InternalClientOptions) {}
+
+  async post<T>(path: string, body: unknown, requestId?: string): Promise<T> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: `Bearer ${this.options.token}`,
+    };
+    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, this.options.baseUrl), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      throw new ServiceUnavailableError(`${this.options.service} is unavailable`, { cause: err });
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new BadGatewayError(`${this.options.service} answered something that is not JSON`);
+    }
+    if (res.ok) return parsed as T;
+    const message =
+      (parsed as { error?: { message?: unknown } } | undefined)?.error?.message ??
+      `${this.options.service} failed`;
+    if (res.status === 429) {
+      throw new TooManyRequestsError(
+        String(message),
+        Number(res.headers.get('retry-after') ?? '1'),
+      );
+    }
+    const ErrorClass = byStatus[res.status];
+    if (ErrorClass) throw new ErrorClass(String(message));
+    throw new InternalError(`${this.options.service} failed (${res.status})`);
+  }
+}

@@ -1,0 +1,44 @@
+import { ConfigError } from '@itp/service-kit';
+
+export interface StoreUrlConfig {
+  APP_ENV: string;
+  REDIS_URL?: string;
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+}
+
+export interface StoreUrls {
+  /** Undefined only in development: use the in-process key-value stand-in. */
+  redisUrl?: string;
+  databaseUrl: string;
+}
+
+const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * Where a service keeps its data. In development a missing DATABASE_URL becomes
+ * `sqlite:<DATA_DIR>/<service>.sqlite` and a missing REDIS_URL the in-process stand-in. In every
+ * other environment (production, test) both are required: a ConfigError names what is missing,
+ * so that a deployment never runs on a stand-in by accident.
+ */
+export function resolveStoreUrls(config: StoreUrlConfig, service: string): StoreUrls {
+  if (!SERVICE_NAME.test(service)) throw new Error(`Invalid service name "${service}"`);
+  if (config.APP_ENV === 'development') {
+    const dataDir = config.DATA_DIR.replace(/\/+$/, '');
+    return {
+      redisUrl: config.REDIS_URL,
+      databaseUrl: config.DATABASE_URL ?? `sqlite:${dataDir}/${service}.sqlite`,
+    };
+  }
+  const issues: string[] = [];
+  if (!config.REDIS_URL) {
+    issues.push(`REDIS_URL: required when APP_ENV=${config.APP_ENV} (redis:// or rediss:// URL)`);
+  }
+  if (!config.DATABASE_URL) {
+    issues.push(
+      `DATABASE_URL: required when APP_ENV=${config.APP_ENV} (postgres://, postgresql:// or sqlite: URL)`,
+    );
+  }
+  if (!config.REDIS_URL || !config.DATABASE_URL) throw new ConfigError(issues);
+  return { redisUrl: config.REDIS_URL, databaseUrl: config.DATABASE_URL };
+}

@@ -1,0 +1,19 @@
+export type { KvStore, SetOptions } from './kv/kv-store.js';
+export { RedisKvStore, reconnectDelayMs, type RedisKvStoreOptions } from './kv/redis-kv-store.js';
+export { MemoryKvStore, type MemoryKvStoreOptions } from './kv/memory-kv-store.js';
+export { createKvStore, type CreateKvStoreOptions } from './kv/create-kv-store.js';
+
+export type { MigrationSet, SqlDatabase, SqlDialectName } from './sql/sql-database.js';
+export { openSqlDatabase, type OpenSqlDatabaseOptions } from './sql/open-sql-database.js';
+export { migrateToLatest } from './sql/migrate-to-latest.js';
+export { parseInt8 } from './sql/int8.js';
+
+export { storeConfigShape, type StoreConfig } from './config/store-config.js';
+export {
+  resolveStoreUrls,
+  type StoreUrlConfig,
+  type StoreUrls,
+} from './config/resolve-store-urls.js';
+
+export { kvReadinessCheck } from './readiness/kv-readiness-check.js';
+export { sqlReadinessCheck } from './readiness/sql-readiness-check.js';

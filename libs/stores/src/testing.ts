@@ -1,0 +1,6 @@
+/**
+ * Test-only entry point (`@itp/stores/testing`): the contract suites, for adapters written
+ * elsewhere. Never import it from service code: it pulls in @jest/globals.
+ */
+export { kvStoreContract } from './kv/kv-store.contract.js';
+export { sqlDatabaseContract } from './sql/sql-database.contract.js';

@@ -1,0 +1,38 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** What the dev stack runs with, read once from the environment of `npm start`. */
+export interface DevSettings {
+  repoRoot: string;
+  /** Absolute; chain state goes to `<dataDir>/chain`, the services keep their files here. */
+  dataDir: string;
+  gatewayPort: number;
+  logLevel: string;
+  /** Settings the user gave that the services also read (REDIS_URL, DATABASE_URL, LOG_PRETTY). */
+  passThrough: Record<string, string>;
+  /** How long each service has to answer GET /health/ready with 200 at start. */
+  readyTimeoutMs: number;
+}
+
+/** Only these of the user's variables reach the services; nothing else of the parent's env does. */
+export const PASS_THROUGH = ['REDIS_URL', 'DATABASE_URL', 'LOG_PRETTY'] as const;
+
+export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {
+  const port = env.PORT ? Number(env.PORT) : 8080;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`PORT must be a TCP port number (1-65535), got "${env.PORT}"`);
+  }
+  const dataDir = env.DATA_DIR || './data';
+  const passThrough: Record<string, string> = {};
+  for (const name of PASS_THROUGH) {
+    const value = env[name];
+    if (value) passThrough[name] = value;
+  }
+  return {
+    repoRoot,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(repoRoot, dataDir),
+    gatewayPort: port,
+    logLevel: env.LOG_LEVEL || 'info',
+    passThrough,
+    readyTimeoutMs: 90_000,
+  };
+}

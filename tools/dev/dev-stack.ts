@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { DEV_CHAIN, assertPortFree } from '@itp/chain';
+import { formatBanner } from './banner.js';
+import { choosePorts } from './choose-ports.js';
+import { startDevChain, type DevChain } from './dev-chain.js';
+import type { DevSettings } from './dev-settings.js';
+import { jobAncestors, watchJob } from './job-watch.js';
+import {
+  killServices,
+  spawnService,
+  stopServices,
+  type ServiceProcess,
+} from './service-process.js';
+import { GATEWAY, UPSTREAMS, serviceEnv, serviceUrl, type StackAddresses } from './services.js';
+import { waitForReady } from './wait-ready.js';
+
+/** Time the services get to drain and close after SIGTERM (their own default is 10 s). */
+const SERVICE_GRACE_MS = 15_000;
+/**
+ * One Ctrl-C can reach this process twice: from the terminal (the whole process group gets it)
+ * and relayed by npm and tsx. Only a signal this long after the first one forces the stop.
+ */
+const REPEAT_SIGNAL_MS = 1_000;
+
+const say = (message: string): void => console.log(`[dev] ${message}`);
+const complain = (message: string): void => console.error(`[dev] ${message}`);
+
+/**
+ * Runs the dev stack in the foreground: the chain, the four services, then the gateway. Exits
+ * the process: 0 after a Ctrl-C (SIGINT/SIGTERM/SIGHUP) stopped everything, 1 when anything
+ * failed to start or died, 130 when a second Ctrl-C forced the stop.
+ */
+export async function runDevStack(settings: DevSettings): Promise<void> {
+  const startedAt = Date.now();
+  const services: ServiceProcess[] = [];
+  let chainStarting: Promise<DevChain> | undefined;
+  let chain: DevChain | undefined;
+  let stopping: Promise<never> | undefined;
+  let firstSignalAt = 0;
+
+  const shutdown = (code: number, problem?: string): Promise<never> => {
+    if (stopping) return stopping;
+    if (problem) complain(`${problem}; stopping everything`);
+    stopping = (async () => {
+      await stopServices(services, SERVICE_GRACE_MS);
+      const startedChain = await chainStarting?.catch(() => undefined);
+      await startedChain?.anvil.stop();
+      if (startedChain) say(`stopped; chain state saved to ${startedChain.stateFile}`);
+      process.exit(code);
+    })();
+    return stopping;
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!stopping) {
+      firstSignalAt = Date.now();
+      say(`${signal}: stopping the services, then the chain (Ctrl-C again to force)`);
+      void shutdown(0);
+      return;
+    }
+    if (firstSignalAt !== 0 && Date.now() - firstSignalAt < REPEAT_SIGNAL_MS) return;
+    complain('forced stop: killing everything; the chain state of this session is lost');
+    killServices(services);
+    chain?.anvil.process.kill('SIGKILL');
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  watchJob(jobAncestors(), (pid) => {
+    if (!stopping) {
+      say(`process ${pid} of the npm start job ended: stopping the services, then the chain`);
+      void shutdown(0);
+    }
+  });
+
+  const watch = (service: ServiceProcess): void => {
+    void service.exited.then((how) => {
+      if (!stopping) void shutdown(1, `${service.name} ${how}`);
+    });
+  };
+
+  try {
+    await assertPortFree('127.0.0.1', settings.gatewayPort).catch(() => {
+      throw new Error(`port ${settings.gatewayPort} is in use: set PORT to a free port`);
+    });
+    say(`APP_ENV=development; data folder ${settings.dataDir}; starting the dev chain`);
+    chainStarting = startDevChain(settings.dataDir);
+    chain = await chainStarting;
+    chain.anvil.process.once('exit', (code, signal) => {
+      if (!stopping) void shutdown(1, `the dev chain (anvil) ended (code ${code}, ${signal})`);
+    });
+
+    const upstreamPorts = await choosePorts(UPSTREAMS.length, [settings.gatewayPort]);
+    const stack: StackAddresses = {
+      chainUrl: chain.anvil.url,
+      chainId: DEV_CHAIN.chainId,
+      didRegistryAddress: chain.didRegistryAddress,
+      ports: Object.fromEntries(UPSTREAMS.map(({ name }, i) => [name, upstreamPorts[i] ?? 0])),
+      internalApiToken: randomBytes(32).toString('hex'),
+    };
+    const start = (name: string, port: number): ServiceProcess => {
+      const env = serviceEnv(settings, stack, port);
+      const service = spawnService(name, serviceUrl(port), env, settings.repoRoot);
+      services.push(service);
+      watch(service);
+      return service;
+    };
+
+    if (stopping) return;
+    // All at once (two cores boot five processes faster than one after the other); the gateway
+    // is last, and ready only once its upstreams are.
+    const deadline = Date.now() + settings.readyTimeoutMs;
+    const upstreams = UPSTREAMS.map(({ name }) => start(name, stack.ports[name] ?? 0));
+    const gateway = start(GATEWAY, settings.gatewayPort);
+    say(`starting ${[...UPSTREAMS.map((u) => u.name), GATEWAY].join(', ')}`);
+    await Promise.all(upstreams.map((service) => waitForReady(service, deadline)));
+    await waitForReady(gateway, deadline);
+    if (stopping) return;
+    console.log(
+      formatBanner({
+        gatewayUrl: gateway.url,
+        chainUrl: chain.anvil.url,
+        chainId: DEV_CHAIN.chainId,
+        didRegistryAddress: chain.didRegistryAddress,
+        dataDir: settings.dataDir,
+        seconds: (Date.now() - startedAt) / 1000,
+      }),
+    );
+  } catch (err) {
+    if (!stopping) await shutdown(1, `start failed: ${err instanceof Error ? err.message : err}`);
+  }
+}

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  /** Resolves with a description of how the process ended ("exited with code 1"). */
+  exited: Promise<string>;
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+}
+
+/**
+ * Starts `apps/<name>/src/main.ts` through tsx as its own node process. The IPC channel is how
+ * the service notices that the dev stack is gone: it shuts down when the channel closes.
+ */
+export function spawnService(
+  name: string,
+  url: string,
+  env: Record<string, string>,
+  repoRoot: string,
+): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join('apps', name, 'src', 'main.ts')], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(describeExit(code, signal)));
+    child.once('error', (err) => resolve(`could not be started (${err.message})`));
+  });
+  return { name, url, child, exited };
+}
+
+const isRunning = (child: ChildProcess): boolean =>
+  child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM to each service still running; SIGKILL to those still running after `graceMs`. */
+export async function stopServices(services: ServiceProcess[], graceMs: number): Promise<void> {
+  const running = services.filter((s) => isRunning(s.child));
+  for (const s of running) s.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), graceMs);
+  });
+  const outcome = await Promise.race([Promise.all(running.map((s) => s.exited)), deadline]);
+  clearTimeout(timer);
+  if (outcome !== 'late') return;
+  const late = running.filter((s) => isRunning(s.child));
+  for (const s of late) s.child.kill('SIGKILL');
+  await Promise.all(late.map((s) => s.exited));
+}
+
+export function killServices(services: ServiceProcess[]): void {
+  for (const s of services) if (isRunning(s.child)) s.child.kill('SIGKILL');
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import { readDevSettings } from './dev-settings.js';
+import { serviceEnv, type StackAddresses } from './services.js';
+
+const stack: StackAddresses = {
+  chainUrl: 'http://127.0.0.1:9545',
+  chainId: 31337,
+  didRegistryAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  ports: { 'block-rpc': 9001, 'token-rpc': 9002, 'auth-service': 9003, 'did-service': 9004 },
+  internalApiToken: 'f'.repeat(64),
+};
+
+describe('readDevSettings', () => {
+  it('defaults to port 8080, ./data below the repo and log level info', () => {
+    const settings = readDevSettings({}, '/repo');
+    expect(settings).toMatchObject({
+      dataDir: '/repo/data',
+      gatewayPort: 8080,
+      logLevel: 'info',
+      passThrough: {},
+    });
+  });
+
+  it('takes PORT, DATA_DIR, LOG_LEVEL and the store URLs from the environment', () => {
+    const settings = readDevSettings(
+      {
+        PORT: '9090',
+        DATA_DIR: '/var/itp',
+        LOG_LEVEL: 'debug',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        DATABASE_URL: '',
+        NODE_OPTIONS: '--experimental-vm-modules',
+      },
+      '/repo',
+    );
+    expect(settings).toMatchObject({
+      dataDir: '/var/itp',
+      gatewayPort: 9090,
+      logLevel: 'debug',
+      passThrough: { REDIS_URL: 'redis://127.0.0.1:6379' },
+    });
+  });
+
+  it('refuses a PORT that is no port', () => {
+    expect(() => readDevSettings({ PORT: '0' }, '/repo')).toThrow(/PORT must be a TCP port/);
+    expect(() => readDevSettings({ PORT: 'http' }, '/repo')).toThrow(/PORT must be a TCP port/);
+  });
+});
+
+describe('serviceEnv', () => {
+  it('gives every service development mode, the chain and all four upstream URLs, nothing else', () => {
+    const settings = readDevSettings(
+      { DATA_DIR: '/d', DATABASE_URL: 'postgres://db/itp', NODE_OPTIONS: '--inspect' },
+      '/repo',
+    );
+    const env = serviceEnv(settings, stack, 9002);
+    const { PATH: _path, HOME: _home, ...rest } = env;
+    expect(rest).toEqual({
+      APP_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: '9002',
+      DATA_DIR: '/d',
+      LOG_LEVEL: 'info',
+      ETH_RPC_URL: 'http://127.0.0.1:9545',
+      CHAIN_ID: '31337',
+      DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      INTERNAL_API_TOKEN: 'f'.repeat(64),
+      BLOCK_RPC_URL: 'http://127.0.0.1:9001',
+      TOKEN_RPC_URL: 'http://127.0.0.1:9002',
+      AUTH_SERVICE_URL: 'http://127.0.0.1:9003',
+      DID_SERVICE_URL: 'http://127.0.0.1:9004',
+      DATABASE_URL: 'postgres://db/itp',
+    });
+  });
+});
