@@ -1,0 +1,253 @@
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BaseError } from '@itp/errors';
+import { ConfigError, type Env } from '@itp/service-kit';
+import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
+import { ClientAdmin } from '../clients/client-admin.js';
+import { SqlClientRepository } from '../clients/sql-client-repository.js';
+import type { AuthDatabase } from '../db/database.js';
+import { authMigrations } from '../db/migrations.js';
+import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
+import { SqlUserRepository } from '../users/sql-user-repository.js';
+import { UserAdmin } from '../users/user-admin.js';
+import { cliDatabaseUrl } from './cli-config.js';
+import { USAGE } from './usage.js';
+
+export interface CliIo {
+  env: Env;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  name: { type: 'string' },
+  email: { type: 'string' },
+  tel: { type: 'string' },
+  password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  secret: { type: 'string' },
+  'secret-stdin': { type: 'boolean' },
+  prefix: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+/** All of stdin without one trailing newline (what `echo secret |` or a here-string adds). */
+async function readStdin(stdin: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function secretFrom(
+  values: Values,
+  flag: 'password' | 'secret',
+  io: CliIo,
+): Promise<string | undefined> {
+  const fromStdin = values[`${flag}-stdin`];
+  const given = values[flag];
+  if (fromStdin && given !== undefined) {
+    throw new UsageError(`use either --${flag} or --${flag}-stdin`);
+  }
+  return fromStdin ? readStdin(io.stdin) : given;
+}
+
+function oneId(positionals: string[]): string {
+  if (positionals.length !== 1 || !positionals[0])
+    throw new UsageError('expected exactly one <id>');
+  return positionals[0];
+}
+
+function table(rows: Array<Record<string, unknown>>, columns: string[]): string {
+  const cells = rows.map((row) => columns.map((c) => (row[c] === null ? '-' : String(row[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), ...cells.map(line)].join('\n') + '\n';
+}
+
+interface Admins {
+  users: UserAdmin;
+  clients: ClientAdmin;
+}
+
+async function runUsers(
+  command: string,
+  values: Values,
+  positionals: string[],
+  admins: Admins,
+  io: CliIo,
+) {
+  switch (command) {
+    case 'add': {
+      const id = oneId(positionals);
+      if (values.name === undefined) throw new UsageError('users add needs --name');
+      const password = await secretFrom(values, 'password', io);
+      if (password === undefined)
+        throw new UsageError('users add needs --password-stdin or --password');
+      await admins.users.add({
+        id,
+        name: values.name,
+        email: values.email,
+        telNo: values.tel,
+        password,
+      });
+      io.stdout.write(`user ${id} added\n`);
+      return;
+    }
+    case 'list': {
+      const users = await admins.users.list();
+      const rows = users.map((u) => ({
+        ...u,
+        createdAt: new Date(u.createdAt).toISOString(),
+        updatedAt: new Date(u.updatedAt).toISOString(),
+      }));
+      io.stdout.write(
+        values.json
+          ? `${JSON.stringify(rows, null, 2)}\n`
+          : table(rows, ['id', 'name', 'email', 'telNo', 'enabled', 'createdAt']),
+      );
+      return;
+    }
+    case 'disable':
+    case 'enable': {
+      const id = oneId(positionals);
+      await admins.users.setEnabled(id, command === 'enable');
+      io.stdout.write(`user ${id} ${command}d\n`);
+      return;
+    }
+    case 'reset-password': {
+      const id = oneId(positionals);
+      const password = await secretFrom(values, 'password', io);
+      if (password === undefined)
+        throw new UsageError('reset-password needs --password-stdin or --password');
+      await admins.users.resetPassword(id, password);
+      io.stdout.write(`password of user ${id} reset\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: users ${command}`);
+  }
+}
+
+async function runClients(
+  command: string,
+  values: Values,
+  positionals: string[],
+  admins: Admins,
+  io: CliIo,
+) {
+  switch (command) {
+    case 'add': {
+      const id = oneId(positionals);
+      if (!values.prefix?.length) throw new UsageError('clients add needs at least one --prefix');
+      const secret = await secretFrom(values, 'secret', io);
+      const result = await admins.clients.add({
+        id,
+        name: values.name,
+        secret,
+        requestIdPrefixes: values.prefix,
+      });
+      io.stdout.write(`client ${id} added\n`);
+      if (result.secret) {
+        io.stdout.write(`client secret (shown once, store it now): ${result.secret}\n`);
+      }
+      return;
+    }
+    case 'list': {
+      const clients = await admins.clients.list();
+      const rows = clients.map((c) => ({
+        ...c,
+        createdAt: new Date(c.createdAt).toISOString(),
+        updatedAt: new Date(c.updatedAt).toISOString(),
+      }));
+      io.stdout.write(
+        values.json
+          ? `${JSON.stringify(rows, null, 2)}\n`
+          : table(
+              rows.map((r) => ({ ...r, prefixes: r.requestIdPrefixes.join(' ') })),
+              ['id', 'name', 'enabled', 'prefixes', 'createdAt'],
+            ),
+      );
+      return;
+    }
+    case 'disable':
+    case 'enable': {
+      const id = oneId(positionals);
+      await admins.clients.setEnabled(id, command === 'enable');
+      io.stdout.write(`client ${id} ${command}d\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: clients ${command}`);
+  }
+}
+
+/**
+ * The operator CLI (see USAGE). Returns the exit code; writes results to stdout and problems to
+ * stderr. Opens the database of the configuration, applies pending migrations, closes it again.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let database: SqlDatabase<AuthDatabase> | undefined;
+  try {
+    const [group, command, ...rest] = argv;
+    if (!group || group === '--help' || group === '-h' || group === 'help') {
+      (group ? io.stdout : io.stderr).write(USAGE);
+      return group ? 0 : 2;
+    }
+    if (group !== 'users' && group !== 'clients') throw new UsageError(`unknown group: ${group}`);
+    if (!command) throw new UsageError(`${group} needs a command`);
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    database = openSqlDatabase<AuthDatabase>(cliDatabaseUrl(io.env));
+    await migrateToLatest(database, authMigrations);
+    const hasher = new Argon2PasswordHasher();
+    const admins = {
+      users: new UserAdmin(new SqlUserRepository(database), hasher),
+      clients: new ClientAdmin(new SqlClientRepository(database), hasher),
+    };
+    if (group === 'users') await runUsers(command, values, positionals, admins, io);
+    else await runClients(command, values, positionals, admins, io);
+    return 0;
+  } catch (err) {
+    if (
+      err instanceof UsageError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof BaseError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await database?.close();
+  }
+}

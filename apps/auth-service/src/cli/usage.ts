@@ -1,0 +1,28 @@
+export const USAGE = `auth-service operator CLI
+
+Usage: npm run cli -w @itp/auth-service -- <group> <command> [options]
+   or: tsx apps/auth-service/src/cli.ts <group> <command> [options]
+
+Users
+  users add <id> --name <name> [--email <email>] [--tel <telNo>]
+                 (--password-stdin | --password <password>)
+  users list [--json]
+  users disable <id>
+  users enable <id>
+  users reset-password <id> (--password-stdin | --password <password>)
+
+Relying parties (web sites using QR login)
+  clients add <id> --prefix <url> [--prefix <url> ...] [--name <name>]
+                   [--secret-stdin | --secret <secret>]
+        without a secret option a random secret is generated and printed once
+  clients list [--json]
+  clients disable <id>
+  clients enable <id>
+
+Configuration comes from the environment, as for the service: DATABASE_URL (or, with
+APP_ENV=development, the SQLite file in DATA_DIR). Secrets are never printed, except a
+generated client secret, once. Prefer --password-stdin: a --password value is visible
+to other users of the machine in the process list.
+
+Exit codes: 0 done, 1 refused (e.g. unknown id, already exists), 2 usage or configuration error.
+`;

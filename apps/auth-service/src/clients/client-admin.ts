@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { ConflictError, NotFoundError } from '@itp/errors';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { parseOrBadRequest } from '../validation/parse-or-bad-request.js';
+import { newClientFieldsSchema, type NewClientFields } from './client-fields.js';
+import type { ClientSummary } from './client.js';
+import type { ClientRepository } from './client-repository.js';
+
+export type AddClientFields = Omit<NewClientFields, 'secret'> & { secret?: string };
+
+/** Operator operations on relying parties (CLI and the dev seed). */
+export class ClientAdmin {
+  constructor(
+    private readonly clients: ClientRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * Adds an enabled client. Without `secret`, a random 256-bit secret is generated and returned
+   * (the only time it is ever visible). ConflictError when the id exists (unless `ifAbsent`:
+   * then `{ created: false }`).
+   */
+  async add(
+    fields: AddClientFields,
+    options: { ifAbsent?: boolean } = {},
+  ): Promise<{ created: boolean; secret?: string }> {
+    const generated = fields.secret === undefined;
+    const secret = fields.secret ?? randomBytes(32).toString('base64url');
+    const valid = parseOrBadRequest(newClientFieldsSchema, { ...fields, secret });
+    if (options.ifAbsent && (await this.clients.findById(valid.id))) return { created: false };
+    const created = await this.clients.insertIfAbsent(
+      {
+        id: valid.id,
+        name: valid.name ?? valid.id,
+        secretHash: await this.hasher.hash(valid.secret),
+        requestIdPrefixes: [...new Set(valid.requestIdPrefixes)],
+      },
+      this.clock(),
+    );
+    if (!created && !options.ifAbsent) throw new ConflictError(`Client ${valid.id} exists already`);
+    return created && generated ? { created, secret } : { created };
+  }
+
+  async list(): Promise<ClientSummary[]> {
+    const clients = await this.clients.list();
+    return clients.map(({ secretHash: _hash, ...summary }) => summary);
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    if (!(await this.clients.setEnabled(id, enabled, this.clock()))) {
+      throw new NotFoundError(`No client ${id}`);
+    }
+  }
+}

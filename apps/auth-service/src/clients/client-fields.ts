@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * A requestId prefix: an absolute http(s) URL whose origin is followed by `/` (so that
+ * `http://site.example` cannot be extended to `http://site.example.evil.com`). Everything below
+ * the prefix is allowed (contract §1: "any path below it").
+ */
+export const requestIdPrefixSchema = z
+  .string()
+  .max(1024)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        value.startsWith(`${url.origin}/`)
+      );
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL prefix with a path, e.g. https://site.example/');
+
+export const clientIdSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+    'must be 1-128 characters: letters, digits and . _ - (starting with a letter or digit)',
+  );
+
+export const newClientFieldsSchema = z.object({
+  id: clientIdSchema,
+  name: z.string().trim().min(1).max(200).optional(),
+  /** At least 12 characters when chosen by the operator; generated secrets have 256 bits. */
+  secret: z.string().min(12, 'must have at least 12 characters').max(1024),
+  requestIdPrefixes: z.array(requestIdPrefixSchema).min(1, 'needs at least one prefix').max(50),
+});
+export type NewClientFields = z.input<typeof newClientFieldsSchema>;

@@ -1,0 +1,11 @@
+import type { Client, NewClient } from './client.js';
+
+/** The relying-party port (adapter: SqlClientRepository). */
+export interface ClientRepository {
+  findById(id: string): Promise<Client | undefined>;
+  /** Inserts an enabled client; false (and nothing changed) when the id exists already. */
+  insertIfAbsent(client: NewClient, now: number): Promise<boolean>;
+  list(): Promise<Client[]>;
+  /** False when there is no such client. */
+  setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
+}

@@ -1,0 +1,119 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { bearerToken } from '@itp/auth-jwt';
+import {
+  authUserByAppRequestSchema,
+  authUserRequestSchema,
+  authUserWithVpRequestSchema,
+  authUserResultByAppRequestSchema,
+  cancelAuthUserByAppRequestSchema,
+  type AuthJwks,
+} from '@itp/schemas';
+import { ForbiddenError, UnauthorizedError } from '@itp/errors';
+import type { Client } from '../clients/client.js';
+import type { ClientAuthenticator } from '../clients/client-authenticator.js';
+import type { LoginResults } from '../login/login-results.js';
+import type { PasswordLogin } from '../login/password-login.js';
+import type { LoginRequests } from '../login-requests/login-requests.js';
+import type { PollThrottle } from '../rate-limit/poll-throttle.js';
+import type { VpLogin } from '../vp-login/vp-login.js';
+import { parseOrBadRequest } from '../validation/parse-or-bad-request.js';
+
+export interface AuthRouterDeps {
+  passwordLogin: PasswordLogin;
+  vpLogin: VpLogin;
+  loginRequests: LoginRequests;
+  loginResults: LoginResults;
+  clientAuthenticator: ClientAuthenticator;
+  pollThrottle: PollThrottle;
+  jwks: AuthJwks;
+  jwksMaxAgeSeconds: number;
+  bodyLimitBytes: number;
+}
+
+/** The caller's address as express determined it (honouring TRUST_PROXY). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Runs the relying-party authentication and keeps the client in `res.locals.client`. */
+function requireClient(authenticator: ClientAuthenticator): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      res.locals.client = await authenticator.authenticate(
+        req.headers.authorization,
+        clientIp(req),
+      );
+      next();
+    } catch (err) {
+      if (err instanceof UnauthorizedError) {
+        res.setHeader('WWW-Authenticate', 'Basic realm="itp-auth", charset="UTF-8"');
+      }
+      next(err);
+    }
+  };
+}
+
+const clientOf = (res: { locals: Record<string, unknown> }) => res.locals.client as Client;
+
+/**
+ * `/v2/auth` (interface §4.1 rules 1–5, contract §2). Bodies are JSON (limit BODY_LIMIT_BYTES);
+ * unknown members are ignored. Errors are thrown as BaseErrors and rendered by service-kit's
+ * REST error handler.
+ */
+export function authRouter(deps: AuthRouterDeps): Router {
+  const router = express.Router();
+  const json = express.json({ limit: deps.bodyLimitBytes });
+  const client = requireClient(deps.clientAuthenticator);
+
+  router.get('/.well-known/jwks.json', (_req, res) => {
+    res.setHeader('Cache-Control', `public, max-age=${deps.jwksMaxAgeSeconds}`);
+    res.json(deps.jwks);
+  });
+
+  router.post('/auth-user', json, async (req, res) => {
+    const body = parseOrBadRequest(authUserRequestSchema, req.body);
+    const token = body.token ?? bearerToken(req);
+    if (!token && /^bearer\b/i.test(req.headers.authorization ?? '')) {
+      throw new UnauthorizedError('The Authorization header must be "Bearer <token>"');
+    }
+    const result = await deps.passwordLogin.login({
+      id: body.id,
+      password: body.password,
+      token,
+      clientIp: clientIp(req),
+    });
+    res.json(result);
+  });
+
+  router.post('/auth-user-with-vp', json, async (req, res) => {
+    const body = parseOrBadRequest(authUserWithVpRequestSchema, req.body);
+    res.json(await deps.vpLogin.login(body.vp, body.requestId, clientIp(req)));
+  });
+
+  router.post('/auth-user-by-app', client, json, async (req, res) => {
+    const body = parseOrBadRequest(authUserByAppRequestSchema, req.body);
+    res.json(await deps.loginRequests.create(clientOf(res), body.requestId, body.waitTime));
+  });
+
+  router.post('/cancel-auth-user-by-app', client, json, async (req, res) => {
+    const body = parseOrBadRequest(cancelAuthUserByAppRequestSchema, req.body);
+    await deps.loginRequests.cancel(clientOf(res), body.requestId);
+    res.status(200).end();
+  });
+
+  router.post('/auth-user-result-by-app', client, json, async (req, res) => {
+    const body = parseOrBadRequest(authUserResultByAppRequestSchema, req.body);
+    const caller = clientOf(res);
+    await deps.pollThrottle.pass(`${caller.id}\u0000${body.requestId}`);
+    const userId = await deps.loginRequests.takeResult(caller, body.requestId);
+    try {
+      res.json(await deps.loginResults.issueLoginResult(userId));
+    } catch (err) {
+      // Disabled or removed between approval and hand-out; 401 would mean "still waiting".
+      if (err instanceof UnauthorizedError) throw new ForbiddenError(err.message);
+      throw err;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { createJwtVerifier } from '@itp/auth-jwt';
+import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import {
+  postJson,
+  startAuthService,
+  type RunningAuthService,
+} from '../testing/start-auth-service.js';
+
+const ALICE = {
+  id: 'alice',
+  password: 'alice-password-1',
+  name: 'Alice Example',
+  email: 'alice@example.com',
+  telNo: '+81 3 1234 5678',
+};
+
+describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+  let login: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    auth = await startAuthService({
+      DATABASE_URL: db.url,
+      LOGIN_MAX_FAILURES_PER_ID: '3',
+      LOGIN_MAX_FAILURES_PER_IP: '6',
+    });
+    login = `${auth.url}/v2/auth/auth-user`;
+    await auth.domain.userAdmin.add(ALICE);
+    await auth.domain.userAdmin.add({ id: 'bob', password: 'bob-password-1', name: 'Bob' });
+    await auth.domain.userAdmin.add({ id: 'carol', password: 'carol-password', name: 'Carol' });
+    await auth.domain.userAdmin.setEnabled('carol', false);
+  });
+
+  afterAll(async () => {
+    await auth?.close();
+    await db?.drop();
+  });
+
+  /** Each test uses its own client address (X-Forwarded-For from a trusted loopback peer). */
+  let nextIp = 1;
+  const fromNewIp = () => ({ 'x-forwarded-for': `198.51.100.${nextIp++}` });
+
+  it('logs in and returns the login result with a verifiable ES256 JWT', async () => {
+    const res = await postJson(
+      login,
+      { id: 'alice', password: ALICE.password, userType: 'member' },
+      fromNewIp(),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      token: expect.any(String),
+      userId: 'alice',
+      name: 'Alice Example',
+      telNo: '+81 3 1234 5678',
+      email: 'alice@example.com',
+    });
+    const { token } = res.body as { token: string };
+    const header = decodeProtectedHeader(token);
+    expect(header).toMatchObject({ alg: 'ES256', kid: auth.domain.jwks.keys[0]!.kid });
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ iss: 'itp-auth', aud: 'itp', sub: 'alice' });
+    expect(claims.exp! - claims.iat!).toBe(3600);
+    expect(claims.jti).toEqual(expect.any(String));
+    const verifier = createJwtVerifier({
+      jwksUrl: `${auth.url}/v2/auth/.well-known/jwks.json`,
+      issuer: 'itp-auth',
+      audience: 'itp',
+    });
+    await expect(verifier.verify(token)).resolves.toMatchObject({ userId: 'alice' });
+  });
+
+  it('answers telNo null and email "" as stored', async () => {
+    const res = await postJson(login, { id: 'bob', password: 'bob-password-1' }, fromNewIp());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ userId: 'bob', name: 'Bob', telNo: null, email: '' });
+  });
+
+  describe('token extension', () => {
+    const first = async (ip: Record<string, string>) => {
+      const res = await postJson(login, { id: 'alice', password: ALICE.password }, ip);
+      return (res.body as { token: string }).token;
+    };
+
+    it('with the token in the body: a new JWT whose exp is later', async () => {
+      const ip = fromNewIp();
+      const old = await first(ip);
+      const res = await postJson(login, { id: 'alice', password: ALICE.password, token: old }, ip);
+      expect(res.status).toBe(200);
+      const renewed = (res.body as { token: string }).token;
+      expect(renewed).not.toBe(old);
+      expect(decodeJwt(renewed).exp!).toBeGreaterThan(decodeJwt(old).exp!);
+      expect(decodeJwt(renewed).jti).not.toBe(decodeJwt(old).jti);
+    });
+
+    it('with the token in Authorization: Bearer: a new JWT whose exp is later', async () => {
+      const ip = fromNewIp();
+      const old = await first(ip);
+      const res = await postJson(
+        login,
+        { id: 'alice', password: ALICE.password },
+        { ...ip, authorization: `Bearer ${old}` },
+      );
+      expect(res.status).toBe(200);
+      expect(decodeJwt((res.body as { token: string }).token).exp!).toBeGreaterThan(
+        decodeJwt(old).exp!,
+      );
+    });
+
+    it("refuses another user's token, a forged token and a malformed Bearer header", async () => {
+      const ip = fromNewIp();
+      const bobs = await postJson(login, { id: 'bob', password: 'bob-password-1' }, ip);
+      const bobToken = (bobs.body as { token: string }).token;
+      const other = await postJson(
+        login,
+        { id: 'alice', password: ALICE.password, token: bobToken },
+        ip,
+      );
+      expect(other.status).toBe(401);
+      expect(other.body).toEqual({
+        error: { code: '401', message: 'The token to extend belongs to another user' },
+      });
+      const [h, p] = bobToken.split('.');
+      const forged = await postJson(
+        login,
+        { id: 'alice', password: ALICE.password, token: `${h}.${p}.AAAA` },
+        ip,
+      );
+      expect(forged.status).toBe(401);
+      const badHeader = await postJson(
+        login,
+        { id: 'alice', password: ALICE.password },
+        { ...ip, authorization: 'Bearer not a token' },
+      );
+      expect(badHeader.status).toBe(401);
+    });
+  });
+
+  it('gives a wrong password, an unknown id and a disabled user the same 401', async () => {
+    const ip = fromNewIp();
+    const answers = await Promise.all([
+      postJson(login, { id: 'alice', password: 'wrong-password' }, ip),
+      postJson(login, { id: 'nobody', password: 'whatever-password' }, ip),
+      postJson(login, { id: 'carol', password: 'carol-password' }, ip),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: '401', message: 'Invalid id or password' } });
+      expect(res.headers.get('retry-after')).toBeNull();
+    }
+  });
+
+  it('rate limits failures per id (429 + Retry-After), even for the right password then', async () => {
+    const id = 'bob';
+    for (let i = 0; i < 3; i += 1) {
+      expect((await postJson(login, { id, password: `wrong-${i}` }, fromNewIp())).status).toBe(401);
+    }
+    const limited = await postJson(login, { id, password: 'bob-password-1' }, fromNewIp());
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({
+      error: { code: '429', message: 'Too many failed attempts; try again later' },
+    });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // Another id is not affected.
+    expect(
+      (await postJson(login, { id: 'alice', password: ALICE.password }, fromNewIp())).status,
+    ).toBe(200);
+  });
+
+  it('resets the per-id count after a successful login', async () => {
+    const ip = fromNewIp();
+    await auth.domain.userAdmin.add({ id: 'dave', password: 'dave-password', name: 'Dave' });
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < 2; i += 1) {
+        expect((await postJson(login, { id: 'dave', password: 'nope-nope' }, ip)).status).toBe(401);
+      }
+      expect((await postJson(login, { id: 'dave', password: 'dave-password' }, ip)).status).toBe(
+        200,
+      );
+    }
+  });
+
+  it('rate limits failures per client IP across ids', async () => {
+    const ip = fromNewIp();
+    for (let i = 0; i < 6; i += 1) {
+      const res = await postJson(login, { id: `ghost-${i}`, password: 'wrong-password' }, ip);
+      expect(res.status).toBe(401);
+    }
+    const limited = await postJson(login, { id: 'alice', password: ALICE.password }, ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const elsewhere = await postJson(login, { id: 'alice', password: ALICE.password }, fromNewIp());
+    expect(elsewhere.status).toBe(200);
+  });
+
+  describe('bad input is a 400 (or 413), never a 500', () => {
+    const cases: Array<[string, unknown, Record<string, string>]> = [
+      ['malformed JSON', '{"id": "alice", "password": ', {}],
+      ['a JSON array', '[1,2]', {}],
+      ['a JSON string', '"alice"', {}],
+      ['a missing password', { id: 'alice' }, {}],
+      ['a numeric id', { id: 42, password: 'x' }, {}],
+      ['an empty id', { id: '', password: 'x' }, {}],
+      ['a non-string token', { id: 'alice', password: 'x', token: 5 }, {}],
+      ['no JSON content type', 'id=alice&password=x', { 'content-type': 'text/plain' }],
+    ];
+
+    it.each(cases)('%s', async (_label, body, headers) => {
+      const res = await postJson(login, body, { ...fromNewIp(), ...headers });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { code: '400', message: expect.any(String) } });
+      expect(res.text).not.toMatch(/at .*\.ts/);
+    });
+
+    it('a body over the limit', async () => {
+      const res = await postJson(
+        login,
+        { id: 'alice', password: 'x'.repeat(1024 * 1024 + 10) },
+        fromNewIp(),
+      );
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ error: { code: '413', message: expect.any(String) } });
+    });
+  });
+});
+
+describe('GET /v2/auth/.well-known/jwks.json', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    auth = await startAuthService({ DATABASE_URL: db.url, JWKS_MAX_AGE_SECONDS: '120' });
+  });
+
+  afterAll(async () => {
+    await auth?.close();
+    await db?.drop();
+  });
+
+  it('publishes the public parts only, cacheable', async () => {
+    const res = await fetch(`${auth.url}/v2/auth/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=120');
+    const body = (await res.json()) as { keys: Array<Record<string, unknown>> };
+    expect(body.keys).toHaveLength(1);
+    expect(Object.keys(body.keys[0]!).sort()).toEqual([
+      'alg',
+      'crv',
+      'kid',
+      'kty',
+      'use',
+      'x',
+      'y',
+    ]);
+    expect(body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+  });
+
+  it('is ready when Redis and PostgreSQL answer', async () => {
+    const res = await fetch(`${auth.url}/health/ready`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ checks: { redis: 'ok', database: 'ok' } });
+  });
+});

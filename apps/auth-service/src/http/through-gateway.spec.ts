@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createJwtVerifier } from '@itp/auth-jwt';
+import { createTestDatabase, freePort, type TestDatabase } from '@itp/testing';
+import {
+  basicAuth,
+  postJson,
+  startAuthService,
+  type RunningAuthService,
+} from '../testing/start-auth-service.js';
+
+const GATEWAY_MAIN = fileURLToPath(new URL('../../../gateway/src/main.ts', import.meta.url));
+
+/** The gateway as its own process (apps never import apps), routing /v2/auth/* to `authUrl`. */
+async function spawnGateway(authUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const unused = 'http://127.0.0.1:9';
+  const child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_MAIN], {
+    env: {
+      PATH: process.env.PATH,
+      APP_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      AUTH_SERVICE_URL: authUrl,
+      DID_SERVICE_URL: unused,
+      TOKEN_RPC_URL: unused,
+      BLOCK_RPC_URL: unused,
+      // The test plays a trusted proxy in front of the gateway to simulate client addresses.
+      TRUST_PROXY: 'loopback',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: Buffer[] = [];
+  child.stderr?.on('data', (c: Buffer) => stderr.push(c));
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (child.exitCode !== null) break;
+    const live = await fetch(`${url}/health/live`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (live) return { url, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`gateway did not start: ${Buffer.concat(stderr).toString('utf8')}`);
+}
+
+describe('auth-service through the gateway (gateway process, real PostgreSQL and Redis)', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+  let gateway: { url: string; child: ChildProcess };
+  const shop = { authorization: basicAuth('shop', 'shop-secret-123456') };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    auth = await startAuthService({
+      DATABASE_URL: db.url,
+      LOGIN_MAX_FAILURES_PER_IP: '3',
+      LOGIN_POLL_MIN_INTERVAL_MS: '0',
+    });
+    await auth.domain.userAdmin.add({ id: 'alice', password: 'alice-password', name: 'Alice' });
+    await auth.domain.clientAdmin.add({
+      id: 'shop',
+      secret: 'shop-secret-123456',
+      requestIdPrefixes: ['http://shop.example/'],
+    });
+    gateway = await spawnGateway(auth.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (gateway?.child.exitCode === null) {
+      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+      gateway.child.kill('SIGTERM');
+      await exited;
+    }
+    await auth?.close();
+    await db?.drop();
+  });
+
+  it('logs in; the token verifies against the JWKS served through the gateway', async () => {
+    const res = await postJson(`${gateway.url}/v2/auth/auth-user`, {
+      id: 'alice',
+      password: 'alice-password',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ userId: 'alice', name: 'Alice', telNo: null, email: '' });
+    const verifier = createJwtVerifier({
+      jwksUrl: `${gateway.url}/v2/auth/.well-known/jwks.json`,
+      issuer: 'itp-auth',
+      audience: 'itp',
+    });
+    await expect(verifier.verify((res.body as { token: string }).token)).resolves.toMatchObject({
+      userId: 'alice',
+    });
+  });
+
+  it('passes the REST errors through: 401, 400 for malformed JSON, invalid_client', async () => {
+    const wrong = await postJson(`${gateway.url}/v2/auth/auth-user`, {
+      id: 'alice',
+      password: 'wrong-password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ error: { code: '401', message: 'Invalid id or password' } });
+    const malformed = await postJson(`${gateway.url}/v2/auth/auth-user`, '{"id":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ error: { code: '400', message: 'Malformed JSON body' } });
+    const noClient = await postJson(`${gateway.url}/v2/auth/auth-user-by-app`, {
+      requestId: 'http://shop.example/?',
+    });
+    expect(noClient.status).toBe(401);
+    expect((noClient.body as { error: { code: string } }).error.code).toBe('invalid_client');
+  });
+
+  it('runs a web-site login: by-app → 401 → approve → result once → 400', async () => {
+    const created = await postJson(
+      `${gateway.url}/v2/auth/auth-user-by-app`,
+      { requestId: 'http://shop.example/login?', waitTime: 60 },
+      shop,
+    );
+    expect(created.status).toBe(200);
+    const { requestId } = created.body as { requestId: string };
+    const poll = () =>
+      postJson(`${gateway.url}/v2/auth/auth-user-result-by-app`, { requestId }, shop);
+    expect((await poll()).status).toBe(401);
+    await auth.domain.loginRequests.approveLoginRequest(requestId, 'alice');
+    const result = await poll();
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ userId: 'alice' });
+    expect((await poll()).status).toBe(400);
+  });
+
+  it('rate limits per client address as the gateway reports it', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await postJson(
+        `${gateway.url}/v2/auth/auth-user`,
+        { id: `ghost-${i}`, password: 'wrong-password' },
+        from('203.0.113.50'),
+      );
+      expect(res.status).toBe(401);
+    }
+    const limited = await postJson(
+      `${gateway.url}/v2/auth/auth-user`,
+      { id: 'alice', password: 'alice-password' },
+      from('203.0.113.50'),
+    );
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const other = await postJson(
+      `${gateway.url}/v2/auth/auth-user`,
+      { id: 'alice', password: 'alice-password' },
+      from('203.0.113.51'),
+    );
+    expect(other.status).toBe(200);
+  });
+});

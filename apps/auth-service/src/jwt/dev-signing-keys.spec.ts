@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@itp/service-kit';
+import {
+  devSigningKeysFile,
+  loadOrCreateDevSigningKeys,
+  resolveSigningKeysJson,
+} from './dev-signing-keys.js';
+import { parseSigningKeys } from './signing-keys.js';
+
+describe('development signing keys', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'auth-keys-'));
+  });
+
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('are created once (mode 0600) and read back after a restart', async () => {
+    const file = devSigningKeysFile(dataDir);
+    expect(file).toBe(join(dataDir, 'secrets', 'jwt-signing-keys.json'));
+    const first = await loadOrCreateDevSigningKeys(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await loadOrCreateDevSigningKeys(file)).toBe(first);
+    const [key] = await parseSigningKeys(first);
+    expect(key!.kid).toEqual(expect.any(String));
+  });
+
+  it('agree between instances that start together', async () => {
+    const file = devSigningKeysFile(dataDir);
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () => loadOrCreateDevSigningKeys(file)),
+    );
+    expect(new Set(all).size).toBe(1);
+  });
+
+  it('come from JWT_SIGNING_KEYS when set, and are required in production', async () => {
+    await expect(
+      resolveSigningKeysJson({ APP_ENV: 'production', DATA_DIR: dataDir, JWT_SIGNING_KEYS: '[x]' }),
+    ).resolves.toBe('[x]');
+    await expect(
+      resolveSigningKeysJson({ APP_ENV: 'production', DATA_DIR: dataDir }),
+    ).rejects.toThrow(ConfigError);
+    await expect(
+      resolveSigningKeysJson({ APP_ENV: 'development', DATA_DIR: dataDir }),
+    ).resolves.toContain('"kty"');
+  });
+});

@@ -1,0 +1,145 @@
+import { ForbiddenError, InternalError, UnauthorizedError } from '@itp/errors';
+import type { AuthUserByAppResponse } from '@itp/schemas';
+import type { Client } from '../clients/client.js';
+import type { UserRepository } from '../users/user-repository.js';
+import type { LoginRequest } from './login-request.js';
+import { LoginRequestPendingError, LoginRequestUnknownError } from './login-request-errors.js';
+import type { LoginRequestStore, StoredLoginRequest } from './login-request-store.js';
+import { formatRequestId, newLoginRequestId, parseRequestId } from './request-id.js';
+
+export interface LoginRequestsOptions {
+  /**
+   * How long an approved request stays collectable after its waitTime ran out (the record's TTL
+   * is waitTime + grace). Approval itself must happen within waitTime.
+   */
+  resultGraceMs: number;
+  clock?: () => number;
+}
+
+/** Compare-and-swap retries before giving up (only reached under absurd contention). */
+const MAX_ATTEMPTS = 5;
+
+type Decision =
+  { next: LoginRequest; result?: string } | { done: true; result?: string } | { fail: Error };
+
+/**
+ * Web-site login requests (contract §2): created and polled by a relying party, approved by the
+ * user application (auth-user-with-vp, through approveLoginRequest), handed out exactly once.
+ * A request is visible only to the client that created it: any other client gets the same 400
+ * as for a request that never existed.
+ */
+export class LoginRequests {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly store: LoginRequestStore,
+    private readonly users: UserRepository,
+    private readonly options: LoginRequestsOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** auth-user-by-app: a new pending request for `client`; 403 for a foreign site prefix. */
+  async create(
+    client: Client,
+    sitePrefix: string,
+    waitTimeSeconds: number,
+  ): Promise<AuthUserByAppResponse> {
+    if (!client.requestIdPrefixes.some((prefix) => sitePrefix.startsWith(prefix))) {
+      throw new ForbiddenError('requestId does not start with a prefix registered for this client');
+    }
+    const now = this.clock();
+    const request: LoginRequest = {
+      clientId: client.id,
+      prefix: sitePrefix,
+      status: 'pending',
+      createdAt: now,
+      expiresAt: now + waitTimeSeconds * 1000,
+    };
+    const ttlMs = waitTimeSeconds * 1000 + this.options.resultGraceMs;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const id = newLoginRequestId(now);
+      if (await this.store.create(id, request, ttlMs)) {
+        return { requestId: formatRequestId(sitePrefix, id), waitTime: waitTimeSeconds };
+      }
+    }
+    throw new InternalError('Could not store a new login request');
+  }
+
+  /** cancel-auth-user-by-app: pending or approved → cancelled; cancelling twice is fine. */
+  async cancel(client: Client, requestId: string): Promise<void> {
+    await this.transition(requestId, client.id, (request) => {
+      if (request.status === 'cancelled') return { done: true };
+      if (request.status === 'consumed') return { fail: new LoginRequestUnknownError() };
+      return { next: { ...request, status: 'cancelled' } };
+    });
+  }
+
+  /**
+   * auth-user-result-by-app: the approved user's id, exactly once (approved → consumed is one
+   * compare-and-swap: of concurrent polls on any instance, one wins). 401 while pending, 400 when
+   * unknown, foreign, timed out, cancelled or already handed out.
+   */
+  async takeResult(client: Client, requestId: string): Promise<string> {
+    const userId = await this.transition(requestId, client.id, (request, now) => {
+      if (request.status === 'approved' && request.userId) {
+        return { next: { ...request, status: 'consumed' }, result: request.userId };
+      }
+      if (request.status === 'pending' && now < request.expiresAt) {
+        return { fail: new LoginRequestPendingError() };
+      }
+      return { fail: new LoginRequestUnknownError({ status: request.status }) };
+    });
+    if (userId === undefined) throw new LoginRequestUnknownError();
+    return userId;
+  }
+
+  /**
+   * THE SEAM for auth-user-with-vp: the user application approves the pending request named by
+   * `requestId` (as shown in the QR code) for `userId`, who must exist and be enabled
+   * (UnauthorizedError otherwise). BadRequestError (LoginRequestUnknownError) for an unknown,
+   * timed-out or no longer pending request.
+   */
+  async approveLoginRequest(requestId: string, userId: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user || !user.enabled)
+      throw new UnauthorizedError('The user does not exist or is disabled');
+    await this.transition(requestId, undefined, (request, now) => {
+      if (request.status !== 'pending' || now >= request.expiresAt) {
+        return { fail: new LoginRequestUnknownError({ status: request.status }) };
+      }
+      return { next: { ...request, status: 'approved', userId } };
+    });
+  }
+
+  /**
+   * Reads the request (checking its prefix and, when given, its client), lets `decide` pick the
+   * next state, and writes it with a compare-and-swap; a lost race re-reads and decides again.
+   */
+  private async transition(
+    requestId: string,
+    clientId: string | undefined,
+    decide: (request: LoginRequest, now: number) => Decision,
+  ): Promise<string | undefined> {
+    const parsed = parseRequestId(requestId);
+    if (!parsed) throw new LoginRequestUnknownError({ reason: 'malformed' });
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.read(parsed.id);
+      if (!stored || !this.visible(stored, parsed.sitePrefix, clientId)) {
+        throw new LoginRequestUnknownError();
+      }
+      const decision = decide(stored.request, this.clock());
+      if ('fail' in decision) throw decision.fail;
+      if ('done' in decision) return decision.result;
+      if (await this.store.replace(parsed.id, stored, decision.next)) return decision.result;
+    }
+    throw new LoginRequestUnknownError({ reason: 'contention' });
+  }
+
+  private visible(stored: StoredLoginRequest, sitePrefix: string, clientId?: string): boolean {
+    return (
+      stored.request.prefix === sitePrefix &&
+      (clientId === undefined || stored.request.clientId === clientId)
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { createLogger, loadConfig, type Env } from '@itp/service-kit';
+import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import { buildAuthService, type AuthDomain } from '../app.js';
+import { configSchema, type AuthConfig } from '../config.js';
+import { generateSigningJwk } from '../jwt/signing-keys.js';
+
+export interface RunningAuthService {
+  url: string;
+  config: AuthConfig;
+  domain: AuthDomain;
+  close(): Promise<void>;
+}
+
+/** A fresh signing-keys secret (JSON array with one private JWK). */
+export async function newSigningKeysSecret(): Promise<string> {
+  return JSON.stringify([await generateSigningJwk()]);
+}
+
+/**
+ * Test helper: builds auth-service with app.ts (APP_ENV=test) against the real Redis of the jest
+ * setup (own key prefix unless given) and the DATABASE_URL in `env`, on an ephemeral port.
+ */
+export async function startAuthService(env: Env): Promise<RunningAuthService> {
+  const config = loadConfig(configSchema, {
+    APP_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: uniquePrefix('auth'),
+    JWT_SIGNING_KEYS: env.JWT_SIGNING_KEYS ?? (await newSigningKeysSecret()),
+    ...env,
+  });
+  const { service, domain } = await buildAuthService(
+    config,
+    createLogger({ name: 'auth-service', level: config.LOG_LEVEL }),
+  );
+  const { url } = await service.listen();
+  return { url, config, domain, close: () => service.close() };
+}
+
+/** `Authorization: Basic …` for a client id and secret. */
+export function basicAuth(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
+}
+
+export interface JsonAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** POSTs JSON (or a raw string) and reads the answer as text and, when it parses, as JSON. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}

@@ -1,0 +1,75 @@
+import { UnauthorizedError } from '@itp/errors';
+import { sha256Hex } from '@itp/crypto';
+import type { LoginResult } from '@itp/schemas';
+import type { KvStore } from '@itp/stores';
+import type { LoginResults } from '../login/login-results.js';
+import type { LoginRequests } from '../login-requests/login-requests.js';
+import type { FailureCounter } from '../rate-limit/failure-counter.js';
+import type { LoginVpVerifier } from './login-vp-verifier.js';
+
+export interface VpLoginOptions {
+  /** Freshness window of a login VP (VP_LOGIN_MAX_AGE_SECONDS). */
+  maxAgeSeconds: number;
+  clock?: () => number;
+}
+
+export interface VpLoginDeps {
+  verifier: LoginVpVerifier;
+  kv: KvStore;
+  loginRequests: LoginRequests;
+  loginResults: LoginResults;
+  /** The per-client-IP failure counter shared with password login. */
+  failuresPerIp: FailureCounter;
+}
+
+/** A VP that was already used for a login (contract §2: used once). */
+export class VpReplayedError extends UnauthorizedError {
+  constructor() {
+    super('VP refused (replayed): this presentation was already used');
+  }
+}
+
+/**
+ * auth-user-with-vp (interface §4.1 rule 2, contract §2). did-service checks the VP (verifies,
+ * addressed to a verifier DID of the service, fresh, every VC from an issuer DID of the service
+ * and about the holder; the user is the VCs' `sub`). Here: used once — the VP's id is marked in
+ * the KvStore with SET NX until it would be stale anyway, so of any number of concurrent sends
+ * on any instance exactly one logs in — then, with a requestId, the pending web-site request is
+ * approved for that user (atomically: must exist, be pending, not expired), and the user (must
+ * exist and be enabled) gets the login result.
+ */
+export class VpLogin {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly deps: VpLoginDeps,
+    private readonly options: VpLoginOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async login(vp: unknown, requestId: string | undefined, clientIp: string): Promise<LoginResult> {
+    await this.deps.failuresPerIp.check(clientIp);
+    let verified;
+    try {
+      verified = await this.deps.verifier.verify(vp, this.options.maxAgeSeconds);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) await this.deps.failuresPerIp.recordFailure(clientIp);
+      throw err;
+    }
+    const ttlMs = Math.max(1000, verified.freshUntil * 1000 - this.clock() + 1000);
+    const marked = await this.deps.kv.set(
+      `vp-login:used:${sha256Hex(`${verified.holder}\u0000${verified.vpId}`)}`,
+      String(this.clock()),
+      { ttlMs, onlyIfAbsent: true },
+    );
+    if (!marked) {
+      await this.deps.failuresPerIp.recordFailure(clientIp);
+      throw new VpReplayedError();
+    }
+    if (requestId !== undefined) {
+      await this.deps.loginRequests.approveLoginRequest(requestId, verified.userId);
+    }
+    return this.deps.loginResults.issueLoginResult(verified.userId);
+  }
+}

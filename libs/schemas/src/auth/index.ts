@@ -1,0 +1,19 @@
+export { loginResultSchema, type LoginResult } from './login-result.js';
+export { AUTH_LIMITS, authUserRequestSchema, type AuthUserRequest } from './auth-user.js';
+export {
+  APP_LOGIN_WAIT_TIME,
+  authUserByAppRequestSchema,
+  authUserByAppResponseSchema,
+  authUserResultByAppRequestSchema,
+  cancelAuthUserByAppRequestSchema,
+  type AuthUserByAppRequest,
+  type AuthUserByAppResponse,
+  type AuthUserResultByAppRequest,
+  type CancelAuthUserByAppRequest,
+} from './app-login.js';
+export {
+  authJwksSchema,
+  publicSigningJwkSchema,
+  type AuthJwks,
+  type PublicSigningJwk,
+} from './jwks.js';
