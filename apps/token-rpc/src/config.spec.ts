@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from '@itp/service-kit';
+import { configSchema } from './config.js';
+
+const KEY = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+const base = {
+  ETH_RPC_URL: 'http://127.0.0.1:8545',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  DATABASE_URL: 'sqlite::memory:',
+};
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(configSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
+  return [];
+}
+
+describe('token-rpc config', () => {
+  it('refuses to start in production without the wallet master key and the internal token', () => {
+    const issues = issuesOf({ ...base, APP_ENV: 'production' });
+    expect(issues).toEqual([
+      'WALLET_MASTER_KEY: required when APP_ENV=production (a deployment secret)',
+      'INTERNAL_API_TOKEN: required when APP_ENV=production (a deployment secret)',
+    ]);
+  });
+
+  it('loads in production with both secrets, with the documented defaults', () => {
+    const config = loadConfig(configSchema, {
+      ...base,
+      WALLET_MASTER_KEY: KEY,
+      INTERNAL_API_TOKEN: 'x'.repeat(32),
+    });
+    expect(config.APP_ENV).toBe('production');
+    expect(config.PORT).toBe(8083);
+    expect(config.TEMP_KEY_TTL_MS).toBe(300_000);
+    expect(config.DEV_FUNDING_WEI).toBe('10000000000000000000');
+  });
+
+  it('needs no secret in development (they are generated into DATA_DIR)', () => {
+    expect(issuesOf({ ...base, APP_ENV: 'development' })).toEqual([]);
+  });
+
+  it('refuses a malformed master key without echoing it', () => {
+    const issues = issuesOf({
+      ...base,
+      WALLET_MASTER_KEY: 'short-secret-value',
+      INTERNAL_API_TOKEN: 'x'.repeat(32),
+    });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^WALLET_MASTER_KEY: must be/);
+    expect(issues[0]).not.toContain('short-secret-value');
+    const previous = issuesOf({
+      ...base,
+      WALLET_MASTER_KEY: KEY,
+      WALLET_PREVIOUS_MASTER_KEYS: `${KEY},bad`,
+      INTERNAL_API_TOKEN: 'x'.repeat(32),
+    });
+    expect(previous[0]).toMatch(/^WALLET_PREVIOUS_MASTER_KEYS:/);
+  });
+});

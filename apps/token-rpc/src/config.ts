@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { parseMasterKey } from '@itp/crypto';
+import { baseConfigShape } from '@itp/service-kit';
+import { storeConfigShape } from '@itp/stores';
+import { chainConfigShape } from '@itp/chain';
+
+const positiveInt = z.coerce.number().int().positive();
+
+function isMasterKey(value: string): boolean {
+  try {
+    parseMasterKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const MASTER_KEY_FORMAT =
+  'must be "<id>:<base64 of 32 bytes>", base64 of 32 bytes, or 64 hex digits';
+
+export const configShape = {
+  ...baseConfigShape,
+  ...storeConfigShape,
+  ...chainConfigShape,
+  PORT: baseConfigShape.PORT.default(8083),
+  /**
+   * AES-256-GCM master key sealing the wallet's private keys, mnemonics and secretKeys (a
+   * deployment secret). Required outside development; in development it is generated once into
+   * DATA_DIR/secrets/wallet-master.key.
+   */
+  WALLET_MASTER_KEY: z.string().refine(isMasterKey, MASTER_KEY_FORMAT).optional(),
+  /** Comma-separated previous master keys (rotation): values sealed under them still open. */
+  WALLET_PREVIOUS_MASTER_KEYS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((k) => isMasterKey(k.trim())),
+      `each key ${MASTER_KEY_FORMAT}`,
+    )
+    .optional(),
+  /**
+   * Bearer token of the internal API (did-service → token-rpc). Required outside development; in
+   * development it defaults to DATA_DIR/secrets/internal-api-token (generated once).
+   */
+  INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Lifetime of a tempKey (default 5 minutes). */
+  TEMP_KEY_TTL_MS: positiveInt.default(300_000),
+  /** Per-address nonce lease: time to live (longer than one whole send). */
+  NONCE_LEASE_TTL_MS: positiveInt.default(60_000),
+  /** How long a transaction waits for the per-address nonce lease. */
+  NONCE_LEASE_WAIT_MS: positiveInt.default(30_000),
+  /** Time to live of the stored next nonce; after it the chain's pending nonce decides alone. */
+  NONCE_CACHE_TTL_MS: positiveInt.default(120_000),
+  /** How long the chain's pending nonce may stay behind the stored one before the chain decides. */
+  NONCE_GAP_TIMEOUT_MS: positiveInt.default(30_000),
+  /** Margin added to a contract call's gas estimate, in percent. */
+  GAS_ESTIMATE_MARGIN_PERCENT: z.coerce.number().int().min(0).max(200).default(20),
+  /** Development only: wei sent to each new address (default 10 ETH). */
+  DEV_FUNDING_WEI: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'must be a positive decimal integer (wei)')
+    .default('10000000000000000000'),
+  /** Development only: how long createAddress waits for the funding to be mined. */
+  DEV_FUNDING_TIMEOUT_MS: positiveInt.default(30_000),
+} as const;
+
+/** Secrets that have no default outside development (contract §1: refuse to start without them). */
+const REQUIRED_SECRETS = ['WALLET_MASTER_KEY', 'INTERNAL_API_TOKEN'] as const;
+
+export const configSchema = z.object(configShape).superRefine((config, ctx) => {
+  if (config.APP_ENV === 'development') return;
+  for (const name of REQUIRED_SECRETS) {
+    if (config[name] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `required when APP_ENV=${config.APP_ENV} (a deployment secret)`,
+      });
+    }
+  }
+});
+
+export type TokenConfig = z.infer<typeof configSchema>;

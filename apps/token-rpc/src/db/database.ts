@@ -1,0 +1,41 @@
+import type { SqlDatabase } from '@itp/stores';
+
+/** The wallet: one row per address. Secrets only sealed (AES-256-GCM, see wallet/key-custody.ts). */
+export interface WalletKeysTable {
+  /** EIP-55 checksummed address (primary key). */
+  address: string;
+  private_key_sealed: string;
+  mnemonic_sealed: string;
+  secret_key_sealed: string;
+  /** Epoch milliseconds. */
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every transaction token-rpc signs, recorded before it is sent. */
+export interface TokenTransactionsTable {
+  /** 0x-prefixed transaction hash (primary key). */
+  hash: string;
+  kind: string;
+  from_address: string;
+  /** Recipient or called contract; null for a deployment. */
+  to_address: string | null;
+  /** The deployed contract's address (createToken). */
+  contract_address: string | null;
+  nonce: number;
+  /** Wei sent with the transaction, decimal string. */
+  value: string;
+  /** sending → sent | failed | unknown (no answer from the node: may or may not be mined). */
+  status: string;
+  error: string | null;
+  request_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TokenDatabase {
+  wallet_keys: WalletKeysTable;
+  token_transactions: TokenTransactionsTable;
+}
+
+export type TokenSqlDatabase = SqlDatabase<TokenDatabase>;

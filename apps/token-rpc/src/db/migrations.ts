@@ -1,0 +1,50 @@
+import type { Kysely, Migration } from 'kysely';
+import type { MigrationSet } from '@itp/stores';
+
+// Migrations work on the untyped schema: the table types describe the latest state only.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+const m0001: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('wallet_keys')
+      .addColumn('address', 'varchar(42)', (c) => c.primaryKey())
+      .addColumn('private_key_sealed', 'text', (c) => c.notNull())
+      .addColumn('mnemonic_sealed', 'text', (c) => c.notNull())
+      .addColumn('secret_key_sealed', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('token_transactions')
+      .addColumn('hash', 'varchar(66)', (c) => c.primaryKey())
+      .addColumn('kind', 'varchar(32)', (c) => c.notNull())
+      .addColumn('from_address', 'varchar(42)', (c) => c.notNull())
+      .addColumn('to_address', 'varchar(42)')
+      .addColumn('contract_address', 'varchar(42)')
+      .addColumn('nonce', 'bigint', (c) => c.notNull())
+      .addColumn('value', 'varchar(80)', (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('request_id', 'varchar(128)')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('token_transactions_from_created')
+      .on('token_transactions')
+      .columns(['from_address', 'created_at'])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('token_transactions').execute();
+    await db.schema.dropTable('wallet_keys').execute();
+  },
+};
+
+/** token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. */
+export const tokenMigrations: MigrationSet = {
+  tableName: 'token_rpc_migrations',
+  migrations: { '0001_wallet_and_transactions': m0001 },
+};

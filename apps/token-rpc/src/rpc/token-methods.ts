@@ -1,0 +1,114 @@
+import { defineMethod, type RpcMethod } from '@itp/jsonrpc';
+import {
+  createAddressParamsSchema,
+  createAddressResultSchema,
+  createTokenParamsSchema,
+  createTokenResultSchema,
+  getBalanceParamsSchema,
+  getBalanceResultSchema,
+  getTempKeyParamsSchema,
+  getTempKeyResultSchema,
+  importAddressParamsSchema,
+  importAddressResultSchema,
+  signDataParamsSchema,
+  signDataResultSchema,
+  transferParamsSchema,
+  transferResultSchema,
+} from '@itp/schemas';
+import type { TokenService } from '../transactions/token-service.js';
+import type { WalletService } from '../wallet/wallet-service.js';
+import { SERVICE_ERRORS as E, TRANSACTION_ERRORS } from './service-errors.js';
+
+/** The methods of `/token` (contract §4). */
+export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcMethod[] {
+  return [
+    defineMethod({
+      name: 'createAddress',
+      summary: 'Creates a wallet address: a new mnemonic, its key and a new secretKey.',
+      description:
+        "A 12-word BIP-39 mnemonic, the secp256k1 key on m/44'/60'/0'/0/0 and a 256-bit secretKey. " +
+        'The key and mnemonic are stored encrypted; mnemonic and secretKey are returned only here. ' +
+        'In dev mode the address is funded with test coin before the answer.',
+      paramsStyle: 'object',
+      params: createAddressParamsSchema,
+      result: createAddressResultSchema,
+      errors: [E.chain],
+      handler: () => wallets.createAddress(),
+    }),
+    defineMethod({
+      name: 'importAddress',
+      summary: 'Restores a wallet address from its mnemonic, with a new secretKey.',
+      description:
+        "Derives the key on m/44'/60'/0'/0/0. A new secretKey replaces the address's previous one at once.",
+      paramsStyle: 'object',
+      params: importAddressParamsSchema,
+      result: importAddressResultSchema,
+      errors: [E.badMnemonic, E.chain],
+      handler: (p) => wallets.importAddress(p.mnemonic),
+    }),
+    defineMethod({
+      name: 'getBalance',
+      summary: 'Balance in wei of any address at the latest block.',
+      paramsStyle: 'object',
+      params: getBalanceParamsSchema,
+      result: getBalanceResultSchema,
+      errors: [E.chain],
+      handler: (p) => tokens.getBalance(p.address),
+    }),
+    defineMethod({
+      name: 'net_getTempKey',
+      summary: 'Issues a tempKey bound to a wallet address and a keyType.',
+      description:
+        'Single use (consumed by the first transaction that presents it, successful or not), expires ' +
+        'after TEMP_KEY_TTL_MS (default 5 minutes). hashKey = hex SHA-256 of "<tempKey>|<secretKey>".',
+      paramsStyle: 'object',
+      params: getTempKeyParamsSchema,
+      result: getTempKeyResultSchema,
+      errors: [E.unknownAddress, E.chain],
+      handler: (p) => wallets.issueTempKey(p.address, p.keyType),
+    }),
+    defineMethod({
+      name: 'signData',
+      summary: 'Signs a 32-byte hash with the key of a wallet address (EIP-191).',
+      description:
+        'Checks that tempKey is live and bound to `from` (any keyType) and that hashKey matches, then ' +
+        'returns the EIP-191 personal-message signature over the 32 raw bytes of `hash` ' +
+        '(keccak256("\\x19Ethereum Signed Message:\\n32" + hash)). Does not consume the tempKey. ' +
+        'For a transaction, `hash` is the hex SHA-256 of its signing string.',
+      paramsStyle: 'object',
+      params: signDataParamsSchema,
+      result: signDataResultSchema,
+      errors: [E.unknownAddress, E.tempKey, E.badHashKey, E.chain],
+      handler: (p) => wallets.signData(p),
+    }),
+    defineMethod({
+      name: 'transfer',
+      summary: 'Sends native coin from a wallet address.',
+      description:
+        'keyType "transfer"; signature = signData over SHA-256("from|to|amount|tempKey|hashKey"), ' +
+        'each field exactly as sent. resultData and TransactionID are the transaction hash; the ' +
+        'answer comes when the node accepted the transaction (poll getTransactionReceipt on /block for ' +
+        'its block).',
+      paramsStyle: 'object',
+      params: transferParamsSchema,
+      result: transferResultSchema,
+      kind: 'transaction',
+      errors: TRANSACTION_ERRORS,
+      handler: (p, ctx) => tokens.transfer(p, ctx.requestId),
+    }),
+    defineMethod({
+      name: 'createToken',
+      summary: 'Deploys an ERC-20 token (OpenZeppelin 5) with the initial supply minted to from.',
+      description:
+        'keyType "createToken"; signature over SHA-256("from|name|symbol|decimals|initialSupply|tempKey|hashKey") ' +
+        '(decimals as sent; a JSON number in its shortest decimal form). resultData is the address ' +
+        'of the new contract, TransactionID the deployment transaction.',
+      paramsStyle: 'object',
+      params: createTokenParamsSchema,
+      result: createTokenResultSchema,
+      kind: 'transaction',
+      errors: TRANSACTION_ERRORS,
+      handler: (p, ctx) => tokens.createToken(p, ctx.requestId),
+    }),
+  ] as RpcMethod[];
+}

@@ -1,0 +1,182 @@
+/**
+ * Test helpers for token-rpc's integration tests (never imported by the service): build the app
+ * with app.ts against the real Redis, PostgreSQL and an anvil chain, and talk JSON-RPC over HTTP.
+ */
+import { createHash } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import { startAnvil, type RunningAnvil } from '@itp/chain';
+import { loadConfig } from '@itp/service-kit';
+import { freePort, testRedisUrl } from '@itp/testing';
+import { buildApp } from '../app.js';
+import { configSchema } from '../config.js';
+
+/** Test-only secrets (never used outside tests). */
+export const TEST_MASTER_KEY = `test1:${Buffer.alloc(32, 0x5a).toString('base64')}`;
+export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef0123456789';
+
+export interface TokenTestApp {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartTokenAppOptions {
+  chainUrl: string;
+  databaseUrl: string;
+  redisPrefix: string;
+  appEnv?: 'test' | 'development' | 'production';
+  dataDir?: string;
+  /** Extra or overriding environment variables. */
+  env?: Record<string, string>;
+  logger?: Logger;
+}
+
+export async function startTokenApp(options: StartTokenAppOptions): Promise<TokenTestApp> {
+  const config = loadConfig(configSchema, {
+    APP_ENV: options.appEnv ?? 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ETH_RPC_URL: options.chainUrl,
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: options.redisPrefix,
+    DATA_DIR: options.dataDir ?? '/nonexistent-token-rpc-test-dir',
+    WALLET_MASTER_KEY: options.appEnv === 'development' ? undefined : TEST_MASTER_KEY,
+    INTERNAL_API_TOKEN: options.appEnv === 'development' ? undefined : TEST_INTERNAL_TOKEN,
+    ...options.env,
+  });
+  const service = await buildApp(config, options.logger ?? pino({ level: 'silent' }));
+  const running = await service.listen();
+  return { url: running.url, close: () => service.close() };
+}
+
+export async function startTestChain(): Promise<RunningAnvil> {
+  return startAnvil({ port: await freePort() });
+}
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+let nextId = 1;
+
+/** One JSON-RPC call; resolves with the whole answer body. */
+export async function rpc(
+  baseUrl: string,
+  path: '/token' | '/token/erc20',
+  method: string,
+  params?: unknown,
+): Promise<Json> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} for ${method}`);
+  return res.json();
+}
+
+/** resultData of a successful call; fails the test with the answer otherwise. */
+export async function ok(
+  baseUrl: string,
+  path: '/token' | '/token/erc20',
+  method: string,
+  params?: unknown,
+): Promise<Json> {
+  const answer = await rpc(baseUrl, path, method, params);
+  if (answer.result?.resultCode !== '200') {
+    throw new Error(`${method} failed: ${JSON.stringify(answer)}`);
+  }
+  return answer.result.resultData;
+}
+
+export interface TestWallet {
+  address: string;
+  mnemonic: string;
+  secretKey: string;
+}
+
+export function createAddress(baseUrl: string): Promise<TestWallet> {
+  return ok(baseUrl, '/token', 'createAddress', {});
+}
+
+export interface Credentials {
+  tempKey: string;
+  hashKey: string;
+  signature: string;
+}
+
+/**
+ * The client side of contract §4: net_getTempKey, hashKey, the signing string (built by
+ * `fields` from tempKey and hashKey), signData.
+ */
+export async function authorize(
+  baseUrl: string,
+  wallet: { address: string; secretKey: string },
+  keyType: 'transfer' | 'createToken' | 'erc20',
+  fields: (tempKey: string, hashKey: string) => Array<string | number>,
+): Promise<Credentials> {
+  const { tempKey } = await ok(baseUrl, '/token', 'net_getTempKey', {
+    address: wallet.address,
+    keyType,
+  });
+  const hashKey = sha256(`${tempKey}|${wallet.secretKey}`);
+  const hash = sha256(fields(tempKey, hashKey).map(String).join('|'));
+  const signature = await ok(baseUrl, '/token', 'signData', {
+    from: wallet.address,
+    hash,
+    tempKey,
+    hashKey,
+  });
+  return { tempKey, hashKey, signature };
+}
+
+/** The params of a native transfer, authorised. */
+export async function transferParams(
+  baseUrl: string,
+  wallet: TestWallet,
+  to: string,
+  amount: string,
+): Promise<Record<string, string>> {
+  const c = await authorize(baseUrl, wallet, 'transfer', (t, h) => [
+    wallet.address,
+    to,
+    amount,
+    t,
+    h,
+  ]);
+  return { from: wallet.address, to, amount, ...c };
+}
+
+/** A raw call to the chain node (anvil cheat codes included). */
+export async function chainCall(
+  chainUrl: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<Json> {
+  const res = await fetch(chainUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+export async function setBalance(chainUrl: string, address: string, wei: bigint): Promise<void> {
+  await chainCall(chainUrl, 'anvil_setBalance', [address, `0x${wei.toString(16)}`]);
+}
+
+/** Polls for the receipt of a transaction (anvil mines at once; this allows for a slow CI). */
+export async function receiptOf(chainUrl: string, hash: string): Promise<Json> {
+  for (let i = 0; i < 200; i++) {
+    const receipt = await chainCall(chainUrl, 'eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no receipt for ${hash}`);
+}
+
+export const ONE_ETH = 10n ** 18n;

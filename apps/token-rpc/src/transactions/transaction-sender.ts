@@ -1,0 +1,203 @@
+import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ethers';
+import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
+import { InternalError } from '@itp/errors';
+import type { Logger } from '@itp/service-kit';
+import { ChainFailureError } from '../errors/token-errors.js';
+import type { AuthorizedWallet } from '../wallet/wallet-service.js';
+import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
+import { mapChainError } from './map-chain-error.js';
+import type { NonceManager } from './nonce-manager.js';
+import type { TransactionKind, TransactionLog } from './transaction-log.js';
+
+export interface OutgoingTransaction {
+  kind: TransactionKind;
+  wallet: AuthorizedWallet;
+  /** Recipient or called contract; null deploys `data` as a contract. */
+  to: string | null;
+  value: bigint;
+  data: string;
+  requestId?: string;
+}
+
+export interface SentTransaction {
+  hash: string;
+  nonce: number;
+  from: string;
+  /** Address of the deployed contract (to = null), else null. */
+  contractAddress: string | null;
+}
+
+export interface TransactionSenderOptions {
+  chain: ChainClient;
+  nonces: NonceManager;
+  log: TransactionLog;
+  logger: Logger;
+  /** Decodes revert data (OpenZeppelin ERC-20 custom errors, Error(string), Panic). */
+  errorInterface: Interface;
+  /** Added to a contract call's gas estimate (default 20 %). */
+  gasMarginPercent?: number;
+  /** Tip when the node has no eth_maxPriorityFeePerGas (default 1 gwei). */
+  fallbackPriorityFeeWei?: bigint;
+  now?: () => number;
+}
+
+interface LatestBlock {
+  baseFeePerGas?: string | null;
+}
+
+/**
+ * Builds, signs, records and sends transactions: gas estimated (a revert or a lack of funds is
+ * reported before anything is signed), EIP-1559 fees where the chain has a base fee, the nonce
+ * from the NonceManager, the record written before the broadcast, and the node's answer mapped
+ * to a clear error. A transaction is broadcast at most once: nothing is ever re-sent.
+ */
+export class TransactionSender {
+  private readonly now: () => number;
+
+  constructor(private readonly options: TransactionSenderOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async send(tx: OutgoingTransaction): Promise<SentTransaction> {
+    const { chain, nonces } = this.options;
+    let prepared: [number, bigint, FeeFields];
+    try {
+      prepared = await Promise.all([chain.chainId(), this.estimateGas(tx), this.fees()]);
+    } catch (err) {
+      throw mapChainError(err, this.options.errorInterface);
+    }
+    const [chainId, gasLimit, fees] = prepared;
+    this.options.logger.trace(
+      { kind: tx.kind, from: tx.wallet.address, chainId, gasLimit, fees },
+      'transaction prepared',
+    );
+    return nonces.withNonce(tx.wallet.address, async (lease) => {
+      const unsigned = Transaction.from({
+        ...fees,
+        chainId: BigInt(chainId),
+        nonce: lease.nonce,
+        to: tx.to,
+        value: tx.value,
+        data: tx.data,
+        gasLimit,
+      });
+      unsigned.signature = tx.wallet.signingKey.sign(unsigned.unsignedHash);
+      const raw = unsigned.serialized;
+      const hash = unsigned.hash as string;
+      const contractAddress =
+        tx.to === null ? getCreateAddress({ from: tx.wallet.address, nonce: lease.nonce }) : null;
+      await this.record(tx, hash, lease.nonce, contractAddress);
+      try {
+        await lease.confirm();
+      } catch (err) {
+        await this.outcome(hash, 'failed', 'not sent: the nonce lease was lost');
+        throw err;
+      }
+      try {
+        await chain.request<string>('eth_sendRawTransaction', [raw]);
+      } catch (err) {
+        throw await this.sendFailed(hash, err);
+      }
+      await this.outcome(hash, 'sent');
+      this.options.logger.info(
+        {
+          kind: tx.kind,
+          hash,
+          from: tx.wallet.address,
+          nonce: lease.nonce,
+          requestId: tx.requestId,
+        },
+        'transaction sent',
+      );
+      return { hash, nonce: lease.nonce, from: tx.wallet.address, contractAddress };
+    });
+  }
+
+  /** eth_getTransactionCount(address, 'pending'): the NonceManager's view of the chain. */
+  async pendingNonce(address: string): Promise<number> {
+    const count = await this.options.chain.request('eth_getTransactionCount', [address, 'pending']);
+    return parseQuantity(count, 'eth_getTransactionCount');
+  }
+
+  private async estimateGas(tx: OutgoingTransaction): Promise<bigint> {
+    const call: Record<string, string> = {
+      from: tx.wallet.address,
+      value: toQuantity(tx.value),
+      data: tx.data,
+    };
+    if (tx.to !== null) call['to'] = tx.to;
+    const estimate = await this.options.chain.request<string>('eth_estimateGas', [call]);
+    return gasLimitFor(BigInt(estimate), this.options.gasMarginPercent ?? 20);
+  }
+
+  private async fees(): Promise<FeeFields> {
+    const { chain } = this.options;
+    const block = await chain.request<LatestBlock | null>('eth_getBlockByNumber', [
+      'latest',
+      false,
+    ]);
+    const baseFee = block?.baseFeePerGas;
+    if (typeof baseFee === 'string') {
+      let tip: bigint;
+      try {
+        tip = BigInt(await chain.request<string>('eth_maxPriorityFeePerGas'));
+      } catch (err) {
+        if (!(err instanceof ChainRpcError)) throw err;
+        tip = this.options.fallbackPriorityFeeWei ?? 1_000_000_000n;
+      }
+      return eip1559Fees(BigInt(baseFee), tip);
+    }
+    return { type: 0, gasPrice: BigInt(await chain.request<string>('eth_gasPrice')) };
+  }
+
+  private async record(
+    tx: OutgoingTransaction,
+    hash: string,
+    nonce: number,
+    contractAddress: string | null,
+  ): Promise<void> {
+    try {
+      await this.options.log.recordSending({
+        hash,
+        kind: tx.kind,
+        from: tx.wallet.address,
+        to: tx.to,
+        contractAddress,
+        nonce,
+        value: tx.value.toString(10),
+        requestId: tx.requestId ?? null,
+        createdAt: this.now(),
+      });
+    } catch (err) {
+      throw new InternalError('the transaction could not be recorded; nothing was sent', {
+        cause: err,
+      });
+    }
+  }
+
+  private async sendFailed(hash: string, err: unknown): Promise<Error> {
+    if (err instanceof ChainUnavailableError) {
+      // The node may have taken it before the connection failed: never re-send, say so.
+      await this.outcome(hash, 'unknown', err.message);
+      return new ChainFailureError(
+        `${err.message}; transaction ${hash} may or may not have been accepted (check it before retrying)`,
+        { cause: err },
+      );
+    }
+    const mapped = mapChainError(err, this.options.errorInterface);
+    await this.outcome(hash, 'failed', mapped.message);
+    return mapped;
+  }
+
+  private async outcome(
+    hash: string,
+    status: 'sent' | 'failed' | 'unknown',
+    error?: string,
+  ): Promise<void> {
+    try {
+      await this.options.log.markOutcome(hash, status, error);
+    } catch (err) {
+      this.options.logger.error({ hash, status, err }, 'could not record the transaction outcome');
+    }
+  }
+}

@@ -1,0 +1,244 @@
+import { SigningKey, getAddress } from 'ethers';
+import { DecryptionError, constantTimeEqual } from '@itp/crypto';
+import { InternalError } from '@itp/errors';
+import type {
+  CreateAddressResult,
+  ImportAddressResult,
+  TempKeyType,
+  WalletVerifySecretResponse,
+} from '@itp/schemas';
+import type { Logger } from '@itp/service-kit';
+import { hashKeyMatches } from '../auth/hash-key.js';
+import { signingHash, type SigningString } from '../auth/signing-string.js';
+import type { TempKeyBinding, TempKeyStore } from '../auth/temp-key-store.js';
+import {
+  BadHashKeyError,
+  BadSignatureError,
+  TempKeyRejectedError,
+  UnknownAddressError,
+  WrongSecretError,
+} from '../errors/token-errors.js';
+import type { KeyCustody } from './key-custody.js';
+import { recoverEip191, signDigestRaw, signHashEip191, type RawSignature } from './signatures.js';
+import {
+  deriveWalletKey,
+  generateMnemonic,
+  generateSecretKey,
+  normalizeMnemonic,
+} from './wallet-keys.js';
+import type { WalletRecord, WalletRepository } from './wallet-repository.js';
+
+/** A wallet address whose request passed every check: its key, ready to sign one transaction. */
+export interface AuthorizedWallet {
+  address: string;
+  /** ethers keeps the private key in a private field: logging this object does not reveal it. */
+  signingKey: SigningKey;
+}
+
+/** What a transaction-creating request presents (contract §4). */
+export interface TransactionCredentials {
+  from: string;
+  keyType: TempKeyType;
+  tempKey: string;
+  hashKey: string;
+  signature: string;
+  /** The method's signing string, built from the fields as sent. */
+  signing: SigningString;
+}
+
+export interface WalletServiceOptions {
+  repository: WalletRepository;
+  custody: KeyCustody;
+  tempKeys: TempKeyStore;
+  logger: Logger;
+  /** Dev mode: funds a new address before it is stored (contract §1). */
+  fundNewAddress?: (address: string) => Promise<void>;
+  now?: () => number;
+}
+
+/** Compared against when an address is unknown, so both answers take the same path. */
+const DUMMY_SECRET = '0'.repeat(64);
+
+/**
+ * The server wallet: creates and imports addresses, issues tempKeys, checks hashKeys and
+ * signatures, and signs with the stored keys. Secrets are opened only for the call that needs
+ * them and never logged or returned (except the new secretKey/mnemonic to the caller who made it).
+ */
+export class WalletService {
+  private readonly now: () => number;
+
+  constructor(private readonly options: WalletServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async createAddress(): Promise<CreateAddressResult> {
+    const mnemonic = generateMnemonic();
+    const key = deriveWalletKey(mnemonic);
+    const secretKey = generateSecretKey();
+    if (this.options.fundNewAddress) await this.options.fundNewAddress(key.address);
+    const now = this.now();
+    await this.options.repository.upsert({
+      address: key.address,
+      ...this.options.custody.seal(key.address, {
+        privateKey: key.privateKey,
+        mnemonic,
+        secretKey,
+      }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.options.logger.info({ address: key.address }, 'wallet address created');
+    return { address: key.address, mnemonic, secretKey };
+  }
+
+  /** Restores the address of a mnemonic with a NEW secretKey; the old one stops working at once. */
+  async importAddress(phrase: string): Promise<ImportAddressResult> {
+    const key = deriveWalletKey(phrase);
+    const mnemonic = normalizeMnemonic(phrase);
+    const secretKey = generateSecretKey();
+    const now = this.now();
+    await this.options.repository.upsert({
+      address: key.address,
+      ...this.options.custody.seal(key.address, {
+        privateKey: key.privateKey,
+        mnemonic,
+        secretKey,
+      }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.options.logger.info({ address: key.address }, 'wallet address imported');
+    return { address: key.address, secretKey };
+  }
+
+  async issueTempKey(address: string, keyType: TempKeyType): Promise<{ tempKey: string }> {
+    const record = await this.load(address);
+    const tempKey = await this.options.tempKeys.issue({ address: record.address, keyType });
+    return { tempKey };
+  }
+
+  /**
+   * signData: checks that the tempKey is live and bound to `from` and that hashKey matches, then
+   * signs the 32-byte hash (EIP-191). The tempKey is not consumed.
+   */
+  async signData(p: {
+    from: string;
+    hash: string;
+    tempKey: string;
+    hashKey: string;
+  }): Promise<string> {
+    const record = await this.load(p.from);
+    const binding = await this.options.tempKeys.peek(p.tempKey);
+    this.checkBinding(binding, record.address);
+    this.checkHashKey(record, p.tempKey, p.hashKey);
+    return signHashEip191(this.signingKeyOf(record), p.hash);
+  }
+
+  /**
+   * The checks of a transaction-creating request, in this order: the tempKey is consumed first
+   * (GETDEL: whatever follows, it is gone), then it must be bound to `from` and the keyType, the
+   * address must be in the wallet, the hashKey must match its secretKey and the signature over the
+   * signing string's hash must recover `from`.
+   */
+  async authorizeTransaction(c: TransactionCredentials): Promise<AuthorizedWallet> {
+    const binding = await this.options.tempKeys.consume(c.tempKey);
+    const address = getAddress(c.from);
+    this.checkBinding(binding, address, c.keyType);
+    const record = await this.load(address);
+    this.checkHashKey(record, c.tempKey, c.hashKey);
+    const recovered = recoverEip191(signingHash(c.signing), c.signature);
+    if (recovered !== record.address) throw new BadSignatureError(c.signing.template);
+    return { address: record.address, signingKey: this.signingKeyOf(record) };
+  }
+
+  /** Internal API: address + secretKey → the public key; one answer for unknown and wrong. */
+  async verifySecret(address: string, secretKey: string): Promise<WalletVerifySecretResponse> {
+    const record = await this.options.repository.find(getAddress(address));
+    const stored = record ? this.openSecretKey(record) : DUMMY_SECRET;
+    const matches = constantTimeEqual(secretKey, stored);
+    if (!record || !matches) throw new WrongSecretError();
+    return { address: record.address, publicKeyHex: this.signingKeyOf(record).publicKey };
+  }
+
+  /** Internal API: a raw secp256k1 signature of a 32-byte digest with a wallet address's key. */
+  async signDigest(address: string, digest: string): Promise<RawSignature> {
+    const record = await this.load(address);
+    return signDigestRaw(this.signingKeyOf(record), digest);
+  }
+
+  private checkBinding(
+    binding: TempKeyBinding | null,
+    address: string,
+    keyType?: TempKeyType,
+  ): asserts binding is TempKeyBinding {
+    if (!binding) {
+      throw new TempKeyRejectedError(
+        'tempKey is unknown, expired or already used: get a new one with net_getTempKey',
+      );
+    }
+    if (binding.address !== address) {
+      throw new TempKeyRejectedError('tempKey was issued for another address');
+    }
+    if (keyType !== undefined && binding.keyType !== keyType) {
+      throw new TempKeyRejectedError(
+        `tempKey was issued for keyType "${binding.keyType}", this method needs "${keyType}"`,
+      );
+    }
+  }
+
+  private checkHashKey(record: WalletRecord, tempKey: string, hashKey: string): void {
+    if (!hashKeyMatches(hashKey, tempKey, this.openSecretKey(record))) throw new BadHashKeyError();
+  }
+
+  private async load(address: string): Promise<WalletRecord> {
+    const checksummed = getAddress(address);
+    const record = await this.options.repository.find(checksummed);
+    if (!record) throw new UnknownAddressError(checksummed);
+    await this.resealIfRotated(record);
+    return record;
+  }
+
+  /** After a master key rotation, re-seals a record under the current key (best effort). */
+  private async resealIfRotated(record: WalletRecord): Promise<void> {
+    const { custody, repository, logger } = this.options;
+    if (!custody.needsRotation(record)) return;
+    try {
+      const next = custody.seal(
+        record.address,
+        this.opened(() => custody.open(record.address, record)),
+      );
+      if (await repository.replaceSealed(record.address, record, next)) {
+        logger.info(
+          { address: record.address },
+          'wallet secrets re-sealed under the current master key',
+        );
+      }
+    } catch (err) {
+      logger.warn({ address: record.address, err }, 'could not re-seal wallet secrets');
+    }
+  }
+
+  private signingKeyOf(record: WalletRecord): SigningKey {
+    return new SigningKey(
+      this.opened(() => this.options.custody.openPrivateKey(record.address, record)),
+    );
+  }
+
+  private openSecretKey(record: WalletRecord): string {
+    return this.opened(() => this.options.custody.openSecretKey(record.address, record));
+  }
+
+  private opened<T>(open: () => T): T {
+    try {
+      return open();
+    } catch (err) {
+      if (err instanceof DecryptionError) {
+        // The message names no secret: the key id at most.
+        throw new InternalError(
+          `wallet secrets cannot be decrypted: ${err.message} (check WALLET_MASTER_KEY)`,
+        );
+      }
+      throw err;
+    }
+  }
+}
