@@ -37,7 +37,6 @@ async function spawnApp(app: string, env: Record<string, string>, port?: number)
   const listenPort = port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {
-      PATH: process.env.PATH,
       HOST: '127.0.0.1',
       PORT: String(listenPort),
       LOG_LEVEL: 'silent',

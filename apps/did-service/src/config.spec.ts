@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from '@itp/service-kit';
+import { configSchema } from './config.js';
+
+const base = {
+  ETH_RPC_URL: 'http://127.0.0.1:8545',
+  TOKEN_RPC_URL: 'http://127.0.0.1:8083',
+  AUTH_SERVICE_URL: 'http://127.0.0.1:8081',
+};
+
+describe('did-service config', () => {
+  it('has defaults for everything but the upstream URLs', () => {
+    const config = loadConfig(configSchema, base);
+    expect(config).toMatchObject({
+      PORT: 8082,
+      JWT_ISSUER: 'itp-auth',
+      JWT_AUDIENCE: 'itp',
+      DID_ISSUER_ALIASES: ['itp-issuer'],
+      DID_VERIFIER_ALIASES: ['itp-verifier'],
+      DID_RESOLUTION_CACHE_TTL_MS: 60_000,
+      VP_LOGIN_MAX_AGE_SECONDS: 300,
+    });
+    expect(config.VC_LIFETIME_SECONDS).toBeUndefined();
+  });
+
+  it('reads alias lists and refuses bad ones', () => {
+    const config = loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: 'a, b ,c' });
+    expect(config.DID_ISSUER_ALIASES).toEqual(['a', 'b', 'c']);
+    expect(() => loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: 'a,a' })).toThrow(
+      /DID_ISSUER_ALIASES/,
+    );
+    expect(() => loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: ',' })).toThrow(
+      /DID_ISSUER_ALIASES/,
+    );
+    expect(() => loadConfig(configSchema, { ...base, DID_VERIFIER_ALIASES: 'itp-issuer' })).toThrow(
+      /DID_VERIFIER_ALIASES: aliases must differ/,
+    );
+  });
+
+  it('refuses malformed secrets and URLs without echoing them', () => {
+    expect(() => loadConfig(configSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' })).toThrow(
+      /DID_KMS_SECRET_KEY: must be 32 bytes as 64 hex digits/,
+    );
+    try {
+      loadConfig(configSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('short-secret');
+    }
+    expect(() => loadConfig(configSchema, { ...base, TOKEN_RPC_URL: 'token-rpc:8083' })).toThrow(
+      /TOKEN_RPC_URL/,
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import { canonicalJson } from './canonical-json.js';
+import type { CredentialContext } from './credential-context.js';
+import {
+  failure,
+  failureFromVeramo,
+  type Verification,
+  type VerificationFailure,
+  type VerificationSuccess,
+} from './verification.js';
+
+/**
+ * Verifies a VC JWT (signature against the issuer's resolved DID document, nbf / exp) and, when
+ * the client sent the VC as JSON, that the JSON says exactly what the JWT says; the issuer must
+ * be an issuer DID of this service. Never throws for a bad credential: the failure says why.
+ */
+export async function checkCredential(
+  ctx: CredentialContext,
+  jwt: string,
+  claimed?: unknown,
+): Promise<Verification> {
+  let result: Record<string, unknown> & {
+    verified: boolean;
+    error?: { message?: string; errorCode?: string };
+  };
+  try {
+    result = (await ctx.agent.verifyCredential({ credential: jwt })) as typeof result;
+  } catch (err) {
+    return failure(
+      'invalid_jwt',
+      err instanceof Error ? err.message : 'the credential JWT is malformed',
+    );
+  }
+  if (!result.verified) return resolverAware(ctx, failureFromVeramo(result.error));
+  const success = result as VerificationSuccess;
+  if (
+    claimed !== undefined &&
+    canonicalJson(claimed) !== canonicalJson(success.verifiableCredential)
+  ) {
+    return failure(
+      'json_mismatch',
+      'The credential JSON does not match the claims of its JWT (proof.jwt)',
+    );
+  }
+  if (!ctx.serviceDids.isIssuer(success.issuer)) {
+    return failure('foreign_issuer', `${success.issuer} is not an issuer DID of this service`);
+  }
+  return success;
+}
+
+/** Resolver failures: 503 when the chain is down; otherwise a message without upstream details. */
+export async function resolverAware(
+  ctx: CredentialContext,
+  result: VerificationFailure,
+): Promise<VerificationFailure> {
+  if (result.error.code !== 'resolver_error') return result;
+  await ctx.assertChainAvailable?.();
+  return failure(
+    'resolver_error',
+    "The signer's DID could not be resolved on the configured chain",
+  );
+}

@@ -1,0 +1,105 @@
+import { decodeJWT } from 'did-jwt';
+import { canonicalDid } from '../dids/did-ethr.js';
+import { checkCredential, resolverAware } from './check-credential.js';
+import { canonicalJson } from './canonical-json.js';
+import type { CredentialContext } from './credential-context.js';
+import {
+  failure,
+  failureFromVeramo,
+  type VerificationFailure,
+  type VerificationSuccess,
+} from './verification.js';
+
+export interface PresentationCheck {
+  verified: true;
+  /** The verify-vp answer (interface §2.6). */
+  result: VerificationSuccess;
+  /** The holder DID (JWT iss), canonical. */
+  holder: string;
+  /** The verifier DID of this service the VP is addressed to, canonical. */
+  verifier: string;
+  /** Each VC inside, verified. */
+  credentials: VerificationSuccess[];
+}
+
+/**
+ * Verifies a VP JWT: addressed (`aud`) to a verifier DID of this service, signed by the holder,
+ * JSON equal to the JWT's claims when sent as JSON, and — what Veramo's verifyPresentation does
+ * not do — every VC inside verified as by checkCredential and about the holder
+ * (`credentialSubject.id` = the VP's holder).
+ */
+export async function checkPresentation(
+  ctx: CredentialContext,
+  jwt: string,
+  claimed?: unknown,
+): Promise<PresentationCheck | VerificationFailure> {
+  let audience: unknown;
+  try {
+    audience = decodeJWT(jwt).payload.aud;
+  } catch {
+    return failure('invalid_jwt', 'proof.jwt is not a well-formed JWT');
+  }
+  const addressedTo = (Array.isArray(audience) ? audience : [audience]).filter(
+    (a): a is string => typeof a === 'string',
+  );
+  const domain = addressedTo.find((a) => ctx.serviceDids.isVerifier(a));
+  if (!domain) {
+    return failure(
+      'wrong_audience',
+      'The presentation is not addressed (aud) to a verifier DID of this service',
+    );
+  }
+  let outcome: {
+    verified: boolean;
+    verifiablePresentation?: unknown;
+    error?: { message?: string; errorCode?: string };
+  };
+  try {
+    outcome = (await ctx.agent.verifyPresentation({ presentation: jwt, domain })) as typeof outcome;
+  } catch (err) {
+    return failure(
+      'invalid_jwt',
+      err instanceof Error ? err.message : 'the presentation JWT is malformed',
+    );
+  }
+  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error));
+  // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
+  const result = outcome.verifiablePresentation as VerificationSuccess;
+  if (
+    claimed !== undefined &&
+    canonicalJson(claimed) !== canonicalJson(result.verifiablePresentation)
+  ) {
+    return failure(
+      'json_mismatch',
+      'The presentation JSON does not match the claims of its JWT (proof.jwt)',
+    );
+  }
+  const holder = canonicalDid(result.issuer);
+  const vp = (result.payload.vp ?? {}) as { verifiableCredential?: unknown };
+  const inside = Array.isArray(vp.verifiableCredential) ? vp.verifiableCredential : [];
+  const credentials: VerificationSuccess[] = [];
+  for (const [index, credential] of inside.entries()) {
+    const credentialJwt =
+      typeof credential === 'string'
+        ? credential
+        : (credential as { proof?: { jwt?: unknown } } | null)?.proof?.jwt;
+    if (typeof credentialJwt !== 'string') {
+      return failure('invalid_credential', `verifiableCredential[${index}] has no JWT proof`);
+    }
+    const checked = await checkCredential(ctx, credentialJwt);
+    if (!checked.verified) {
+      return failure(
+        checked.error.code,
+        `verifiableCredential[${index}]: ${checked.error.message}`,
+      );
+    }
+    if (typeof checked.payload.sub !== 'string' || canonicalDid(checked.payload.sub) !== holder) {
+      return failure(
+        'subject_mismatch',
+        `verifiableCredential[${index}] is about another subject than the holder of the presentation`,
+      );
+    }
+    credentials.push(checked);
+  }
+  return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+}

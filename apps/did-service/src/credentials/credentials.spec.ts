@@ -1,0 +1,504 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { verifyJWT } from 'did-jwt';
+import { Resolver } from 'did-resolver';
+import { getResolver } from 'ethr-did-resolver';
+import { Wallet } from 'ethers';
+import { testChainUrl } from '@itp/testing';
+import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
+import {
+  breakSignature,
+  decodePayload,
+  editJwtPayload,
+  foreignCredential,
+} from '../test-support/jwt-tampering.js';
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('credentials and presentations', () => {
+  let h: DidHarness;
+  let issuer: string;
+  let verifier: string;
+  let alice: { did: string; auth: Record<string, string> };
+  let bob: { did: string; auth: Record<string, string> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let vc: any;
+
+  async function holder(userId: string, alias: string) {
+    const account = h.wallet.createAddress();
+    const auth = { authorization: `Bearer ${await h.auth.tokenFor(userId)}` };
+    const res = await h.post(
+      '/v2/did/create-did',
+      { alias, address: account.address, secretKey: account.secretKey },
+      auth,
+    );
+    expect(res.status).toBe(200);
+    return { did: res.body.did as string, auth };
+  }
+
+  beforeAll(async () => {
+    h = await startDidHarness();
+    issuer = (await h.get('/v2/did/issuers')).body[0].did;
+    verifier = (await h.get('/v2/did/verifiers')).body[0].did;
+    alice = await holder('alice', 'alice-did');
+    bob = await holder('bob', 'bob-did');
+    const res = await h.post(
+      '/v2/did/create-vc',
+      {
+        holder: alice.did,
+        issuer,
+        userInfo: { name: 'Alice', phone: '010-1234', adult: true, age: 30 },
+      },
+      alice.auth,
+    );
+    expect(res.status).toBe(200);
+    vc = res.body;
+  });
+  afterAll(() => h.close());
+
+  describe('create-vc', () => {
+    it('issues the VC of interface §2.4', () => {
+      expect(vc).toEqual({
+        '@context': ['https://www.w3.org/2018/credentials/v1'],
+        type: ['VerifiableCredential', 'Profile'],
+        issuer: { id: issuer },
+        issuanceDate: expect.stringMatching(ISO_MS),
+        credentialSubject: {
+          id: alice.did,
+          sub: 'alice',
+          name: 'Alice',
+          phone: '010-1234',
+          adult: true,
+          age: 30,
+        },
+        proof: { type: 'JwtProof2020', jwt: expect.any(String) },
+      });
+      expect(decodePayload(vc.proof.jwt)).toEqual({
+        vc: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'Profile'],
+          credentialSubject: {
+            sub: 'alice',
+            name: 'Alice',
+            phone: '010-1234',
+            adult: true,
+            age: 30,
+          },
+        },
+        sub: alice.did,
+        nbf: expect.any(Number),
+        iss: issuer,
+      });
+    });
+
+    it('needs a valid bearer JWT (401)', async () => {
+      const request = { holder: alice.did, issuer, userInfo: {} };
+      expect((await h.post('/v2/did/create-vc', request)).status).toBe(401);
+      const foreign = { authorization: `Bearer ${await h.auth.foreignTokenFor('alice')}` };
+      expect((await h.post('/v2/did/create-vc', request, foreign)).status).toBe(401);
+      const expired = {
+        authorization: `Bearer ${await h.auth.tokenFor('alice', { expiresInSeconds: -60 })}`,
+      };
+      expect((await h.post('/v2/did/create-vc', request, expired)).status).toBe(401);
+    });
+
+    it('answers 400 for an issuer that is not one of the service, or a holder it did not create', async () => {
+      const cases = [
+        { holder: alice.did, issuer: verifier },
+        { holder: alice.did, issuer: `did:ethr:${Wallet.createRandom().address}` },
+        { holder: `did:ethr:${Wallet.createRandom().address}`, issuer },
+        { holder: issuer, issuer },
+      ];
+      for (const request of cases) {
+        const res = await h.post('/v2/did/create-vc', { ...request, userInfo: {} }, alice.auth);
+        expect(res.status).toBe(400);
+      }
+    });
+
+    it('binds an unbound holder to the first user and refuses everyone else with 403', async () => {
+      const account = h.wallet.createAddress();
+      const created = await h.post('/v2/did/create-did', {
+        alias: 'unbound',
+        address: account.address,
+        secretKey: account.secretKey,
+      });
+      const did = created.body.did as string;
+      const carol = { authorization: `Bearer ${await h.auth.tokenFor('carol')}` };
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, carol)).status).toBe(200);
+      const res = await h.post('/v2/did/create-vc', { holder: did, issuer }, bob.auth);
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('403');
+      expect(
+        (await h.post('/v2/did/create-vc', { holder: alice.did, issuer }, bob.auth)).status,
+      ).toBe(403);
+    });
+
+    it('validates userInfo: flat string / number / boolean values, bounded, id and sub reserved', async () => {
+      const bad: unknown[] = [
+        { nested: { a: 1 } },
+        { list: [1, 2] },
+        { nothing: null },
+        { sub: 'someone-else' },
+        { id: 'did:ethr:0x0' },
+        { 'bad key': 'x' },
+        { long: 'x'.repeat(1025) },
+        Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])),
+        'not an object',
+      ];
+      for (const userInfo of bad) {
+        const res = await h.post(
+          '/v2/did/create-vc',
+          { holder: alice.did, issuer, userInfo },
+          alice.auth,
+        );
+        expect(res.status).toBe(400);
+      }
+    });
+  });
+
+  describe('verify-vc', () => {
+    it('answers the verification result of interface §2.6', async () => {
+      const res = await h.post('/v2/did/verify-vc', vc);
+      expect(res.status).toBe(200);
+      const signer = {
+        id: `${issuer}#controller`,
+        type: 'EcdsaSecp256k1RecoveryMethod2020',
+        controller: issuer,
+        blockchainAccountId: `eip155:31337:${issuer.slice('did:ethr:'.length)}`,
+      };
+      expect(res.body).toEqual({
+        verified: true,
+        payload: decodePayload(vc.proof.jwt),
+        didResolutionResult: {
+          didDocumentMetadata: {},
+          didResolutionMetadata: { contentType: 'application/did+ld+json' },
+          didDocument: {
+            '@context': expect.arrayContaining(['https://www.w3.org/ns/did/v1']),
+            id: issuer,
+            verificationMethod: [signer],
+            authentication: [signer.id],
+            assertionMethod: [signer.id],
+          },
+        },
+        issuer,
+        signer,
+        jwt: vc.proof.jwt,
+        policies: {},
+        verifiableCredential: vc,
+      });
+    });
+
+    it('answers verified false with a reason for edited JSON, an edited JWT, a foreign issuer and expiry', async () => {
+      const edited = await h.post('/v2/did/verify-vc', {
+        ...vc,
+        credentialSubject: { ...vc.credentialSubject, name: 'Mallory' },
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.body).toEqual({
+        verified: false,
+        error: { code: 'json_mismatch', message: expect.any(String) },
+      });
+
+      const jwt = editJwtPayload(vc.proof.jwt, (p) => (p.vc.credentialSubject.name = 'Mallory'));
+      const forged = await h.post('/v2/did/verify-vc', {
+        ...vc,
+        credentialSubject: { ...vc.credentialSubject, name: 'Mallory' },
+        proof: { type: 'JwtProof2020', jwt },
+      });
+      expect(forged.body.verified).toBe(false);
+      expect(forged.body.error.code).toBe('invalid_signature');
+
+      for (const at of [10, 40]) {
+        const jwt = breakSignature(vc.proof.jwt, at);
+        const broken = await h.post('/v2/did/verify-vc', { ...vc, proof: { ...vc.proof, jwt } });
+        expect(broken.body.error.code).toBe('invalid_signature');
+      }
+
+      const foreign = await foreignCredential(alice.did, 'alice');
+      const fromForeign = await h.post('/v2/did/verify-vc', foreign.json);
+      expect(fromForeign.body).toEqual({
+        verified: false,
+        error: {
+          code: 'foreign_issuer',
+          message: expect.stringContaining('is not an issuer DID of this service'),
+        },
+      });
+
+      const expiredVc = await h.app.agent.createVerifiableCredential({
+        proofFormat: 'jwt',
+        credential: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'Profile'],
+          issuer: { id: issuer },
+          issuanceDate: new Date(Date.now() - 7200_000).toISOString(),
+          expirationDate: new Date(Date.now() - 3600_000).toISOString(),
+          credentialSubject: { id: alice.did, sub: 'alice' },
+        },
+      });
+      const expired = await h.post('/v2/did/verify-vc', expiredVc);
+      expect(expired.status).toBe(200);
+      expect(expired.body.verified).toBe(false);
+      expect(expired.body.error.code).toBe('expired');
+    });
+
+    it('answers 400 for a body that is no VC', async () => {
+      const { proof: _proof, ...withoutProof } = vc;
+      const cases: unknown[] = [
+        {},
+        [vc],
+        'text',
+        withoutProof,
+        { ...vc, type: ['Profile'] },
+        { ...vc, proof: { type: 'Ed25519Signature2018', jwt: vc.proof.jwt } },
+        { ...vc, proof: { type: 'JwtProof2020', jwt: 'not a jwt' } },
+      ];
+      for (const body of cases) {
+        const res = await h.post('/v2/did/verify-vc', JSON.stringify(body));
+        expect(res.status).toBe(400);
+      }
+    });
+  });
+
+  describe('create-vp', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let vp: any;
+    beforeAll(async () => {
+      const res = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [vc] },
+        alice.auth,
+      );
+      expect(res.status).toBe(200);
+      vp = res.body;
+    });
+
+    it('makes the VP of interface §2.5, addressed (aud) to the verifier, with a unique id', async () => {
+      expect(vp).toEqual({
+        id: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/),
+        '@context': ['https://www.w3.org/2018/credentials/v1'],
+        type: ['VerifiablePresentation', 'VerifiableCredential', 'Profile'],
+        holder: alice.did,
+        verifier: [verifier],
+        issuanceDate: expect.stringMatching(ISO_MS),
+        verifiableCredential: [vc],
+        proof: { type: 'JwtProof2020', jwt: expect.any(String) },
+      });
+      const payload = decodePayload(vp.proof.jwt);
+      expect(payload).toEqual({
+        vp: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiablePresentation', 'VerifiableCredential', 'Profile'],
+          verifiableCredential: [vc.proof.jwt],
+        },
+        jti: vp.id,
+        nbf: expect.any(Number),
+        iss: alice.did,
+        aud: [verifier],
+      });
+      const [one, two] = await Promise.all(
+        [1, 2].map(() =>
+          h.post(
+            '/v2/did/create-vp',
+            { holder: alice.did, verifier, credentials: [vc] },
+            alice.auth,
+          ),
+        ),
+      );
+      expect(one?.body.id).not.toBe(two?.body.id);
+      expect(one?.body.proof.jwt).not.toBe(two?.body.proof.jwt);
+    });
+
+    it('needs the bearer JWT of the user the holder is bound to (401 / 403)', async () => {
+      const request = { holder: alice.did, verifier, credentials: [vc] };
+      expect((await h.post('/v2/did/create-vp', request)).status).toBe(401);
+      expect((await h.post('/v2/did/create-vp', request, bob.auth)).status).toBe(403);
+      const account = h.wallet.createAddress();
+      const unbound = await h.post('/v2/did/create-did', {
+        alias: 'never-bound',
+        address: account.address,
+        secretKey: account.secretKey,
+      });
+      const res = await h.post(
+        '/v2/did/create-vp',
+        { holder: unbound.body.did, verifier, credentials: [vc] },
+        alice.auth,
+      );
+      expect(res.status).toBe(403);
+    });
+
+    it('answers 400 for a verifier that is not one of the service, or credentials that are not the holder’s', async () => {
+      const notVerifier = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier: issuer, credentials: [vc] },
+        alice.auth,
+      );
+      expect(notVerifier.status).toBe(400);
+      const bobVc = await h.post('/v2/did/create-vc', { holder: bob.did, issuer }, bob.auth);
+      const othersVc = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [bobVc.body] },
+        alice.auth,
+      );
+      expect(othersVc.status).toBe(400);
+      const edited = { ...vc, credentialSubject: { ...vc.credentialSubject, name: 'Mallory' } };
+      const forged = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [edited] },
+        alice.auth,
+      );
+      expect(forged.status).toBe(400);
+      const foreign = await foreignCredential(alice.did, 'alice');
+      const fromForeign = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [foreign.json] },
+        alice.auth,
+      );
+      expect(fromForeign.status).toBe(400);
+      const none = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [] },
+        alice.auth,
+      );
+      expect(none.status).toBe(400);
+    });
+
+    it('answers 403 for a credential of the holder that names another user', async () => {
+      const otherUsers = await h.app.agent.createVerifiableCredential({
+        proofFormat: 'jwt',
+        credential: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'Profile'],
+          issuer: { id: issuer },
+          issuanceDate: new Date().toISOString(),
+          credentialSubject: { id: alice.did, sub: 'bob' },
+        },
+      });
+      const res = await h.post(
+        '/v2/did/create-vp',
+        { holder: alice.did, verifier, credentials: [otherUsers] },
+        alice.auth,
+      );
+      expect(res.status).toBe(403);
+    });
+
+    describe('verify-vp', () => {
+      it('answers the verification result of interface §2.6 for a VP', async () => {
+        const res = await h.post('/v2/did/verify-vp', vp);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({
+          verified: true,
+          payload: decodePayload(vp.proof.jwt),
+          didResolutionResult: {
+            didDocumentMetadata: {},
+            didResolutionMetadata: { contentType: 'application/did+ld+json' },
+            didDocument: expect.objectContaining({ id: alice.did }),
+          },
+          issuer: alice.did,
+          signer: expect.objectContaining({ id: `${alice.did}#controller` }),
+          jwt: vp.proof.jwt,
+          policies: {},
+          verifiablePresentation: vp,
+        });
+      });
+
+      it('answers verified false with a reason for tampered presentations', async () => {
+        const edited = await h.post('/v2/did/verify-vp', { ...vp, holder: bob.did });
+        expect(edited.body.error.code).toBe('json_mismatch');
+
+        const jwt = editJwtPayload(vp.proof.jwt, (p) => (p.iss = bob.did));
+        const forged = await h.post('/v2/did/verify-vp', {
+          ...vp,
+          holder: bob.did,
+          proof: { ...vp.proof, jwt },
+        });
+        expect(forged.body.verified).toBe(false);
+        expect(forged.body.error.code).toBe('invalid_signature');
+
+        const elsewhere = await h.app.agent.createVerifiablePresentation({
+          proofFormat: 'jwt',
+          presentation: {
+            ...vp,
+            verifier: [`did:ethr:${Wallet.createRandom().address}`],
+            proof: undefined,
+            issuanceDate: undefined,
+          },
+        });
+        const wrongAudience = await h.post('/v2/did/verify-vp', elsewhere);
+        expect(wrongAudience.body.error.code).toBe('wrong_audience');
+      });
+
+      it('verifies every VC inside: a forged, foreign or someone else’s VC fails the VP', async () => {
+        const wrap = async (credential: unknown) =>
+          h.app.agent.createVerifiablePresentation({
+            proofFormat: 'jwt',
+            presentation: {
+              '@context': ['https://www.w3.org/2018/credentials/v1'],
+              type: ['VerifiablePresentation'],
+              holder: alice.did,
+              verifier: [verifier],
+              verifiableCredential: [credential as never],
+            },
+          });
+        const forgedVc = { ...vc, proof: { ...vc.proof, jwt: breakSignature(vc.proof.jwt) } };
+        const forged = await h.post('/v2/did/verify-vp', await wrap(forgedVc));
+        expect(forged.status).toBe(200);
+        expect(forged.body).toEqual({
+          verified: false,
+          error: {
+            code: 'invalid_signature',
+            message: expect.stringMatching(/^verifiableCredential\[0\]: /),
+          },
+        });
+        const foreign = await foreignCredential(alice.did, 'alice');
+        expect((await h.post('/v2/did/verify-vp', await wrap(foreign.json))).body.error.code).toBe(
+          'foreign_issuer',
+        );
+        const bobVc = await h.post('/v2/did/create-vc', { holder: bob.did, issuer }, bob.auth);
+        expect((await h.post('/v2/did/verify-vp', await wrap(bobVc.body))).body.error.code).toBe(
+          'subject_mismatch',
+        );
+      });
+
+      it('answers 400 for a body that is no VP', async () => {
+        const cases: unknown[] = [
+          {},
+          vc,
+          [vp],
+          { ...vp, type: ['VerifiableCredential'] },
+          { ...vp, proof: {} },
+        ];
+        for (const body of cases) {
+          expect((await h.post('/v2/did/verify-vp', JSON.stringify(body))).status).toBe(400);
+        }
+      });
+
+      it('an independent verifier (did-jwt, its own resolver) accepts the VC and VP JWTs', async () => {
+        const resolver = new Resolver(
+          getResolver({
+            networks: [
+              {
+                name: 'mainnet',
+                chainId: 31337,
+                rpcUrl: testChainUrl(),
+                registry: h.config.DID_REGISTRY_ADDRESS ?? '',
+              },
+            ],
+          }),
+        );
+        const vcResult = await verifyJWT(vc.proof.jwt, { resolver });
+        expect(vcResult.verified).toBe(true);
+        expect(vcResult.issuer).toBe(issuer);
+        const vpResult = await verifyJWT(vp.proof.jwt, { resolver, audience: verifier });
+        expect(vpResult.verified).toBe(true);
+        expect(vpResult.issuer).toBe(alice.did);
+        const inner = await verifyJWT(vpResult.payload.vp.verifiableCredential[0], { resolver });
+        expect(inner.payload.sub).toBe(alice.did);
+        await expect(verifyJWT(breakSignature(vc.proof.jwt), { resolver })).rejects.toThrow(
+          /signature/,
+        );
+        await expect(verifyJWT(vp.proof.jwt, { resolver, audience: issuer })).rejects.toThrow(
+          /audience/,
+        );
+      });
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import type { VerifiableCredential } from '@veramo/core';
+import { W3C_CREDENTIALS_CONTEXT, type CreateVcRequest } from '@itp/schemas';
+import type { HolderBindings } from '../bindings/holder-bindings.js';
+import { canonicalDid } from '../dids/did-ethr.js';
+import { HolderOfAnotherUserError, NotAnIssuerError } from '../dids/did-errors.js';
+import type { CredentialContext } from './credential-context.js';
+import { holderIdentifier } from './holder-identifier.js';
+
+export interface IssueCredentialDeps extends CredentialContext {
+  bindings: HolderBindings;
+  /** JWT exp = issuance + this; undefined = the VC does not expire. */
+  vcLifetimeSeconds?: number;
+}
+
+/**
+ * create-vc (interface §2.4, §4.1 rule 7, contract §3): `issuer` must be an issuer DID of this
+ * service (400); `holder` a DID create-did made (400), bound to the calling user on first use
+ * and refused for anyone else (403). The VC says `credentialSubject: { id: holder, sub: userId,
+ * ...userInfo }` and carries a JwtProof2020 signed with the issuer's key.
+ */
+export async function issueCredential(
+  deps: IssueCredentialDeps,
+  request: CreateVcRequest,
+  userId: string,
+): Promise<VerifiableCredential> {
+  const issuer = canonicalDid(request.issuer);
+  if (!deps.serviceDids.isIssuer(issuer)) throw new NotAnIssuerError(request.issuer);
+  const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
+  const bound = await deps.bindings.bind(holder, userId);
+  if (bound !== userId) throw new HolderOfAnotherUserError();
+  const now = new Date();
+  const credential = {
+    '@context': [W3C_CREDENTIALS_CONTEXT],
+    type: ['VerifiableCredential', 'Profile'],
+    issuer: { id: issuer },
+    issuanceDate: now.toISOString(),
+    ...(deps.vcLifetimeSeconds
+      ? { expirationDate: new Date(now.getTime() + deps.vcLifetimeSeconds * 1000).toISOString() }
+      : {}),
+    credentialSubject: { id: holder, sub: userId, ...request.userInfo },
+  };
+  return deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });
+}

@@ -1,0 +1,29 @@
+import express, { Router } from 'express';
+import { verifyLoginVpRequestSchema } from '@itp/schemas';
+import { requireInternalToken } from '@itp/service-kit';
+import {
+  verifyLoginPresentation,
+  type LoginPresentationDeps,
+} from '../login/verify-login-presentation.js';
+import { parseBody } from './parse-body.js';
+
+export interface InternalRouterDeps {
+  login: LoginPresentationDeps;
+  internalApiToken: string;
+  bodyLimitBytes: number;
+}
+
+/** Service-to-service API (`/internal/v1/*`, bearer INTERNAL_API_TOKEN, not routed by the gateway). */
+export function internalRouter(deps: InternalRouterDeps): Router {
+  const router = Router();
+  router.use('/internal/v1', requireInternalToken(deps.internalApiToken));
+  router.use('/internal/v1', express.json({ limit: deps.bodyLimitBytes }));
+
+  /** 200 VerifyLoginVpResult | 400 no VP | 401 refused, the message says why. */
+  router.post('/internal/v1/verify-login-vp', async (req, res) => {
+    const request = parseBody(verifyLoginVpRequestSchema, req.body);
+    res.json(await verifyLoginPresentation(deps.login, request.vp, request.maxAgeSeconds));
+  });
+
+  return router;
+}

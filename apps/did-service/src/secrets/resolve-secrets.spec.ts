@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@itp/service-kit';
+import { loadOrCreateDevSecret } from './load-or-create-dev-secret.js';
+import { resolveSecrets } from './resolve-secrets.js';
+
+describe('secrets', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'did-secrets-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('generates a dev secret once (mode 0600) and reads it back', () => {
+    const file = join(dir, 'a', 'secret');
+    let calls = 0;
+    const first = loadOrCreateDevSecret(file, () => `value-${++calls}`);
+    expect(first).toBe('value-1');
+    expect(loadOrCreateDevSecret(file, () => `value-${++calls}`)).toBe('value-1');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(calls).toBe(1);
+  });
+
+  it('keeps a secret that is already there', () => {
+    mkdirSync(join(dir, 'b'));
+    writeFileSync(join(dir, 'b', 'secret'), 'kept\n');
+    expect(loadOrCreateDevSecret(join(dir, 'b', 'secret'), () => 'new')).toBe('kept');
+  });
+
+  it('in development fills missing secrets from DATA_DIR/secrets', () => {
+    const secrets = resolveSecrets({ APP_ENV: 'development', DATA_DIR: join(dir, 'dev') });
+    expect(secrets.kmsSecretKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(secrets.internalApiToken.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'dev', 'secrets', 'internal-api-token'), 'utf8').trim()).toBe(
+      secrets.internalApiToken,
+    );
+    expect(resolveSecrets({ APP_ENV: 'development', DATA_DIR: join(dir, 'dev') })).toEqual(secrets);
+    const given = resolveSecrets({
+      APP_ENV: 'development',
+      DATA_DIR: join(dir, 'dev'),
+      DID_KMS_SECRET_KEY: 'ab'.repeat(32),
+      INTERNAL_API_TOKEN: 'given-token-given-token',
+    });
+    expect(given).toEqual({
+      kmsSecretKey: 'ab'.repeat(32),
+      internalApiToken: 'given-token-given-token',
+    });
+  });
+
+  it('outside development refuses to run without them, naming each', () => {
+    const err = (() => {
+      try {
+        resolveSecrets({ APP_ENV: 'production', DATA_DIR: dir });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues).toEqual([
+      expect.stringContaining('DID_KMS_SECRET_KEY: required when APP_ENV=production'),
+      expect.stringContaining('INTERNAL_API_TOKEN: required when APP_ENV=production'),
+    ]);
+  });
+});

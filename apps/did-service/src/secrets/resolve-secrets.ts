@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ConfigError } from '@itp/service-kit';
+import type { DidConfig } from '../config.js';
+import { loadOrCreateDevSecret } from './load-or-create-dev-secret.js';
+
+export interface DidSecrets {
+  /** 64 hex digits: the SecretBox key of the local KMS (service issuer / verifier keys). */
+  kmsSecretKey: string;
+  internalApiToken: string;
+}
+
+type SecretConfig = Pick<
+  DidConfig,
+  'APP_ENV' | 'DATA_DIR' | 'DID_KMS_SECRET_KEY' | 'INTERNAL_API_TOKEN'
+>;
+
+/**
+ * The deployment secrets. Outside development both are required (a ConfigError names what is
+ * missing). In development a missing one is read from, or generated once into,
+ * DATA_DIR/secrets/ (mode 0600) so that restarts keep the keys and the dev services agree.
+ */
+export function resolveSecrets(config: SecretConfig): DidSecrets {
+  if (config.APP_ENV === 'development') {
+    const dir = join(config.DATA_DIR, 'secrets');
+    return {
+      kmsSecretKey:
+        config.DID_KMS_SECRET_KEY ??
+        loadOrCreateDevSecret(join(dir, 'did-kms-secret-key'), () =>
+          randomBytes(32).toString('hex'),
+        ),
+      internalApiToken:
+        config.INTERNAL_API_TOKEN ??
+        loadOrCreateDevSecret(join(dir, 'internal-api-token'), () =>
+          randomBytes(32).toString('base64url'),
+        ),
+    };
+  }
+  const issues: string[] = [];
+  if (!config.DID_KMS_SECRET_KEY) {
+    issues.push(
+      `DID_KMS_SECRET_KEY: required when APP_ENV=${config.APP_ENV} (32 bytes as 64 hex digits)`,
+    );
+  }
+  if (!config.INTERNAL_API_TOKEN) {
+    issues.push(
+      `INTERNAL_API_TOKEN: required when APP_ENV=${config.APP_ENV} (at least 32 characters)`,
+    );
+  }
+  if (!config.DID_KMS_SECRET_KEY || !config.INTERNAL_API_TOKEN) throw new ConfigError(issues);
+  return { kmsSecretKey: config.DID_KMS_SECRET_KEY, internalApiToken: config.INTERNAL_API_TOKEN };
+}

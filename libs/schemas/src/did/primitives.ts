@@ -1,0 +1,51 @@
+import { isAddress } from 'ethers';
+import { z } from 'zod';
+
+/**
+ * Building blocks of the DID API schemas (not exported from the package index under these names;
+ * the message schemas beside this file use them).
+ */
+
+/** A 0x-prefixed 20-byte address; mixed case must be a valid EIP-55 checksum. */
+export const didAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .refine((value) => isAddress(value), 'has a wrong EIP-55 checksum (mixed-case address)')
+  .meta({ description: '0x-prefixed 20-byte address (0x + 40 hex digits)' });
+
+/** Any DID (`did:<method>:<id>`), bounded. */
+export const didString = z
+  .string()
+  .max(512)
+  .regex(/^did:[a-z0-9]+:[A-Za-z0-9._:%-]+$/, 'must be a DID (did:<method>:<id>)')
+  .meta({ description: 'a DID, e.g. did:ethr:0x…' });
+
+/** A `did:ethr:<address>` DID of the configured chain (no network segment). */
+export const didEthrString = z
+  .string()
+  .regex(/^did:ethr:0x[0-9a-fA-F]{40}$/, 'must be did:ethr:<0x address>')
+  .meta({ description: 'did:ethr:<0x-prefixed 20-byte address>' });
+
+/** The alias that names a DID: 1–100 printable characters, no leading/trailing space. */
+export const didAlias = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\S(.*\S)?$/, 'must not start or end with white space')
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+  .meta({ description: 'name of the DID (1–100 characters)' });
+
+/** A compact JWS (three base64url parts). */
+export const compactJwt = z
+  .string()
+  .max(65_536)
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/, 'must be a compact JWT')
+  .meta({ description: 'compact JWT (header.payload.signature)' });
+
+/** ISO 8601 timestamp as the W3C VC data model 1.1 uses it. */
+export const isoTimestamp = z
+  .string()
+  .max(64)
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 timestamp')
+  .meta({ description: 'ISO 8601 timestamp (UTC)' });
