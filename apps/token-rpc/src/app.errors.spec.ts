@@ -361,17 +361,76 @@ describe('token-rpc with the chain node down', () => {
     await db?.drop();
   });
 
-  it('says so with 500 for reads and transactions; the wallet still works', async () => {
+  it('says so with its own code 503 for reads and transactions; the wallet still works', async () => {
     const wallet = await createAddress(app.url);
     const balance = await rpc(app.url, '/token', 'getBalance', { address: wallet.address });
-    expect(balance.result.resultCode).toBe('500');
-    expect(balance.result.resultMessage).toMatch(/^Chain node unavailable: connection failed/);
+    expect(serviceError(balance)).toEqual({
+      code: '503',
+      message: expect.stringMatching(/^Chain node unavailable: connection failed/),
+    });
+    const tokenBalance = await rpc(app.url, '/token/erc20', 'balanceOf', {
+      contract: TO,
+      address: wallet.address,
+    });
+    expect(serviceError(tokenBalance)).toEqual({
+      code: '503',
+      message: expect.stringMatching(/^Chain node unavailable/),
+    });
     const params = await transferParams(app.url, wallet, TO, '1');
     const sent = await rpc(app.url, '/token', 'transfer', params);
-    expect(sent.result.resultCode).toBe('500');
-    expect(sent.result.resultMessage).toMatch(/^Chain node unavailable/);
+    expect(serviceError(sent)).toEqual({
+      code: '503',
+      message: expect.stringMatching(/^Chain node unavailable/),
+    });
+    // The tempKey was consumed by that attempt: nothing can be sent twice with it.
+    expect(serviceError(await rpc(app.url, '/token', 'transfer', params)).code).toBe('409');
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as Json).notReady).toEqual(['chain']);
+  });
+});
+
+describe('token-rpc start-up with CHAIN_ID', () => {
+  let chain: RunningAnvil;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await chain?.stop();
+  });
+
+  it('refuses to start when the node serves another chain, starts on the right one', async () => {
+    const actual = Number(await chainCall(chain.url, 'eth_chainId'));
+    const start = (chainId: number) =>
+      startTokenApp({
+        chainUrl: chain.url,
+        databaseUrl: db.url,
+        redisPrefix: uniquePrefix('token'),
+        env: { CHAIN_ID: String(chainId) },
+      });
+    await expect(start(actual + 1)).rejects.toThrow(
+      `Chain id mismatch: configured CHAIN_ID ${actual + 1}, node serves ${actual}`,
+    );
+    const app = await start(actual);
+    try {
+      expect((await fetch(`${app.url}/health/ready`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses to start when CHAIN_ID is set and the node cannot be reached', async () => {
+    await expect(
+      startTokenApp({
+        chainUrl: `http://127.0.0.1:${await freePort()}`,
+        databaseUrl: db.url,
+        redisPrefix: uniquePrefix('token'),
+        env: { CHAIN_ID: '31337', ETH_RPC_TIMEOUT_MS: '1000' },
+      }),
+    ).rejects.toThrow(/^Chain node unavailable/);
   });
 });

@@ -16,12 +16,13 @@ import {
   sha256,
   startTestChain,
   startTokenApp,
+  type Json,
   type TokenTestApp,
 } from './testing/token-test-kit.js';
 
 /**
  * The seed flow end to end, in dev mode (as `npm start` runs it), over HTTP against token-rpc
- * (the gateway hop is covered by the end-to-end suite): createAddress (funded) → net_getTempKey →
+ * (the gateway hop: app.through-gateway.spec.ts): createAddress (funded) → net_getTempKey →
  * hashKey → signData → transfer → the transaction in a block.
  */
 describe('token-rpc seed flow (dev mode)', () => {
@@ -161,6 +162,7 @@ describe('token-rpc seed flow (dev mode)', () => {
       '402',
       '400',
       '500',
+      '503',
     ]);
     const erc20 = (await rpc(app.url, '/token/erc20', 'rpc.discover')).result;
     expect(erc20.methods.map((m: { name: string }) => m.name)).toEqual([
@@ -174,6 +176,45 @@ describe('token-rpc seed flow (dev mode)', () => {
       'approve',
       'transferFrom',
     ]);
+    // Every method of both documents: its params, its result (success or service error), its
+    // protocol errors and its service error codes.
+    const paramNames = (doc: Json, name: string): string[] =>
+      doc.methods
+        .find((m: { name: string }) => m.name === name)
+        .params.map((p: { name: string }) => p.name);
+    for (const method of [...doc.methods, ...erc20.methods]) {
+      expect(Array.isArray(method.params)).toBe(true);
+      for (const param of method.params) expect(param.schema).toBeDefined();
+      expect(method.result.schema.oneOf).toHaveLength(2);
+      expect(method.errors.length).toBeGreaterThan(0);
+      expect(method['x-service-errors'].length).toBeGreaterThan(0);
+      for (const e of method['x-service-errors']) {
+        expect(e.resultCode).toMatch(/^[45][0-9]{2}$/);
+        expect(e.when.length).toBeGreaterThan(10);
+      }
+    }
+    expect(paramNames(doc, 'transfer')).toEqual([
+      'from',
+      'to',
+      'amount',
+      'tempKey',
+      'hashKey',
+      'signature',
+    ]);
+    expect(paramNames(doc, 'net_getTempKey')).toEqual(['address', 'keyType']);
+    expect(paramNames(erc20, 'approve')).toEqual([
+      'from',
+      'contract',
+      'to',
+      'amount',
+      'tempKey',
+      'hashKey',
+      'signature',
+    ]);
+    const getBalance = doc.methods.find((m: { name: string }) => m.name === 'getBalance');
+    expect(getBalance['x-service-errors'].map((e: { resultCode: string }) => e.resultCode)).toEqual(
+      ['500', '503'],
+    );
   });
 
   it('is ready when Redis, the database and the chain answer', async () => {

@@ -1,5 +1,5 @@
 import { Service, type Logger } from '@itp/service-kit';
-import { chainReadinessCheck, createChainClient, assertChainId } from '@itp/chain';
+import { chainReadinessCheck, openChainClient } from '@itp/chain';
 import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
 import {
   createKvStore,
@@ -19,6 +19,7 @@ import { Erc20Service } from './erc20/erc20-service.js';
 import { itpTokenInterface } from './erc20/itp-token.js';
 import { internalWalletRouter } from './internal/internal-router.js';
 import { erc20Methods } from './rpc/erc20-methods.js';
+import { reportChainUnavailable } from './rpc/service-errors.js';
 import { tokenMethods } from './rpc/token-methods.js';
 import { NonceManager } from './transactions/nonce-manager.js';
 import { SqlTransactionLog } from './transactions/sql-transaction-log.js';
@@ -38,10 +39,8 @@ export const API_VERSION = '1.0.0';
 export async function buildApp(config: TokenConfig, logger: Logger): Promise<Service> {
   const secrets = resolveSecrets(config);
   const urls = resolveStoreUrls(config, 'token-rpc');
-  const chain = createChainClient({
-    rpcUrl: config.ETH_RPC_URL,
-    timeoutMs: config.ETH_RPC_TIMEOUT_MS,
-  });
+  // Refuses to start when CHAIN_ID is set and the node is unreachable or serves another chain.
+  const chain = await openChainClient(config);
   const database = openSqlDatabase<TokenDatabase>(urls.databaseUrl, { logger });
   const kv = createKvStore({
     redisUrl: urls.redisUrl,
@@ -55,7 +54,6 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
   };
   try {
     await migrateToLatest(database, tokenMigrations);
-    if (config.CHAIN_ID !== undefined) await assertChainId(chain, config.CHAIN_ID);
   } catch (err) {
     await closeAll();
     throw err;
@@ -105,10 +103,11 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
       description:
         'Server wallet, temporary keys, signing, native transfers and ERC-20 deployment (JSON-RPC 2.0). ' +
         'Service errors: result.resultCode 400 invalid input, 401 bad hashKey or signature, 402 insufficient ' +
-        'funds, 404 unknown address, 409 tempKey used/expired/bound elsewhere, 500 chain or internal failure.',
+        'funds, 404 unknown address, 409 tempKey used/expired/bound elsewhere, 500 chain refusal or internal ' +
+        'failure, 503 chain node unavailable.',
     },
     servers: [{ name: 'gateway', url: '/token' }],
-    methods: tokenMethods(wallets, tokens),
+    methods: reportChainUnavailable(tokenMethods(wallets, tokens)),
     logger,
   });
   const erc20Server = new RpcServer({
@@ -120,7 +119,7 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
         'authorised like /token transfer with keyType erc20.',
     },
     servers: [{ name: 'gateway', url: '/token/erc20' }],
-    methods: erc20Methods(erc20),
+    methods: reportChainUnavailable(erc20Methods(erc20)),
     logger,
   });
 

@@ -4,6 +4,7 @@ import {
   ConflictError,
   InternalError,
   NotFoundError,
+  ServiceUnavailableError,
   UnauthorizedError,
 } from '@itp/errors';
 
@@ -19,7 +20,8 @@ import {
  * | 402  | InsufficientFundsError                 | balance / token balance / allowance too low    |
  * | 404  | UnknownAddressError, UnknownContractError | not a wallet address / no contract there    |
  * | 409  | TempKeyRejectedError                   | tempKey unknown, expired, used or bound elsewhere |
- * | 500  | ChainFailureError, ChainUnavailableError (@itp/chain), InternalError | chain or internal |
+ * | 500  | ChainFailureError, InternalError          | the chain refused the transaction; internal   |
+ * | 503  | ChainNodeUnavailableError              | the chain node cannot be reached or timed out  |
  */
 
 export class InvalidMnemonicError extends BadRequestError {
@@ -74,3 +76,10 @@ export class TempKeyRejectedError extends ConflictError {}
 
 /** The chain refused or failed a transaction for a reason that is not the client's input. */
 export class ChainFailureError extends InternalError {}
+
+/**
+ * The chain node cannot be reached or does not answer (connection refused, timeout, not JSON-RPC):
+ * @itp/chain's ChainUnavailableError as the token API reports it, with its own code "503" so that
+ * clients can tell it from a refused transaction or an internal failure ("500").
+ */
+export class ChainNodeUnavailableError extends ServiceUnavailableError {}

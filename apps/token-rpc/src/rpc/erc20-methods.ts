@@ -17,7 +17,7 @@ import {
 import type { Erc20Service } from '../erc20/erc20-service.js';
 import { SERVICE_ERRORS as E, TRANSACTION_ERRORS } from './service-errors.js';
 
-const READ_ERRORS = [E.unknownContract, E.notErc20, E.chain];
+const READ_ERRORS = [E.unknownContract, E.notErc20, E.chain, E.chainUnavailable];
 const WRITE_ERRORS = [
   ...TRANSACTION_ERRORS.slice(0, 4),
   E.unknownContract,

@@ -1,4 +1,6 @@
-import type { RpcServiceErrorDoc } from '@itp/jsonrpc';
+import { ChainUnavailableError } from '@itp/chain';
+import type { RpcMethod, RpcServiceErrorDoc } from '@itp/jsonrpc';
+import { ChainNodeUnavailableError } from '../errors/token-errors.js';
 
 /**
  * The service error codes (`result.resultCode`) of the token API, per contract §4. Protocol
@@ -31,7 +33,13 @@ export const SERVICE_ERRORS = {
   },
   chain: {
     resultCode: '500',
-    when: 'the chain node is unavailable or refused the transaction for another reason, or an internal failure',
+    when: 'the chain refused the transaction for another reason (e.g. a nonce conflict), or an internal failure',
+  },
+  chainUnavailable: {
+    resultCode: '503',
+    when:
+      'the chain node cannot be reached or did not answer in time (resultMessage "Chain node unavailable: …"); ' +
+      'when this happens while sending, the message names the transaction, which may or may not have been accepted',
   },
 } satisfies Record<string, RpcServiceErrorDoc>;
 
@@ -46,4 +54,29 @@ export const TRANSACTION_ERRORS: RpcServiceErrorDoc[] = [
   E.insufficientFunds,
   E.reverted,
   E.chain,
+  E.chainUnavailable,
 ];
+
+/** Turns @itp/chain's ChainUnavailableError (code "500") into the token API's own "503". */
+export function toServiceError(err: unknown): unknown {
+  return err instanceof ChainUnavailableError
+    ? new ChainNodeUnavailableError(err.message, { cause: err })
+    : err;
+}
+
+/**
+ * Wraps each method's handler so that "chain unavailable" is reported as its own service error
+ * (resultCode "503") wherever it arises: a read, the dev funding, the nonce manager, a send.
+ */
+export function reportChainUnavailable(methods: RpcMethod[]): RpcMethod[] {
+  return methods.map((method) => ({
+    ...method,
+    handler: async (params, ctx) => {
+      try {
+        return await method.handler(params, ctx);
+      } catch (err) {
+        throw toServiceError(err);
+      }
+    },
+  }));
+}

@@ -32,7 +32,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: createAddressParamsSchema,
       result: createAddressResultSchema,
-      errors: [E.chain],
+      errors: [E.chain, E.chainUnavailable],
       handler: () => wallets.createAddress(),
     }),
     defineMethod({
@@ -52,7 +52,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: getBalanceParamsSchema,
       result: getBalanceResultSchema,
-      errors: [E.chain],
+      errors: [E.chain, E.chainUnavailable],
       handler: (p) => tokens.getBalance(p.address),
     }),
     defineMethod({

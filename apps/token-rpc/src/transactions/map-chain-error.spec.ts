@@ -4,6 +4,7 @@ import { BadRequestError } from '@itp/errors';
 import { itpTokenInterface } from '../erc20/itp-token.js';
 import {
   ChainFailureError,
+  ChainNodeUnavailableError,
   InsufficientFundsError,
   TransactionRevertedError,
 } from '../errors/token-errors.js';
@@ -76,9 +77,12 @@ describe('mapChainError', () => {
     expect(other.code).toBe('500');
   });
 
-  it('passes an unreachable node through (500, says so)', () => {
+  it('reports an unreachable node as its own result (503, says so), apart from other failures', () => {
     const down = new ChainUnavailableError('connection failed (ECONNREFUSED)');
-    expect(mapChainError(down, itpTokenInterface)).toBe(down);
+    const mapped = mapChainError(down, itpTokenInterface);
+    expect(mapped).toBeInstanceOf(ChainNodeUnavailableError);
+    expect(mapped.code).toBe('503');
+    expect(mapped.message).toBe('Chain node unavailable: connection failed (ECONNREFUSED)');
     expect(mapChainError(new Error('boom'), itpTokenInterface).code).toBe('500');
   });
 

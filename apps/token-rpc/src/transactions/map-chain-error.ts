@@ -3,6 +3,7 @@ import { ChainRpcError, ChainUnavailableError } from '@itp/chain';
 import { isBaseError, type BaseError } from '@itp/errors';
 import {
   ChainFailureError,
+  ChainNodeUnavailableError,
   InsufficientFundsError,
   TransactionRevertedError,
 } from '../errors/token-errors.js';
@@ -63,11 +64,13 @@ export function describeRevert(iface: Interface, data: string): BaseError | null
  * - insufficient funds (value + gas, or an ERC-20 balance/allowance revert) → 402;
  * - a revert (estimateGas) → 400 with the decoded reason;
  * - a nonce conflict → 500 (the nonce manager resynchronises; the client may retry);
- * - node unreachable → 500 ChainUnavailableError as is; any other node error → 500.
+ * - node unreachable or timed out → 503 ChainNodeUnavailableError; any other node error → 500.
  * Node messages are passed on (they carry no secret); URLs never appear (ChainClient drops them).
  */
 export function mapChainError(err: unknown, iface: Interface): BaseError {
-  if (err instanceof ChainUnavailableError) return err;
+  if (err instanceof ChainUnavailableError) {
+    return new ChainNodeUnavailableError(err.message, { cause: err });
+  }
   if (err instanceof ChainRpcError) {
     const data = revertDataOf(err.rpcData);
     const decoded = data ? describeRevert(iface, data) : null;

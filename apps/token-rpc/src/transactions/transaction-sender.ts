@@ -2,7 +2,7 @@ import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ether
 import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
 import { InternalError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import { ChainFailureError } from '../errors/token-errors.js';
+import { ChainNodeUnavailableError } from '../errors/token-errors.js';
 import type { AuthorizedWallet } from '../wallet/wallet-service.js';
 import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
 import { mapChainError } from './map-chain-error.js';
@@ -179,7 +179,7 @@ export class TransactionSender {
     if (err instanceof ChainUnavailableError) {
       // The node may have taken it before the connection failed: never re-send, say so.
       await this.outcome(hash, 'unknown', err.message);
-      return new ChainFailureError(
+      return new ChainNodeUnavailableError(
         `${err.message}; transaction ${hash} may or may not have been accepted (check it before retrying)`,
         { cause: err },
       );
