@@ -217,6 +217,27 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
       expect(res.text).not.toMatch(/at .*\.ts/);
     });
 
+    /** A login body of exactly `size` bytes: alice's credentials plus an ignored `pad` member. */
+    const paddedLogin = (size: number) => {
+      const head = `{"id":"alice","password":"${ALICE.password}","pad":"`;
+      const body = `${head}${'x'.repeat(size - head.length - 2)}"}`;
+      expect(Buffer.byteLength(body)).toBe(size);
+      return body;
+    };
+
+    it('a body of exactly BODY_LIMIT_BYTES is read (unknown members ignored); one byte more is 413', async () => {
+      const limit = auth.config.BODY_LIMIT_BYTES;
+      expect(limit).toBe(1024 * 1024);
+      const atLimit = await postJson(login, paddedLogin(limit), fromNewIp());
+      expect(atLimit.status).toBe(200);
+      expect(atLimit.body).toMatchObject({ userId: 'alice' });
+      const over = await postJson(login, paddedLogin(limit + 1), fromNewIp());
+      expect(over.status).toBe(413);
+      expect(over.body).toEqual({
+        error: { code: '413', message: 'Request body is larger than the limit' },
+      });
+    });
+
     it('a body over the limit', async () => {
       const res = await postJson(
         login,
@@ -226,6 +247,41 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: { code: '413', message: expect.any(String) } });
     });
+  });
+});
+
+describe('auth-user failures take similar time (real PostgreSQL and Redis)', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    auth = await startAuthService({
+      DATABASE_URL: db.url,
+      LOGIN_MAX_FAILURES_PER_ID: '100',
+      LOGIN_MAX_FAILURES_PER_IP: '100',
+    });
+    await auth.domain.userAdmin.add({ id: 'erin', password: 'erin-password', name: 'Erin' });
+    await auth.domain.userAdmin.add({ id: 'frank', password: 'frank-password', name: 'Frank' });
+    await auth.domain.userAdmin.setEnabled('frank', false);
+  });
+
+  afterAll(async () => {
+    await auth?.close();
+    await db?.drop();
+  });
+
+  it('a wrong password, an unknown id and a disabled user get the same 401', async () => {
+    const cases = [
+      { id: 'erin', password: 'not-erins-password' },
+      { id: 'nobody-at-all', password: 'whatever-password' },
+      { id: 'frank', password: 'frank-password' },
+    ];
+    for (const body of cases) {
+      const res = await postJson(`${auth.url}/v2/auth/auth-user`, body);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: '401', message: 'Invalid id or password' } });
+    }
   });
 });
 
@@ -259,6 +315,17 @@ describe('GET /v2/auth/.well-known/jwks.json', () => {
       'y',
     ]);
     expect(body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+  });
+
+  it('has no demo user or demo client outside development mode', async () => {
+    expect(auth.config.APP_ENV).not.toBe('development');
+    expect(await auth.domain.users.findById('demo')).toBeUndefined();
+    expect(await auth.domain.clients.findById('demo-site')).toBeUndefined();
+    const res = await postJson(`${auth.url}/v2/auth/auth-user`, {
+      id: 'demo',
+      password: 'demo-password',
+    });
+    expect(res.status).toBe(401);
   });
 
   it('is ready when Redis and PostgreSQL answer', async () => {

@@ -114,6 +114,22 @@ describe('auth-service through the gateway (gateway process, real PostgreSQL and
     expect((noClient.body as { error: { code: string } }).error.code).toBe('invalid_client');
   });
 
+  it('reads a body of exactly 1 MiB (unknown members ignored) and answers 413 to one byte more', async () => {
+    const padded = (size: number) => {
+      const head = '{"id":"alice","password":"alice-password","pad":"';
+      return `${head}${'x'.repeat(size - head.length - 2)}"}`;
+    };
+    const limit = 1024 * 1024;
+    const atLimit = await postJson(`${gateway.url}/v2/auth/auth-user`, padded(limit));
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body).toMatchObject({ userId: 'alice' });
+    const over = await postJson(`${gateway.url}/v2/auth/auth-user`, padded(limit + 1));
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({
+      error: { code: '413', message: 'Request body is larger than the limit' },
+    });
+  });
+
   it('runs a web-site login: by-app → 401 → approve → result once → 400', async () => {
     const created = await postJson(
       `${gateway.url}/v2/auth/auth-user-by-app`,

@@ -168,6 +168,9 @@ function suite(name: string, makeKv: () => KvStore) {
       await expect(requests.approveLoginRequest(pending.requestId, 'alice')).rejects.toBeInstanceOf(
         LoginRequestUnknownError,
       );
+      await expect(requests.cancel(SITE, pending.requestId)).rejects.toBeInstanceOf(
+        LoginRequestUnknownError,
+      );
       await expect(requests.takeResult(SITE, approved.requestId)).resolves.toBe('alice');
     });
 

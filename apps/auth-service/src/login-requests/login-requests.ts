@@ -66,11 +66,17 @@ export class LoginRequests {
     throw new InternalError('Could not store a new login request');
   }
 
-  /** cancel-auth-user-by-app: pending or approved → cancelled; cancelling twice is fine. */
+  /**
+   * cancel-auth-user-by-app: pending or approved → cancelled; cancelling twice is fine. A pending
+   * request past its waitTime (kept for the grace only) is timed out: 400, like its result.
+   */
   async cancel(client: Client, requestId: string): Promise<void> {
-    await this.transition(requestId, client.id, (request) => {
+    await this.transition(requestId, client.id, (request, now) => {
       if (request.status === 'cancelled') return { done: true };
       if (request.status === 'consumed') return { fail: new LoginRequestUnknownError() };
+      if (request.status === 'pending' && now >= request.expiresAt) {
+        return { fail: new LoginRequestUnknownError({ status: 'timed out' }) };
+      }
       return { next: { ...request, status: 'cancelled' } };
     });
   }
