@@ -142,6 +142,7 @@ describe('credentials and presentations', () => {
         { 'bad key': 'x' },
         { long: 'x'.repeat(1025) },
         Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])),
+        JSON.parse('{"__proto__":{"admin":true}}'),
         'not an object',
       ];
       for (const userInfo of bad) {

@@ -82,7 +82,7 @@ describe('POST /v2/did/create-did', () => {
     expect((await h.post('/v2/did/create-did', body(account, 'nope'))).status).toBe(200);
   });
 
-  it('answers 409 for an alias held by another DID, and for another alias of an existing DID', async () => {
+  it('answers 409 for an alias held by another DID; the same credentials keep their record', async () => {
     const first = h.wallet.createAddress();
     const second = h.wallet.createAddress();
     expect((await h.post('/v2/did/create-did', body(first, 'taken'))).status).toBe(200);
@@ -92,11 +92,16 @@ describe('POST /v2/did/create-did', () => {
       code: '409',
       message: 'The alias "taken" is already used by another DID',
     });
-    const renamed = await h.post('/v2/did/create-did', body(first, 'renamed'));
-    expect(renamed.status).toBe(409);
-    expect(renamed.body.error.message).toBe(
-      `did:ethr:${first.address} already exists with another alias`,
-    );
+    // Contract §3: the same DID again with matching credentials answers the existing record,
+    // whatever alias is asked for (the stored alias stays) — unless that alias is another DID's.
+    const again = await h.post('/v2/did/create-did', body(first, 'renamed'));
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ did: `did:ethr:${first.address}`, alias: 'taken' });
+    expect(await h.app.agent.didManagerFind({ alias: 'renamed' })).toEqual([]);
+    expect((await h.post('/v2/did/create-did', body(second, 'second'))).status).toBe(200);
+    const stolen = await h.post('/v2/did/create-did', body(first, 'second'));
+    expect(stolen.status).toBe(409);
+    expect(stolen.body.error.message).toBe('The alias "second" is already used by another DID');
     const serviceAlias = await h.post('/v2/did/create-did', body(second, 'itp-issuer'));
     expect(serviceAlias.status).toBe(409);
   });

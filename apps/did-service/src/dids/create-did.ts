@@ -10,7 +10,7 @@ import type { HolderBindings } from '../bindings/holder-bindings.js';
 import type { WalletPort } from '../wallet/wallet-port.js';
 import type { CreateDidAttempts } from './create-did-attempts.js';
 import { didForAddress } from './did-ethr.js';
-import { AliasTakenError, DidAliasMismatchError, HolderOfAnotherUserError } from './did-errors.js';
+import { AliasTakenError, HolderOfAnotherUserError } from './did-errors.js';
 import { toDidRecord } from './did-record.js';
 import { findIdentifier, findIdentifierByAlias } from './find-identifier.js';
 import { withKvLock } from './kv-lock.js';
@@ -27,9 +27,10 @@ export interface CreateDidDeps {
 /**
  * create-did (interface §4.1 rule 6, contract §3): the wallet checks address + secretKey
  * (401 and nothing stored otherwise); the DID `did:ethr:<address>` is stored with the wallet's
- * public key only (kms "wallet": the private key stays in token-rpc). The same address again
- * with the same alias answers the stored record; another alias for it, or an alias of another
- * DID, is a 409. With `userId` (a bearer JWT was sent) the DID is bound to that user at once.
+ * public key only (kms "wallet": the private key stays in token-rpc). The same credentials again
+ * answer the stored record (contract §3: idempotent), under the alias it was created with; an
+ * alias held by another DID is a 409. With `userId` (a bearer JWT was sent) the DID is bound to
+ * that user at once.
  */
 export async function createDid(
   deps: CreateDidDeps,
@@ -73,7 +74,11 @@ async function existingDid(
   alias: string,
 ): Promise<IIdentifier | undefined> {
   const existing = await findIdentifier(deps.agent, did);
-  if (existing && existing.alias !== alias) throw new DidAliasMismatchError(did);
+  if (existing && existing.alias !== alias) {
+    // The stored record keeps its alias; asking for an alias of another DID is still a conflict.
+    const holder = await findIdentifierByAlias(deps.agent, alias);
+    if (holder && holder.did !== did) throw new AliasTakenError(alias);
+  }
   return existing;
 }
 

@@ -7,13 +7,6 @@ export class AliasTakenError extends ConflictError {
   }
 }
 
-/** create-did: the DID exists already under another alias. */
-export class DidAliasMismatchError extends ConflictError {
-  constructor(did: string) {
-    super(`${did} already exists with another alias`);
-  }
-}
-
 /** The holder DID is bound to another user than the caller (contract §3). */
 export class HolderOfAnotherUserError extends ForbiddenError {
   constructor() {

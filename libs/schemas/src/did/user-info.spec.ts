@@ -33,6 +33,14 @@ describe('userInfoSchema', () => {
     expect(userInfoSchema.safeParse(info).success).toBe(false);
   });
 
+  it('refuses a __proto__ key as JSON.parse makes it, instead of dropping it', () => {
+    for (const json of ['{"__proto__":{"x":1}}', '{"name":"a","__proto__":"x"}']) {
+      const parsed = userInfoSchema.safeParse(JSON.parse(json));
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['__proto__']);
+    }
+  });
+
   it('is optional in create-vc (an empty object)', () => {
     const request = createVcRequestSchema.parse({
       holder: 'did:ethr:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',

@@ -23,26 +23,43 @@ const userInfoValue = z.union([
 /**
  * create-vc's userInfo: a flat object of string / number / boolean values (no nesting, no null),
  * at most 32 keys of [A-Za-z_][A-Za-z0-9_.-]* up to 64 characters, at most 8 KiB as JSON;
- * `id` and `sub` are reserved (the service sets them to the holder DID and the user id).
+ * `id` and `sub` are reserved (the service sets them to the holder DID and the user id), and
+ * `__proto__` is refused (not dropped).
  */
 export const userInfoSchema = z
-  .record(
+  .preprocess(
+    (value, ctx) => {
+      // JSON.parse makes "__proto__" an own key; zod's record drops it silently: refuse it.
+      if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['__proto__'],
+          message: 'is not an allowed key',
+          input: value,
+        });
+      }
+      return value;
+    },
     z
-      .string()
-      .min(1)
-      .max(USER_INFO_LIMITS.maxKeyLength)
-      .regex(KEY, 'keys must match [A-Za-z_][A-Za-z0-9_.-]*')
-      .refine((key) => !(USER_INFO_RESERVED_KEYS as readonly string[]).includes(key), {
-        message: 'is reserved (id and sub are set by the service)',
-      }),
-    userInfoValue,
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(USER_INFO_LIMITS.maxKeyLength)
+          .regex(KEY, 'keys must match [A-Za-z_][A-Za-z0-9_.-]*')
+          .refine((key) => !(USER_INFO_RESERVED_KEYS as readonly string[]).includes(key), {
+            message: 'is reserved (id and sub are set by the service)',
+          }),
+        userInfoValue,
+      )
+      .refine((info) => Object.keys(info).length <= USER_INFO_LIMITS.maxKeys, {
+        message: `must have at most ${USER_INFO_LIMITS.maxKeys} keys`,
+      })
+      .refine(
+        (info) => Buffer.byteLength(JSON.stringify(info), 'utf8') <= USER_INFO_LIMITS.maxBytes,
+        { message: `must be at most ${USER_INFO_LIMITS.maxBytes} bytes as JSON` },
+      ),
   )
-  .refine((info) => Object.keys(info).length <= USER_INFO_LIMITS.maxKeys, {
-    message: `must have at most ${USER_INFO_LIMITS.maxKeys} keys`,
-  })
-  .refine((info) => Buffer.byteLength(JSON.stringify(info), 'utf8') <= USER_INFO_LIMITS.maxBytes, {
-    message: `must be at most ${USER_INFO_LIMITS.maxBytes} bytes as JSON`,
-  })
   .meta({
     title: 'UserInfo',
     description:
