@@ -7,14 +7,19 @@ export interface DevSettings {
   dataDir: string;
   gatewayPort: number;
   logLevel: string;
-  /** Settings the user gave that the services also read (REDIS_URL, DATABASE_URL, LOG_PRETTY). */
+  /** Settings the user gave that the services also read (REDIS_URL, DATABASE_URL, …). */
   passThrough: Record<string, string>;
   /** How long each service has to answer GET /health/ready with 200 at start. */
   readyTimeoutMs: number;
 }
 
 /** Only these of the user's variables reach the services; nothing else of the parent's env does. */
-export const PASS_THROUGH = ['REDIS_URL', 'DATABASE_URL', 'LOG_PRETTY'] as const;
+export const PASS_THROUGH = [
+  'REDIS_URL',
+  'DATABASE_URL',
+  'LOG_PRETTY',
+  'BLOCK_FINALITY_DEPTH',
+] as const;
 
 export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {
   const port = env.PORT ? Number(env.PORT) : 8080;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEV_CHAIN, assertPortFree } from '@itp/chain';
 import { formatBanner } from './banner.js';
+import { bundleServices, type ServiceBundles } from './bundle-services.js';
 import { choosePorts } from './choose-ports.js';
 import { startDevChain, type DevChain } from './dev-chain.js';
 import type { DevSettings } from './dev-settings.js';
@@ -35,6 +36,8 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
   const services: ServiceProcess[] = [];
   let chainStarting: Promise<DevChain> | undefined;
   let chain: DevChain | undefined;
+  let bundling: Promise<ServiceBundles> | undefined;
+  let bundles: ServiceBundles | undefined;
   let stopping: Promise<never> | undefined;
   let firstSignalAt = 0;
 
@@ -43,6 +46,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     if (problem) complain(`${problem}; stopping everything`);
     stopping = (async () => {
       await stopServices(services, SERVICE_GRACE_MS);
+      (await bundling?.catch(() => undefined))?.remove();
       const startedChain = await chainStarting?.catch(() => undefined);
       await startedChain?.anvil.stop();
       if (startedChain) say(`stopped; chain state saved to ${startedChain.stateFile}`);
@@ -62,6 +66,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     complain('forced stop: killing everything; the chain state of this session is lost');
     killServices(services);
     chain?.anvil.process.kill('SIGKILL');
+    bundles?.remove();
     process.exit(130);
   };
   process.on('SIGINT', onSignal);
@@ -85,12 +90,17 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
       throw new Error(`port ${settings.gatewayPort} is in use: set PORT to a free port`);
     });
     say(`APP_ENV=development; data folder ${settings.dataDir}; starting the dev chain`);
+    // The chain starts while esbuild bundles the services (both run outside this process).
     chainStarting = startDevChain(settings.dataDir);
+    bundling = bundleServices(settings.repoRoot, [...UPSTREAMS.map((u) => u.name), GATEWAY]);
+    bundling.catch(() => undefined); // awaited below, after the chain
     chain = await chainStarting;
     chain.anvil.process.once('exit', (code, signal) => {
       if (!stopping) void shutdown(1, `the dev chain (anvil) ended (code ${code}, ${signal})`);
     });
 
+    const built = await bundling;
+    bundles = built;
     const upstreamPorts = await choosePorts(UPSTREAMS.length, [settings.gatewayPort]);
     const stack: StackAddresses = {
       chainUrl: chain.anvil.url,
@@ -101,7 +111,8 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     };
     const start = (name: string, port: number): ServiceProcess => {
       const env = serviceEnv(settings, stack, port);
-      const service = spawnService(name, serviceUrl(port), env, settings.repoRoot);
+      const script = built.entry(name);
+      const service = spawnService(name, serviceUrl(port), env, settings.repoRoot, script);
       services.push(service);
       watch(service);
       return service;

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 
 export interface ServiceProcess {
   name: string;
@@ -14,16 +13,18 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 }
 
 /**
- * Starts `apps/<name>/src/main.ts` through tsx as its own node process. The IPC channel is how
- * the service notices that the dev stack is gone: it shuts down when the channel closes.
+ * Starts the bundle of `apps/<name>/src/main.ts` (see bundle-services.ts) as its own node process,
+ * with source maps on so that stack traces name the TypeScript files. The IPC channel is how the
+ * service notices that the dev stack is gone: it shuts down when the channel closes.
  */
 export function spawnService(
   name: string,
   url: string,
   env: Record<string, string>,
   repoRoot: string,
+  script: string,
 ): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('apps', name, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', script], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -65,11 +65,19 @@ describe('serviceEnv', () => {
       CHAIN_ID: '31337',
       DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       INTERNAL_API_TOKEN: 'f'.repeat(64),
+      BLOCK_FINALITY_DEPTH: '2',
       BLOCK_RPC_URL: 'http://127.0.0.1:9001',
       TOKEN_RPC_URL: 'http://127.0.0.1:9002',
       AUTH_SERVICE_URL: 'http://127.0.0.1:9003',
       DID_SERVICE_URL: 'http://127.0.0.1:9004',
       DATABASE_URL: 'postgres://db/itp',
     });
+  });
+
+  it('lets the user override the dev finality depth of block-rpc', () => {
+    const settings = readDevSettings({ BLOCK_FINALITY_DEPTH: '64' }, '/repo');
+    expect(serviceEnv(settings, stack, 9001).BLOCK_FINALITY_DEPTH).toBe('64');
+    const defaults = readDevSettings({}, '/repo');
+    expect(serviceEnv(defaults, stack, 9001).BLOCK_FINALITY_DEPTH).toBe('2');
   });
 });

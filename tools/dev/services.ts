@@ -13,6 +13,15 @@ export const GATEWAY = 'gateway';
 /** The one explicit switch to development mode (demo user, demo site, funded addresses). */
 export const APP_ENV = 'development';
 
+/**
+ * block-rpc caches blocks for good once they are this deep. The dev chain (anvil) mines a block
+ * per transaction and never reorganises by itself, so the production default (64) would leave
+ * every block of a young dev chain uncached; 2 lets `npm start` exercise the cache of final blocks
+ * as production does. Only a manual `evm_revert`/`anvil_reorg` deeper than this would show stale
+ * blocks (until block-rpc restarts: its dev cache is in process). BLOCK_FINALITY_DEPTH overrides.
+ */
+export const DEV_BLOCK_FINALITY_DEPTH = '2';
+
 export interface StackAddresses {
   chainUrl: string;
   chainId: number;
@@ -44,6 +53,7 @@ export function serviceEnv(
     CHAIN_ID: String(stack.chainId),
     DID_REGISTRY_ADDRESS: stack.didRegistryAddress,
     INTERNAL_API_TOKEN: stack.internalApiToken,
+    BLOCK_FINALITY_DEPTH: DEV_BLOCK_FINALITY_DEPTH,
     ...settings.passThrough,
   };
   for (const { name, urlVariable } of UPSTREAMS) {

@@ -8,3 +8,4 @@ export {
   uniquePrefix,
   type TestDatabase,
 } from './test-infra.js';
+export { spawnApp, type SpawnAppOptions, type SpawnedApp } from './spawn-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createChainClient } from '@itp/chain';
+import { ChainUnavailableError, createChainClient, type ChainClient } from '@itp/chain';
 import type { BlockRecord } from '@itp/schemas';
 import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
 import { countingChain, type CountingChain } from '../testing/counting-chain.js';
@@ -18,8 +18,11 @@ const open: Harness[] = [];
 
 async function replica(
   env: Record<string, string> = {},
+  failFirst?: { method: string; firstParam: unknown },
 ): Promise<{ api: Harness; spy: CountingChain }> {
-  const spy = countingChain(createChainClient({ rpcUrl: chain.url }));
+  const spy = countingChain(
+    failFirst ? failingOnce(chain.url, failFirst) : createChainClient({ rpcUrl: chain.url }),
+  );
   const api = await startHarness({
     chainUrl: chain.url,
     databaseUrl: db.url,
@@ -30,6 +33,24 @@ async function replica(
   });
   open.push(api);
   return { api, spy };
+}
+
+/** A real ChainClient whose first request of one method and first param fails (a node hiccup). */
+function failingOnce(url: string, call: { method: string; firstParam: unknown }): ChainClient {
+  const inner = createChainClient({ rpcUrl: url });
+  let failed = false;
+  return {
+    request<T>(method: string, params: unknown[] = []): Promise<T> {
+      if (!failed && method === call.method && params[0] === call.firstParam) {
+        failed = true;
+        return Promise.reject(new ChainUnavailableError('the node is down (test)'));
+      }
+      return inner.request<T>(method, params);
+    },
+    chainId: () => inner.chainId(),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
 }
 
 beforeAll(async () => {
@@ -96,9 +117,33 @@ describe('the cache of final blocks', () => {
     expect(otherSpy.count('eth_getTransactionByHash')).toBe(0);
     expect(otherSpy.count('eth_getTransactionReceipt')).toBe(0);
   });
+
+  it('does not keep a failure: the next call for the final block asks the node again', async () => {
+    const { api, spy } = await replica({}, { method: 'eth_getBlockByNumber', firstParam: '0x4' });
+    const failed = await api.call('getBlock', [4]);
+    expect(failed.result).toEqual({
+      resultCode: '500',
+      resultMessage: expect.stringContaining('node is down'),
+      resultData: '',
+    });
+    const block = await api.data<BlockRecord>('getBlock', [4]);
+    expect(block.number).toBe(4);
+    await api.data('getBlock', [4]);
+    expect(spy.count('eth_getBlockByNumber', '0x4')).toBe(2);
+  });
 });
 
 describe('blocks that may still change', () => {
+  it('are asked again once the tip TTL has passed', async () => {
+    const { api, spy } = await replica({ BLOCK_TIP_TTL_MS: '300' });
+    await api.data('getBlock', ['latest']);
+    await api.data('getBlock', ['latest']);
+    expect(spy.count('eth_getBlockByNumber', 'latest')).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await api.data('getBlock', ['latest']);
+    expect(spy.count('eth_getBlockByNumber', 'latest')).toBe(2);
+  });
+
   it('are kept only for the tip TTL; "not found" is never kept', async () => {
     const { api, spy } = await replica({ BLOCK_TIP_TTL_MS: '60000' });
     const head = await chain.head();
