@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { MasterKey } from './aead.js';
+import { loadOrCreateDevSecret } from './dev-secret.js';
 
 /**
  * Parses a master key given as a deployment secret: `<id>:<base64 of 32 bytes>` or just the
@@ -23,9 +22,7 @@ export function parseMasterKey(value: string): MasterKey {
  * Production supplies the key as a secret instead (see each service's config).
  */
 export function loadOrCreateDevMasterKey(file: string): MasterKey {
-  if (existsSync(file)) return parseMasterKey(readFileSync(file, 'utf8').trim());
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const value = `dev1:${randomBytes(32).toString('base64')}`;
-  writeFileSync(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
-  return parseMasterKey(value);
+  return parseMasterKey(
+    loadOrCreateDevSecret(file, () => `dev1:${randomBytes(32).toString('base64')}`),
+  );
 }

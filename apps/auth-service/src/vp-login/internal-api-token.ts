@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadOrCreateDevSecret } from '@itp/crypto';
 
 /**
  * The internal API token (service-to-service calls): INTERNAL_API_TOKEN when set; in development
@@ -15,18 +15,7 @@ export function resolveInternalApiToken(config: {
 }): string | undefined {
   if (config.INTERNAL_API_TOKEN) return config.INTERNAL_API_TOKEN;
   if (config.APP_ENV !== 'development') return undefined;
-  const file = join(config.DATA_DIR, 'secrets', 'internal-api-token');
-  if (!existsSync(file)) {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-    try {
-      linkSync(temporary, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      unlinkSync(temporary);
-    }
-  }
-  return readFileSync(file, 'utf8').trim();
+  return loadOrCreateDevSecret(join(config.DATA_DIR, 'secrets', 'internal-api-token'), () =>
+    randomBytes(32).toString('base64url'),
+  );
 }

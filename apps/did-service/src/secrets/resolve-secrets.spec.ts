@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@itp/service-kit';
-import { loadOrCreateDevSecret } from './load-or-create-dev-secret.js';
+import { loadOrCreateDevSecret } from '@itp/crypto';
 import { resolveSecrets } from './resolve-secrets.js';
 
 describe('secrets', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '@itp/service-kit';
 import type { DidConfig } from '../config.js';
-import { loadOrCreateDevSecret } from './load-or-create-dev-secret.js';
+import { loadOrCreateDevSecret } from '@itp/crypto';
 
 export interface DidSecrets {
   /** 64 hex digits: the SecretBox key of the local KMS (service issuer / verifier keys). */

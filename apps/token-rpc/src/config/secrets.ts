@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Keyring, loadOrCreateDevMasterKey, parseMasterKey } from '@itp/crypto';
+import {
+  Keyring,
+  loadOrCreateDevMasterKey,
+  loadOrCreateDevSecret,
+  parseMasterKey,
+} from '@itp/crypto';
 import { ConfigError } from '@itp/service-kit';
 import type { TokenConfig } from '../config.js';
 
@@ -54,17 +58,5 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
  * services starting together end up with the same value.
  */
 export function loadOrCreateDevToken(file: string): string {
-  if (!existsSync(file)) {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-    try {
-      linkSync(temporary, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      unlinkSync(temporary);
-    }
-  }
-  return readFileSync(file, 'utf8').trim();
+  return loadOrCreateDevSecret(file, () => randomBytes(32).toString('base64url'));
 }
