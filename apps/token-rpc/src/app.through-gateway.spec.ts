@@ -1,11 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningAnvil } from '@itp/chain';
-import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  createTestDatabase,
+  spawnApp,
+  uniquePrefix,
+  type SpawnedApp,
+  type TestDatabase,
+} from '@itp/testing';
 import {
   ONE_ETH,
   chainCall,
@@ -20,40 +24,20 @@ import {
   type TokenTestApp,
 } from './testing/token-test-kit.js';
 
-const GATEWAY_MAIN = fileURLToPath(new URL('../../gateway/src/main.ts', import.meta.url));
-
-/** The gateway as its own process (apps never import apps), routing /token* to `tokenUrl`. */
-async function spawnGateway(tokenUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+/** The gateway as its own process (apps never import apps), routing to `tokenUrl`. */
+function spawnGateway(tokenUrl: string): Promise<SpawnedApp> {
   const unused = 'http://127.0.0.1:9';
-  const child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_MAIN], {
-    env: {
-      PATH: process.env.PATH,
+  return spawnApp(
+    'gateway',
+    {
       APP_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
       AUTH_SERVICE_URL: unused,
       DID_SERVICE_URL: unused,
-      TOKEN_RPC_URL: tokenUrl,
       BLOCK_RPC_URL: unused,
+      TOKEN_RPC_URL: tokenUrl,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const stderr: Buffer[] = [];
-  child.stderr?.on('data', (c: Buffer) => stderr.push(c));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (child.exitCode !== null) break;
-    const live = await fetch(`${url}/health/live`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (live) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`gateway did not start: ${Buffer.concat(stderr).toString('utf8')}`);
+    { waitFor: 'live' },
+  );
 }
 
 /**
@@ -66,7 +50,7 @@ describe('token-rpc through the gateway (gateway process, real Redis, PostgreSQL
   let db: TestDatabase;
   let app: TokenTestApp;
   let dataDir: string;
-  let gateway: { url: string; child: ChildProcess };
+  let gateway: SpawnedApp;
 
   beforeAll(async () => {
     chain = await startTestChain();
@@ -83,11 +67,7 @@ describe('token-rpc through the gateway (gateway process, real Redis, PostgreSQL
   }, 60_000);
 
   afterAll(async () => {
-    if (gateway?.child.exitCode === null) {
-      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
-      gateway.child.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     await app?.close();
     await db?.drop();
     await chain?.stop();

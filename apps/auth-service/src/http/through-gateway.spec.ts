@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createJwtVerifier } from '@itp/auth-jwt';
-import { createTestDatabase, freePort, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, spawnApp, type SpawnedApp, type TestDatabase } from '@itp/testing';
 import {
   basicAuth,
   postJson,
@@ -10,48 +8,28 @@ import {
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
 
-const GATEWAY_MAIN = fileURLToPath(new URL('../../../gateway/src/main.ts', import.meta.url));
-
-/** The gateway as its own process (apps never import apps), routing /v2/auth/* to `authUrl`. */
-async function spawnGateway(authUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+/** The gateway as its own process (apps never import apps), routing to `authUrl`. */
+function spawnGateway(authUrl: string): Promise<SpawnedApp> {
   const unused = 'http://127.0.0.1:9';
-  const child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_MAIN], {
-    env: {
-      PATH: process.env.PATH,
+  return spawnApp(
+    'gateway',
+    {
       APP_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      AUTH_SERVICE_URL: authUrl,
       DID_SERVICE_URL: unused,
       TOKEN_RPC_URL: unused,
       BLOCK_RPC_URL: unused,
+      AUTH_SERVICE_URL: authUrl,
       // The test plays a trusted proxy in front of the gateway to simulate client addresses.
       TRUST_PROXY: 'loopback',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const stderr: Buffer[] = [];
-  child.stderr?.on('data', (c: Buffer) => stderr.push(c));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (child.exitCode !== null) break;
-    const live = await fetch(`${url}/health/live`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (live) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`gateway did not start: ${Buffer.concat(stderr).toString('utf8')}`);
+    { waitFor: 'live' },
+  );
 }
 
 describe('auth-service through the gateway (gateway process, real PostgreSQL and Redis)', () => {
   let db: TestDatabase;
   let auth: RunningAuthService;
-  let gateway: { url: string; child: ChildProcess };
+  let gateway: SpawnedApp;
   const shop = { authorization: basicAuth('shop', 'shop-secret-123456') };
 
   beforeAll(async () => {
@@ -71,11 +49,7 @@ describe('auth-service through the gateway (gateway process, real PostgreSQL and
   }, 60_000);
 
   afterAll(async () => {
-    if (gateway?.child.exitCode === null) {
-      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
-      gateway.child.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     await auth?.close();
     await db?.drop();
   });
