@@ -61,6 +61,32 @@ async function secretFrom(
   return fromStdin ? readStdin(io.stdin) : given;
 }
 
+/**
+ * A `list` command's output: JSON (`--json`) or a table of `columns`, timestamps as ISO 8601;
+ * `extraColumns` adds table-only cells derived from each item.
+ */
+function writeListing<T extends { createdAt: number; updatedAt: number }>(
+  items: T[],
+  values: Values,
+  io: CliIo,
+  columns: string[],
+  extraColumns: (item: T) => Record<string, unknown> = () => ({}),
+): void {
+  const rows = items.map((item) => ({
+    ...item,
+    createdAt: new Date(item.createdAt).toISOString(),
+    updatedAt: new Date(item.updatedAt).toISOString(),
+  }));
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify(rows, null, 2)}\n`
+      : table(
+          rows.map((row, i) => ({ ...row, ...extraColumns(items[i]!) })),
+          columns,
+        ),
+  );
+}
+
 function oneId(positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0])
     throw new UsageError('expected exactly one <id>');
@@ -108,17 +134,14 @@ async function runUsers(
       return;
     }
     case 'list': {
-      const users = await admins.users.list();
-      const rows = users.map((u) => ({
-        ...u,
-        createdAt: new Date(u.createdAt).toISOString(),
-        updatedAt: new Date(u.updatedAt).toISOString(),
-      }));
-      io.stdout.write(
-        values.json
-          ? `${JSON.stringify(rows, null, 2)}\n`
-          : table(rows, ['id', 'name', 'email', 'telNo', 'enabled', 'createdAt']),
-      );
+      writeListing(await admins.users.list(), values, io, [
+        'id',
+        'name',
+        'email',
+        'telNo',
+        'enabled',
+        'createdAt',
+      ]);
       return;
     }
     case 'disable':
@@ -167,19 +190,12 @@ async function runClients(
       return;
     }
     case 'list': {
-      const clients = await admins.clients.list();
-      const rows = clients.map((c) => ({
-        ...c,
-        createdAt: new Date(c.createdAt).toISOString(),
-        updatedAt: new Date(c.updatedAt).toISOString(),
-      }));
-      io.stdout.write(
-        values.json
-          ? `${JSON.stringify(rows, null, 2)}\n`
-          : table(
-              rows.map((r) => ({ ...r, prefixes: r.requestIdPrefixes.join(' ') })),
-              ['id', 'name', 'enabled', 'prefixes', 'createdAt'],
-            ),
+      writeListing(
+        await admins.clients.list(),
+        values,
+        io,
+        ['id', 'name', 'enabled', 'prefixes', 'createdAt'],
+        (c) => ({ prefixes: c.requestIdPrefixes.join(' ') }),
       );
       return;
     }
