@@ -54,8 +54,10 @@ export default tseslint.config(
   {
     files: [
       'apps/*/src/main.ts',
+      'libs/service-kit/src/run-main.ts',
       'tools/**/*.ts',
       'libs/testing/**/*.ts',
+      'libs/*/src/testing/**/*.ts',
       'bench/**/*.ts',
       '**/*.spec.ts',
     ],

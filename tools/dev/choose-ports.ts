@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { assertPortFree } from '@itp/chain';
+import { assertPortFree } from '@itp/dev-chain';
 
 /**
  * Below the kernel's ephemeral range (Linux: 32768-60999; macOS and Windows: 49152+), where

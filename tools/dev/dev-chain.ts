@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/chain';
+import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/dev-chain';
 
 export interface DevChain {
   anvil: RunningAnvil;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEV_CHAIN, assertPortFree } from '@itp/chain';
+import { DEV_CHAIN, assertPortFree } from '@itp/dev-chain';
 import { formatBanner } from './banner.js';
 import { bundleServices, type ServiceBundles } from './bundle-services.js';
 import { choosePorts } from './choose-ports.js';
@@ -101,16 +101,20 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
 
     const built = await bundling;
     bundles = built;
-    const upstreamPorts = await choosePorts(UPSTREAMS.length, [settings.gatewayPort]);
+    const names = [...UPSTREAMS.map((u) => u.name), GATEWAY];
+    const ports = await choosePorts(UPSTREAMS.length + names.length, [settings.gatewayPort]);
+    const upstreamPorts = ports.slice(0, UPSTREAMS.length);
+    const metricsPorts = ports.slice(UPSTREAMS.length);
     const stack: StackAddresses = {
       chainUrl: chain.anvil.url,
       chainId: DEV_CHAIN.chainId,
       didRegistryAddress: chain.didRegistryAddress,
       ports: Object.fromEntries(UPSTREAMS.map(({ name }, i) => [name, upstreamPorts[i] ?? 0])),
+      metricsPorts: Object.fromEntries(names.map((name, i) => [name, metricsPorts[i] ?? 0])),
       internalApiToken: randomBytes(32).toString('hex'),
     };
     const start = (name: string, port: number): ServiceProcess => {
-      const env = serviceEnv(settings, stack, port);
+      const env = serviceEnv(settings, stack, name, port);
       const script = built.entry(name);
       const service = spawnService(name, serviceUrl(port), env, settings.repoRoot, script);
       services.push(service);

@@ -7,6 +7,13 @@ const stack: StackAddresses = {
   chainId: 31337,
   didRegistryAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   ports: { 'block-rpc': 9001, 'token-rpc': 9002, 'auth-service': 9003, 'did-service': 9004 },
+  metricsPorts: {
+    'block-rpc': 9101,
+    'token-rpc': 9102,
+    'auth-service': 9103,
+    'did-service': 9104,
+    gateway: 9100,
+  },
   internalApiToken: 'f'.repeat(64),
 };
 
@@ -53,12 +60,14 @@ describe('serviceEnv', () => {
       { DATA_DIR: '/d', DATABASE_URL: 'postgres://db/itp', NODE_OPTIONS: '--inspect' },
       '/repo',
     );
-    const env = serviceEnv(settings, stack, 9002);
+    const env = serviceEnv(settings, stack, 'token-rpc', 9002);
     const { PATH: _path, HOME: _home, ...rest } = env;
     expect(rest).toEqual({
       APP_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: '9002',
+      METRICS_PORT: '9102',
+      TRUST_PROXY: 'loopback',
       DATA_DIR: '/d',
       LOG_LEVEL: 'info',
       ETH_RPC_URL: 'http://127.0.0.1:9545',
@@ -74,10 +83,16 @@ describe('serviceEnv', () => {
     });
   });
 
+  it('gives the gateway its own metrics port and no trusted proxy', () => {
+    const env = serviceEnv(readDevSettings({}, '/repo'), stack, 'gateway', 8080);
+    expect(env.METRICS_PORT).toBe('9100');
+    expect(env.TRUST_PROXY).toBeUndefined();
+  });
+
   it('lets the user override the dev finality depth of block-rpc', () => {
     const settings = readDevSettings({ BLOCK_FINALITY_DEPTH: '64' }, '/repo');
-    expect(serviceEnv(settings, stack, 9001).BLOCK_FINALITY_DEPTH).toBe('64');
+    expect(serviceEnv(settings, stack, 'block-rpc', 9001).BLOCK_FINALITY_DEPTH).toBe('64');
     const defaults = readDevSettings({}, '/repo');
-    expect(serviceEnv(defaults, stack, 9001).BLOCK_FINALITY_DEPTH).toBe('2');
+    expect(serviceEnv(defaults, stack, 'block-rpc', 9001).BLOCK_FINALITY_DEPTH).toBe('2');
   });
 });

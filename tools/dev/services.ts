@@ -28,6 +28,8 @@ export interface StackAddresses {
   didRegistryAddress: string;
   /** Port of each upstream service, by name. */
   ports: Record<string, number>;
+  /** Port of each process's separate metrics listener (upstreams and the gateway), by name. */
+  metricsPorts: Record<string, number>;
   /** Bearer token of the services' /internal/v1 API: random for each start of the stack. */
   internalApiToken: string;
 }
@@ -41,12 +43,19 @@ export const serviceUrl = (port: number): string => `http://127.0.0.1:${port}`;
 export function serviceEnv(
   settings: DevSettings,
   stack: StackAddresses,
+  name: string,
   port: number,
 ): Record<string, string> {
+  const metricsPort = stack.metricsPorts[name];
+  if (metricsPort === undefined) throw new Error(`no metrics port chosen for ${name}`);
   const env: Record<string, string> = {
     APP_ENV,
     HOST: '127.0.0.1',
     PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    // The services trust the gateway's hop (on loopback here) to report the client address; the
+    // gateway itself trusts no proxy (nothing stands in front of it in the dev stack).
+    ...(name === GATEWAY ? {} : { TRUST_PROXY: 'loopback' }),
     DATA_DIR: settings.dataDir,
     LOG_LEVEL: settings.logLevel,
     ETH_RPC_URL: stack.chainUrl,

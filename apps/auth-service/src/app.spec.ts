@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig } from '@itp/service-kit';
 import { buildApp, buildAuthService } from './app.js';
 import { configSchema } from './config.js';
-import { basicAuth, postJson } from './testing/start-auth-service.js';
+import { basicAuth, newInternalApiToken, postJson } from './testing/start-auth-service.js';
 
 const logger = createLogger({ name: 'auth-service', level: 'silent' });
 
@@ -72,16 +72,21 @@ describe('auth-service in development mode (SQLite and the in-process store in D
 });
 
 describe('auth-service in production mode', () => {
-  it('refuses to start without JWT_SIGNING_KEYS (a configuration error)', () => {
-    expect(() =>
-      loadConfig(configSchema, {
-        APP_ENV: 'production',
-        PORT: '0',
-        REDIS_URL: 'redis://127.0.0.1:1',
-        DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
-      }),
-    ).toThrow(/JWT_SIGNING_KEYS: required when APP_ENV=production/);
-  });
+  it.each(['production', 'test'])(
+    'APP_ENV=%s refuses to start without JWT_SIGNING_KEYS (a configuration error)',
+    (appEnv) => {
+      expect(() =>
+        loadConfig(configSchema, {
+          APP_ENV: appEnv,
+          PORT: '0',
+          REDIS_URL: 'redis://127.0.0.1:1',
+          DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
+          DID_SERVICE_URL: 'http://127.0.0.1:9',
+          INTERNAL_API_TOKEN: newInternalApiToken(),
+        }),
+      ).toThrow(new RegExp(`JWT_SIGNING_KEYS: required when APP_ENV=${appEnv}`));
+    },
+  );
 
   it('refuses unusable signing keys before listening, without echoing them', async () => {
     const config = loadConfig(configSchema, {

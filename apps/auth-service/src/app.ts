@@ -1,7 +1,8 @@
 import { createLocalJWKSet } from 'jose';
 import { createKeySetJwtVerifier, type JwtVerifier } from '@itp/auth-jwt';
+import { resolveInternalApiToken } from '@itp/crypto';
 import type { AuthJwks } from '@itp/schemas';
-import { Service, type Logger } from '@itp/service-kit';
+import { defineApp, HttpService, type Logger, type ResourceScope } from '@itp/service-kit';
 import {
   createKvStore,
   kvReadinessCheck,
@@ -15,12 +16,14 @@ import {
 import { ClientAdmin } from './clients/client-admin.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import type { ClientRepository } from './clients/client-repository.js';
-import { SqlClientRepository } from './clients/sql-client-repository.js';
-import type { AuthConfig } from './config.js';
+import { configSchema, type AuthConfig } from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
+import { SqlClientRepository } from './db/sql-client-repository.js';
+import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
+import { internalRouter } from './http/internal-router.js';
 import { resolveSigningKeysJson } from './jwt/dev-signing-keys.js';
 import { parseSigningKeys } from './jwt/signing-keys.js';
 import { TokenIssuer } from './jwt/token-issuer.js';
@@ -30,20 +33,20 @@ import { LoginRequestStore } from './login-requests/login-request-store.js';
 import { LoginRequests } from './login-requests/login-requests.js';
 import { Argon2PasswordHasher } from './passwords/argon2-password-hasher.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
+import { FailureBackoff } from './rate-limit/failure-backoff.js';
 import { FailureCounter } from './rate-limit/failure-counter.js';
 import { PollThrottle } from './rate-limit/poll-throttle.js';
-import { SqlUserRepository } from './users/sql-user-repository.js';
 import { UserAdmin } from './users/user-admin.js';
 import type { UserRepository } from './users/user-repository.js';
+import { UserStatus } from './users/user-status.js';
 import { DidServiceLoginVpVerifier } from './vp-login/did-service-login-vp-verifier.js';
-import { resolveInternalApiToken } from './vp-login/internal-api-token.js';
 import { VpLogin } from './vp-login/vp-login.js';
 
 /**
- * The service's domain operations, for the HTTP layer and for features added later. The
- * auth-user-with-vp handler (DID issue) needs only: verify the VP (did-service) → replay check
- * (kv) → `loginRequests.approveLoginRequest(requestId, userId)` when a requestId is given →
- * `loginResults.issueLoginResult(userId)`.
+ * The service's domain operations, as the HTTP edge (http/, internal/) and the tests reach them:
+ * password login, web-site login requests, VP login (auth-user-with-vp: did-service checks the
+ * VP, the replay mark is kept here, then approval and login), user status, and the admin
+ * operations the dev seed uses.
  */
 export interface AuthDomain {
   kv: KvStore;
@@ -58,116 +61,147 @@ export interface AuthDomain {
   passwordLogin: PasswordLogin;
   /** auth-user-with-vp: the VP checked by did-service, used once, then login (and approval). */
   vpLogin: VpLogin;
+  /** `/internal/v1/users/status`: may this user still act? */
+  userStatus: UserStatus;
+  /** INTERNAL_API_TOKEN (dev: the shared file); undefined: no internal API, no VP login. */
+  internalApiToken: string | undefined;
   /** Verifies tokens of this service with its own keys (no HTTP). */
   ownTokens: JwtVerifier;
   jwks: AuthJwks;
 }
 
 export interface AuthService {
-  service: Service;
+  service: HttpService;
   domain: AuthDomain;
 }
 
-/** Opens the stores, migrates, loads the signing keys and wires the domain. */
-async function buildDomain(config: AuthConfig, logger: Logger): Promise<AuthDomain> {
-  const urls = resolveStoreUrls(config, 'auth-service');
-  const kv = createKvStore({
-    redisUrl: urls.redisUrl,
-    keyPrefix: config.REDIS_KEY_PREFIX ?? 'auth:',
+const APP_NAME = 'auth-service';
+
+/** Opens the stores (through the scope), migrates, loads the signing keys and wires the domain. */
+async function buildDomain(
+  config: AuthConfig,
+  logger: Logger,
+  scope: ResourceScope,
+): Promise<AuthDomain> {
+  const urls = resolveStoreUrls(config, APP_NAME);
+  const kv = await scope.open(
+    'redis',
+    () =>
+      createKvStore({
+        redisUrl: urls.redisUrl,
+        keyPrefix: config.REDIS_KEY_PREFIX ?? 'auth:',
+        logger,
+      }),
+    (store) => store.close(),
+  );
+  const database = await scope.open(
+    'database',
+    () => openSqlDatabase<AuthDatabase>(urls.databaseUrl, { logger }),
+    (db) => db.close(),
+  );
+  await migrateToLatest(database, authMigrations);
+  const signingKeys = await parseSigningKeys(await resolveSigningKeysJson(config));
+  const [currentKey] = signingKeys;
+  if (!currentKey) throw new Error('no signing key');
+
+  const hasher = new Argon2PasswordHasher();
+  await hasher.verifyDummy('warm-up');
+  const users = new SqlUserRepository(database);
+  const clients = new SqlClientRepository(database);
+  const userAdmin = new UserAdmin(users, hasher);
+  const clientAdmin = new ClientAdmin(clients, hasher);
+  if (config.APP_ENV === 'development') {
+    const seeded = await ensureDemoData(userAdmin, clientAdmin);
+    logger.info(seeded, 'development mode: demo user and demo client present');
+  }
+
+  const jwks: AuthJwks = { keys: signingKeys.map((key) => key.publicJwk) };
+  const tokens = new TokenIssuer(currentKey, {
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    ttlSeconds: config.JWT_TTL_SECONDS,
+  });
+  const ownTokens = createKeySetJwtVerifier({
+    keySet: createLocalJWKSet(jwks),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
+  const windowMs = config.LOGIN_FAILURE_WINDOW_SECONDS * 1000;
+  const failuresPerIp = new FailureCounter(kv, {
+    name: 'login-ip',
+    max: config.LOGIN_MAX_FAILURES_PER_IP,
+    windowMs,
+  });
+  const failuresPerIdAndIp = new FailureCounter(kv, {
+    name: 'login-id-ip',
+    max: config.LOGIN_MAX_FAILURES_PER_ID,
+    windowMs,
+  });
+  const failuresPerId = new FailureBackoff(kv, {
+    name: 'login-id',
+    freeFailures: config.LOGIN_MAX_FAILURES_PER_ID,
+    windowMs,
+    maxDelayMs: config.LOGIN_ID_MAX_DELAY_SECONDS * 1000,
+  });
+  const loginResults = new LoginResults(users, tokens);
+  const passwordLogin = new PasswordLogin({
+    users,
+    hasher,
+    results: loginResults,
+    ownTokens,
+    failuresPerIdAndIp,
+    failuresPerId,
+    failuresPerIp,
     logger,
   });
-  const database = openSqlDatabase<AuthDatabase>(urls.databaseUrl, { logger });
-  try {
-    await migrateToLatest(database, authMigrations);
-    const signingKeys = await parseSigningKeys(await resolveSigningKeysJson(config));
-    const [currentKey] = signingKeys;
-    if (!currentKey) throw new Error('no signing key');
-
-    const hasher = new Argon2PasswordHasher();
-    await hasher.verifyDummy('warm-up');
-    const users = new SqlUserRepository(database);
-    const clients = new SqlClientRepository(database);
-    const userAdmin = new UserAdmin(users, hasher);
-    const clientAdmin = new ClientAdmin(clients, hasher);
-    if (config.APP_ENV === 'development') {
-      const seeded = await ensureDemoData(userAdmin, clientAdmin);
-      logger.info(seeded, 'development mode: demo user and demo client present');
-    }
-
-    const jwks: AuthJwks = { keys: signingKeys.map((key) => key.publicJwk) };
-    const tokens = new TokenIssuer(currentKey, {
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-      ttlSeconds: config.JWT_TTL_SECONDS,
-    });
-    const ownTokens = createKeySetJwtVerifier({
-      keySet: createLocalJWKSet(jwks),
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-    });
-    const windowMs = config.LOGIN_FAILURE_WINDOW_SECONDS * 1000;
-    const failuresPerIp = new FailureCounter(kv, {
-      name: 'login-ip',
-      max: config.LOGIN_MAX_FAILURES_PER_IP,
-      windowMs,
-    });
-    const failuresPerId = new FailureCounter(kv, {
-      name: 'login-id',
-      max: config.LOGIN_MAX_FAILURES_PER_ID,
-      windowMs,
-    });
-    const loginResults = new LoginResults(users, tokens);
-    const passwordLogin = new PasswordLogin({
-      users,
-      hasher,
-      results: loginResults,
-      ownTokens,
-      failuresPerId,
-      failuresPerIp,
-      logger,
-    });
-    const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
-      resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
-    });
-    const vpLogin = new VpLogin(
-      {
-        verifier: new DidServiceLoginVpVerifier({
-          baseUrl: config.DID_SERVICE_URL,
-          internalApiToken: resolveInternalApiToken(config),
-        }),
-        kv,
-        loginRequests,
-        loginResults,
-        failuresPerIp,
-      },
-      { maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
-    );
-    return {
+  const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
+    resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
+  });
+  const internalApiToken = resolveInternalApiToken(config);
+  const vpLogin = new VpLogin(
+    {
+      verifier: new DidServiceLoginVpVerifier({
+        baseUrl: config.DID_SERVICE_URL,
+        internalApiToken,
+      }),
       kv,
-      database,
-      users,
-      clients,
-      hasher,
-      userAdmin,
-      clientAdmin,
       loginRequests,
       loginResults,
-      passwordLogin,
-      vpLogin,
-      ownTokens,
-      jwks,
-    };
-  } catch (err) {
-    await Promise.allSettled([kv.close(), database.close()]);
-    throw err;
-  }
+      failuresPerIp,
+    },
+    { maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
+  );
+  return {
+    kv,
+    database,
+    users,
+    clients,
+    hasher,
+    userAdmin,
+    clientAdmin,
+    loginRequests,
+    loginResults,
+    passwordLogin,
+    vpLogin,
+    userStatus: new UserStatus(users),
+    internalApiToken,
+    ownTokens,
+    jwks,
+  };
 }
 
-/** Composition root with access to the domain (tests, and features that add routes). */
-export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthService> {
-  const domain = await buildDomain(config, logger);
+/**
+ * The one wiring of the service: the domain (stores opened through `scope`), the HTTP edge, the
+ * readiness checks. buildApp and buildAuthService both run it.
+ */
+async function wireAuthService(
+  config: AuthConfig,
+  logger: Logger,
+  scope: ResourceScope,
+): Promise<AuthService> {
+  const domain = await buildDomain(config, logger, scope);
   const { kv, database } = domain;
-  const service = new Service({ name: 'auth-service', config, logger });
+  const service = new HttpService({ name: APP_NAME, config, logger });
   service.app.set('trust proxy', config.TRUST_PROXY);
   const clientAuthenticator = new ClientAuthenticator(
     domain.clients,
@@ -193,12 +227,38 @@ export async function buildAuthService(config: AuthConfig, logger: Logger): Prom
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
+  if (domain.internalApiToken) {
+    service.app.use(
+      '/internal/v1',
+      internalRouter({
+        internalApiToken: domain.internalApiToken,
+        userStatus: domain.userStatus,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      }),
+    );
+  }
   service.addReadinessCheck(kvReadinessCheck(kv)).addReadinessCheck(sqlReadinessCheck(database));
-  service.onShutdown(() => kv.close()).onShutdown(() => database.close());
   return { service, domain };
 }
 
 /** The composition root runMain calls (apps/auth-service/src/main.ts). */
-export async function buildApp(config: AuthConfig, logger: Logger): Promise<Service> {
-  return (await buildAuthService(config, logger)).service;
+export const buildApp = defineApp(APP_NAME, configSchema, async (config, logger, scope) => {
+  const { service } = await wireAuthService(config, logger, scope);
+  return service;
+});
+
+/**
+ * buildApp with access to the domain (tests): the same wiring and the same resource handling
+ * (what a failed start opened is closed; the service closes the stores when it shuts down).
+ */
+export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthService> {
+  let domain: AuthDomain | undefined;
+  const build = defineApp(APP_NAME, configSchema, async (c, l, scope) => {
+    const wired = await wireAuthService(c, l, scope);
+    domain = wired.domain;
+    return wired.service;
+  });
+  const service = await build(config, logger);
+  if (!domain) throw new Error('auth-service was built without its domain');
+  return { service, domain };
 }

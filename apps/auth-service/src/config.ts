@@ -1,38 +1,10 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
-import { baseConfigShape } from '@itp/service-kit';
+import { weakSecretIssues } from '@itp/crypto';
+import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
+import { weakSigningKeyIssues } from './jwt/signing-key-strength.js';
 
 const positiveInt = z.coerce.number().int().positive();
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** Express's `trust proxy`: false, true, a hop count, or a comma list of addresses/subnets/names. */
-function parseTrustProxy(value: string, ctx: z.RefinementCtx): boolean | number | string[] {
-  const v = value.trim().toLowerCase();
-  if (v === 'false' || v === '0') return false;
-  if (v === 'true') return true;
-  if (/^\d+$/.test(v)) return Number(v);
-  const entries = v
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const bad = entries.filter((entry) => {
-    if (PROXY_NAMES.has(entry)) return false;
-    const [address, bits, extra] = entry.split('/');
-    return (
-      extra !== undefined || !address || isIP(address) === 0 || !/^(\d{1,3})?$/.test(bits ?? '')
-    );
-  });
-  if (entries.length === 0 || bad.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'expected true, false, a hop count or a comma list of addresses/subnets',
-    });
-    return z.NEVER;
-  }
-  return entries;
-}
-
 export const configSchema = z
   .object({
     ...baseConfigShape,
@@ -47,8 +19,13 @@ export const configSchema = z
     /** Cache-Control max-age of the JWKS answer. */
     JWKS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(300),
 
-    /** auth-user failures per user id within the window before 429. */
+    /**
+     * auth-user failures per (user id, client address) within the window before that pair gets
+     * 429; also the failures per user id (all addresses) that cost no delay yet.
+     */
     LOGIN_MAX_FAILURES_PER_ID: positiveInt.default(5),
+    /** Longest hold per user id (all addresses) after repeated failures; the owner's worst wait. */
+    LOGIN_ID_MAX_DELAY_SECONDS: positiveInt.max(3600).default(30),
     /** Credential failures (auth-user and client authentication) per client IP before 429. */
     LOGIN_MAX_FAILURES_PER_IP: positiveInt.default(50),
     LOGIN_FAILURE_WINDOW_SECONDS: positiveInt.default(15 * 60),
@@ -66,31 +43,36 @@ export const configSchema = z
     /** auth-user-with-vp: a VP must be issued within this many seconds; its id is kept as long. */
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
 
-    /** Which peers may report the client address in X-Forwarded-For (the gateway). */
-    TRUST_PROXY: z
-      .string()
-      .transform(parseTrustProxy)
-      .default(['loopback', 'linklocal', 'uniquelocal']),
+    /**
+     * Which peers may report the client address in X-Forwarded-For: the gateway's hop only
+     * (dev stack `loopback`, Kubernetes the gateway's pod CIDR). Default false: nobody.
+     */
+    TRUST_PROXY: trustProxySetting,
   })
   .superRefine((config, ctx) => {
-    if (config.APP_ENV === 'production' && !config.JWT_SIGNING_KEYS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['JWT_SIGNING_KEYS'],
-        message:
-          'required when APP_ENV=production (a JSON array of private EC P-256 JWKs; see apps/auth-service/README.md)',
-      });
-    }
-    if (config.APP_ENV === 'production') {
-      for (const name of ['DID_SERVICE_URL', 'INTERNAL_API_TOKEN'] as const) {
-        if (!config[name]) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message: 'required when APP_ENV=production (auth-user-with-vp asks did-service)',
-          });
-        }
+    // Anything but development is production (APP_ENV=test too): secrets required and strong.
+    if (config.APP_ENV === 'development') return;
+    const required = {
+      JWT_SIGNING_KEYS: 'a JSON array of private EC P-256 JWKs; see apps/auth-service/README.md',
+      DID_SERVICE_URL: 'auth-user-with-vp asks did-service',
+      INTERNAL_API_TOKEN: 'the /internal/v1 calls; e.g. openssl rand -base64 32',
+    } as const;
+    for (const [name, why] of Object.entries(required)) {
+      if (!config[name as keyof typeof required]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required when APP_ENV=${config.APP_ENV} (anything but development is production: ${why})`,
+        });
       }
+    }
+    const weak = [
+      ...weakSecretIssues({ INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN }),
+      ...weakSigningKeyIssues(config.JWT_SIGNING_KEYS),
+    ];
+    for (const issue of weak) {
+      const [name, ...why] = issue.split(': ');
+      ctx.addIssue({ code: 'custom', path: [name ?? '(root)'], message: why.join(': ') });
     }
   });
 

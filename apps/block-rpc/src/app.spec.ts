@@ -8,7 +8,7 @@ import {
   type TransactionRecord,
 } from '@itp/schemas';
 import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
-import { ALICE, BOB, startTestChain, type TestChain } from './testing/dev-chain.js';
+import { ALICE, BOB, startScriptableTestChain, type TestChain } from './testing/dev-chain.js';
 import { startHarness, type Harness } from './testing/harness.js';
 
 /** A contract whose every call emits LOG1(topic, 42). */
@@ -49,7 +49,7 @@ let revertedHash: string;
 let contract: string;
 
 beforeAll(async () => {
-  chain = await startTestChain();
+  chain = await startScriptableTestChain();
   db = await createTestDatabase();
   transferHash = await chain.send(10n ** 18n);
   legacyHash = await chain.call<string>('eth_sendTransaction', [
@@ -400,7 +400,7 @@ describe('health and metrics', () => {
   });
 
   it('exposes the index lag and the cache counters', async () => {
-    const text = await (await fetch(`${api.url}/metrics`)).text();
+    const text = await (await fetch(`${api.metricsUrl}/metrics`)).text();
     expect(text).toMatch(/^block_index_lag_blocks(\{[^}]*\})? \d+$/m);
     expect(text).toContain('block_cache_lookups_total');
   });

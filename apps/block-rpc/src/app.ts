@@ -1,6 +1,13 @@
 import { chainReadinessCheck, openChainClient, type ChainClient } from '@itp/chain';
 import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
-import { Service, createLogger, type Logger, type RunningService } from '@itp/service-kit';
+import { BLOCK_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
+import {
+  HttpService,
+  defineApp,
+  type Logger,
+  type ResourceScope,
+  type RunningService,
+} from '@itp/service-kit';
 import {
   createKvStore,
   kvReadinessCheck,
@@ -11,43 +18,38 @@ import {
   type KvStore,
   type SqlDatabase,
 } from '@itp/stores';
-import { getBlockMethod, getBlockNumberMethod } from './blocks/block-methods.js';
 import { BlockService } from './blocks/block-service.js';
 import { createCacheMetrics } from './cache/cache-metrics.js';
 import { chainNamespace } from './cache/chain-namespace.js';
 import { FinalCache } from './cache/final-cache.js';
 import { TipCache } from './cache/tip-cache.js';
 import { HeadTracker } from './chain/head-tracker.js';
-import type { BlockRpcConfig } from './config.js';
-import type { BlockDb } from './stats/block-db.js';
-import { BlockIndexStore } from './stats/block-index-store.js';
-import { BlockIndexer } from './stats/block-indexer.js';
-import { createIndexMetrics } from './stats/index-metrics.js';
-import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './stats/migrations.js';
-import { getTransactionStatsMethod } from './stats/stats-methods.js';
+import { blockRpcConfigSchema, type BlockRpcConfig } from './config.js';
+import type { BlockDb } from './db/block-db.js';
+import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './db/migrations.js';
+import { BlockIndexStore } from './indexer/block-index-store.js';
+import { BlockIndexer } from './indexer/block-indexer.js';
+import { createIndexMetrics } from './indexer/index-metrics.js';
+import { getBlockMethod, getBlockNumberMethod } from './rpc/block-methods.js';
+import { getTransactionStatsMethod } from './rpc/stats-methods.js';
+import { getTransactionMethod, getTransactionReceiptMethod } from './rpc/transaction-methods.js';
 import { StatsService } from './stats/stats-service.js';
-import {
-  getTransactionMethod,
-  getTransactionReceiptMethod,
-} from './transactions/transaction-methods.js';
 import { TransactionService } from './transactions/transaction-service.js';
 
 export const SERVICE_NAME = 'block-rpc';
 export const API_VERSION = '1.0.0';
 
-/** What buildApp may be handed instead of building it from config (tests, tools). */
-export interface BlockRpcDeps {
-  logger?: Logger;
+/** What tests may hand the wiring instead of building it from config. */
+export interface BlockRpcOverrides {
   /** A chain client to use (e.g. a counting wrapper); closed on shutdown like an own one. */
   chain?: ChainClient;
-  /** Start the indexer's polling loop in listen() (default true); tests may step it themselves. */
+  /** Start the indexer's polling loop (default true); tests may step it themselves. */
   autoStartIndexer?: boolean;
 }
 
-export interface BlockRpcApp {
-  config: BlockRpcConfig;
-  logger: Logger;
-  service: Service;
+/** The parts of a wired block API (tests reach into them). */
+export interface BlockRpcParts {
+  service: HttpService;
   rpc: RpcServer;
   chain: ChainClient;
   kv: KvStore;
@@ -56,43 +58,49 @@ export interface BlockRpcApp {
   transactions: TransactionService;
   stats: StatsService;
   indexStore: BlockIndexStore;
-  /** Present when BLOCK_INDEX_ENABLED; started by listen() (unless autoStartIndexer is false). */
+  /** Present when BLOCK_INDEX_ENABLED; polling unless autoStartIndexer is false. */
   indexer: BlockIndexer | undefined;
-  listen(): Promise<RunningService>;
-  /** Drains the HTTP server, stops the indexer, then closes the chain client, KV and database. */
-  close(): Promise<void>;
 }
 
 /**
- * The composition root of the block API: everything is built here from the validated config and
- * handed down through constructors. Opens the database (and migrates it), the KV store and the
- * chain client; nothing listens until listen().
+ * The one wiring of the block API: everything is built here from the validated config and handed
+ * down through constructors. Opens the chain client, the KV store and the database (and migrates
+ * it) through `scope`; on shutdown the indexer stops first (lease released), then the database,
+ * KV and chain client close.
  */
-export async function buildApp(
+async function wireBlockRpc(
   config: BlockRpcConfig,
-  deps: BlockRpcDeps = {},
-): Promise<BlockRpcApp> {
-  const logger = deps.logger ?? createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
+  logger: Logger,
+  scope: ResourceScope,
+  overrides: BlockRpcOverrides = {},
+): Promise<BlockRpcParts> {
   const urls = resolveStoreUrls(config, SERVICE_NAME);
-  const chain = deps.chain ?? (await openChainClient(config));
-  const kv = createKvStore({
-    ...(urls.redisUrl ? { redisUrl: urls.redisUrl } : {}),
-    keyPrefix: config.REDIS_KEY_PREFIX ?? `${SERVICE_NAME}:`,
-    logger,
+  const chain = await scope.open(
+    'chain',
+    () => overrides.chain ?? openChainClient(config),
+    (c) => c.close(),
+  );
+  const kv = await scope.open(
+    'kv',
+    () =>
+      createKvStore({
+        ...(urls.redisUrl ? { redisUrl: urls.redisUrl } : {}),
+        keyPrefix: config.REDIS_KEY_PREFIX ?? `${SERVICE_NAME}:`,
+        logger,
+      }),
+    (store) => store.close(),
+  );
+  const sql = await scope.open(
+    'database',
+    () => openSqlDatabase<BlockDb>(urls.databaseUrl, { logger }),
+    (db) => db.close(),
+  );
+  await migrateToLatest(sql, {
+    tableName: BLOCK_RPC_MIGRATION_TABLE,
+    migrations: blockRpcMigrations,
   });
-  let sql: SqlDatabase<BlockDb>;
-  try {
-    sql = openSqlDatabase<BlockDb>(urls.databaseUrl, { logger });
-    await migrateToLatest(sql, {
-      tableName: BLOCK_RPC_MIGRATION_TABLE,
-      migrations: blockRpcMigrations,
-    });
-  } catch (err) {
-    await Promise.allSettled([kv.close(), chain.close()]);
-    throw err;
-  }
 
-  const service = new Service({ name: SERVICE_NAME, config, logger });
+  const service = new HttpService({ name: SERVICE_NAME, config, logger });
   const cacheMetrics = createCacheMetrics(service.metrics);
   const head = new HeadTracker({
     chain,
@@ -137,7 +145,9 @@ export async function buildApp(
       title: 'Block API',
       version: API_VERSION,
       description:
-        'Block information of the chain over JSON-RPC 2.0 (POST /block): getBlock, getBlockNumber, getTransaction, getTransactionReceipt, getTransactionStats.',
+        'Block information of the chain over JSON-RPC 2.0 (POST /block): getBlock, getBlockNumber, ' +
+        'getTransaction, getTransactionReceipt, getTransactionStats. Service errors ' +
+        `(result.resultCode): ${summarizeServiceErrors(BLOCK_SERVICE_ERRORS)}.`,
     },
     methods: [
       getBlockMethod(blocks),
@@ -155,31 +165,50 @@ export async function buildApp(
     .addReadinessCheck(sqlReadinessCheck(sql))
     .addReadinessCheck(kvReadinessCheck(kv))
     .addReadinessCheck(chainReadinessCheck(chain));
-  // Shutdown hooks run in reverse order: the indexer stops first, the stores close last.
-  service
-    .onShutdown(() => sql.close())
-    .onShutdown(() => kv.close())
-    .onShutdown(() => chain.close())
-    .onShutdown(() => indexer?.stop());
 
+  if (indexer) {
+    // Registered after the stores: it stops (and gives its lease up) before they close.
+    scope.onClose('indexer', () => indexer.stop());
+    if (overrides.autoStartIndexer ?? true) indexer.start();
+  }
+
+  return { service, rpc, chain, kv, sql, blocks, transactions, stats, indexStore, indexer };
+}
+
+/** The block API as runMain starts it. */
+export const buildApp = defineApp(
+  SERVICE_NAME,
+  blockRpcConfigSchema,
+  async (config, logger, scope) => (await wireBlockRpc(config, logger, scope)).service,
+);
+
+/** A block API built for tests: the same wiring, its parts, and overrides. */
+export interface BlockRpcApp extends BlockRpcParts {
+  config: BlockRpcConfig;
+  logger: Logger;
+  listen(): Promise<RunningService>;
+  /** Drains the HTTP server, stops the indexer, then closes the database, KV and chain client. */
+  close(): Promise<void>;
+}
+
+/** Builds the block API like buildApp, through the same wiring, with test overrides. */
+export async function buildBlockRpc(
+  config: BlockRpcConfig,
+  logger: Logger,
+  overrides: BlockRpcOverrides = {},
+): Promise<BlockRpcApp> {
+  let parts: BlockRpcParts | undefined;
+  const build = defineApp(SERVICE_NAME, blockRpcConfigSchema, async (c, l, scope) => {
+    parts = await wireBlockRpc(c, l, scope, overrides);
+    return parts.service;
+  });
+  const service = await build(config, logger);
+  if (!parts) throw new Error('block-rpc: the wiring returned no parts');
   return {
+    ...parts,
     config,
     logger,
-    service,
-    rpc,
-    chain,
-    kv,
-    sql,
-    blocks,
-    transactions,
-    stats,
-    indexStore,
-    indexer,
-    async listen() {
-      const running = await service.listen();
-      if (deps.autoStartIndexer ?? true) indexer?.start();
-      return running;
-    },
+    listen: () => service.listen(),
     close: () => service.close(),
   };
 }

@@ -11,6 +11,7 @@ export const blockRpcConfigSchema = z.object({
   ...baseConfigShape,
   ...storeConfigShape,
   ...chainConfigShape,
+  PORT: baseConfigShape.PORT.default(8084),
   /** Blocks at least this far below the head (or at/below the node's "finalized") are final. */
   BLOCK_FINALITY_DEPTH: int(0).default(64),
   /** Most entries in the in-process cache of final blocks, transactions and receipts. */

@@ -1,14 +1,20 @@
 import type { DataSource } from 'typeorm';
 import { createJwtVerifier } from '@itp/auth-jwt';
 import {
-  DEV_CHAIN,
   chainReadinessCheck,
   createChainClient,
   createEthersProvider,
   type ChainClient,
 } from '@itp/chain';
+import { DEV_CHAIN } from '@itp/dev-chain';
 import { ServiceUnavailableError } from '@itp/errors';
-import { ConfigError, Service, type Logger } from '@itp/service-kit';
+import {
+  ConfigError,
+  HttpService,
+  defineApp,
+  type Logger,
+  type ResourceScope,
+} from '@itp/service-kit';
 import {
   createKvStore,
   kvReadinessCheck,
@@ -24,13 +30,15 @@ import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
 import { didMigrations, type DidTables } from './bindings/did-tables.js';
 import { HolderBindings } from './bindings/holder-bindings.js';
-import type { DidConfig } from './config.js';
+import { configSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
-import { CreateDidAttempts } from './dids/create-did-attempts.js';
 import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
 import { didRouter } from './http/did-router.js';
 import { internalRouter } from './http/internal-router.js';
 import { resolveSecrets } from './secrets/resolve-secrets.js';
+import { ActiveUsers } from './users/active-users.js';
+import { AuthServiceUserStatus } from './users/auth-service-user-status.js';
+import type { UserStatusPort } from './users/user-status-port.js';
 import { TokenRpcWallet } from './wallet/token-rpc-wallet.js';
 import type { WalletPort } from './wallet/wallet-port.js';
 
@@ -38,144 +46,179 @@ import type { WalletPort } from './wallet/wallet-port.js';
 export interface DidAppOverrides {
   /** Instead of token-rpc's wallet. */
   wallet?: WalletPort;
+  /** Instead of auth-service's users/status. */
+  userStatus?: UserStatusPort;
 }
 
 export interface DidApp {
-  service: Service;
+  service: HttpService;
   agent: DidAgent;
   serviceDids: ServiceDids;
+  bindings: HolderBindings;
 }
+
+const APP_NAME = 'did-service';
 
 /**
- * Composition root of did-service: stores, chain, the Veramo agent (agent/create-did-agent.ts,
- * the one place it is wired), the issuer / verifier DIDs (created on first start), and the
- * /v2/did and /internal/v1 routers.
+ * Wires did-service: stores, chain, the Veramo agent (agent/create-did-agent.ts, the one place it
+ * is wired), the issuer / verifier DIDs (created on first start), and the /v2/did and
+ * /internal/v1 routers. Every resource is opened through `scope` (closed when a start fails and
+ * when the service shuts down).
  */
-export async function buildApp(config: DidConfig, logger: Logger): Promise<Service> {
-  return (await buildDidApp(config, logger)).service;
+async function wireDidService(
+  config: DidConfig,
+  logger: Logger,
+  scope: ResourceScope,
+  overrides: DidAppOverrides = {},
+): Promise<DidApp> {
+  const secrets = resolveSecrets(config);
+  const registry = registryAddress(config);
+  const urls = resolveStoreUrls(config, APP_NAME);
+  const kv: KvStore = await scope.open(
+    'redis',
+    () =>
+      createKvStore({
+        redisUrl: urls.redisUrl,
+        keyPrefix: config.REDIS_KEY_PREFIX ?? 'did:',
+        logger,
+      }),
+    (store) => store.close(),
+  );
+  const database: SqlDatabase<DidTables> = await scope.open(
+    'database',
+    () => openSqlDatabase<DidTables>(urls.databaseUrl, { logger }),
+    (db) => db.close(),
+  );
+  await migrateToLatest(database, didMigrations);
+  const chain: ChainClient = await scope.open(
+    'chain',
+    () =>
+      createChainClient({
+        rpcUrl: config.ETH_RPC_URL,
+        timeoutMs: config.ETH_RPC_TIMEOUT_MS,
+      }),
+    (client) => client.close(),
+  );
+  const chainId = config.CHAIN_ID ?? (await chain.chainId());
+  const provider = await scope.open(
+    'ethers-provider',
+    () =>
+      createEthersProvider(config.ETH_RPC_URL, chainId, {
+        timeoutMs: config.ETH_RPC_TIMEOUT_MS,
+      }),
+    (p) => p.destroy(),
+  );
+  const dataSource: DataSource = await scope.open(
+    'veramo-store',
+    () => openVeramoDataSource(urls.databaseUrl, { logger }),
+    (ds) => ds.destroy(),
+  );
+
+  const wallet =
+    overrides.wallet ??
+    new TokenRpcWallet({
+      baseUrl: config.TOKEN_RPC_URL,
+      internalApiToken: secrets.internalApiToken,
+      timeoutMs: config.WALLET_TIMEOUT_MS,
+    });
+  const agent = createDidAgent({
+    dataSource,
+    kmsSecretKey: secrets.kmsSecretKey,
+    wallet,
+    chain: { provider, chainId, registry },
+    resolutionCache: createResolutionCache({
+      ttlMs: config.DID_RESOLUTION_CACHE_TTL_MS,
+      max: config.DID_RESOLUTION_CACHE_MAX,
+    }),
+  });
+  const serviceDids = await ensureServiceDids(agent, {
+    issuerAliases: config.DID_ISSUER_ALIASES,
+    verifierAliases: config.DID_VERIFIER_ALIASES,
+    logger,
+  });
+
+  const bindings = new HolderBindings(database);
+  const context: CredentialContext = {
+    agent,
+    serviceDids,
+    assertChainAvailable: async () => {
+      try {
+        await chain.ping();
+      } catch (err) {
+        throw new ServiceUnavailableError('The chain is unavailable: DIDs cannot be resolved', {
+          cause: err,
+        });
+      }
+    },
+  };
+  const users = {
+    verifier: createJwtVerifier({
+      jwksUrl: new URL('/v2/auth/.well-known/jwks.json', config.AUTH_SERVICE_URL).toString(),
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+    }),
+    activeUsers: new ActiveUsers(
+      overrides.userStatus ??
+        new AuthServiceUserStatus({
+          baseUrl: config.AUTH_SERVICE_URL,
+          internalApiToken: secrets.internalApiToken,
+        }),
+      { cacheMs: config.USER_STATUS_CACHE_MS, logger },
+    ),
+  };
+
+  const service = new HttpService({ name: APP_NAME, config, logger });
+  service
+    .addReadinessCheck(kvReadinessCheck(kv))
+    .addReadinessCheck(sqlReadinessCheck(database))
+    .addReadinessCheck({
+      name: 'veramo-store',
+      check: async () => void (await dataSource.query('SELECT 1')),
+    })
+    .addReadinessCheck(chainReadinessCheck(chain));
+
+  service.app.use(
+    didRouter({
+      createDid: { agent, wallet, bindings, kv, logger },
+      credentials: { ...context, bindings, vcLifetimeSeconds: config.VC_LIFETIME_SECONDS },
+      users,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    }),
+  );
+  service.app.use(
+    internalRouter({
+      login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
+      internalApiToken: secrets.internalApiToken,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    }),
+  );
+  return { service, agent, serviceDids, bindings };
 }
 
+/** The composition root runMain calls (apps/did-service/src/main.ts). */
+export const buildApp = defineApp(
+  APP_NAME,
+  configSchema,
+  async (config, logger, scope) => (await wireDidService(config, logger, scope)).service,
+);
+
+/**
+ * buildApp with access to its parts and test overrides: the same wiring and the same resource
+ * handling (what a failed start opened is closed; the service closes it when it shuts down).
+ */
 export async function buildDidApp(
   config: DidConfig,
   logger: Logger,
   overrides: DidAppOverrides = {},
 ): Promise<DidApp> {
-  const secrets = resolveSecrets(config);
-  const registry = registryAddress(config);
-  const urls = resolveStoreUrls(config, 'did-service');
-  const closers: Array<() => Promise<unknown> | unknown> = [];
-  try {
-    const kv: KvStore = createKvStore({
-      redisUrl: urls.redisUrl,
-      keyPrefix: config.REDIS_KEY_PREFIX ?? 'did:',
-      logger,
-    });
-    closers.push(() => kv.close());
-    const database: SqlDatabase<DidTables> = openSqlDatabase<DidTables>(urls.databaseUrl, {
-      logger,
-    });
-    closers.push(() => database.close());
-    await migrateToLatest(database, didMigrations);
-    const chain: ChainClient = createChainClient({
-      rpcUrl: config.ETH_RPC_URL,
-      timeoutMs: config.ETH_RPC_TIMEOUT_MS,
-    });
-    closers.push(() => chain.close());
-    const chainId = config.CHAIN_ID ?? (await chain.chainId());
-    const provider = createEthersProvider(config.ETH_RPC_URL, chainId, {
-      timeoutMs: config.ETH_RPC_TIMEOUT_MS,
-    });
-    closers.push(() => provider.destroy());
-    const dataSource: DataSource = await openVeramoDataSource(urls.databaseUrl, { logger });
-    closers.push(() => dataSource.destroy());
-
-    const wallet =
-      overrides.wallet ??
-      new TokenRpcWallet({
-        baseUrl: config.TOKEN_RPC_URL,
-        internalApiToken: secrets.internalApiToken,
-        timeoutMs: config.WALLET_TIMEOUT_MS,
-      });
-    const agent = createDidAgent({
-      dataSource,
-      kmsSecretKey: secrets.kmsSecretKey,
-      wallet,
-      chain: { provider, chainId, registry },
-      resolutionCache: createResolutionCache({
-        ttlMs: config.DID_RESOLUTION_CACHE_TTL_MS,
-        max: config.DID_RESOLUTION_CACHE_MAX,
-      }),
-    });
-    const serviceDids = await ensureServiceDids(agent, {
-      issuerAliases: config.DID_ISSUER_ALIASES,
-      verifierAliases: config.DID_VERIFIER_ALIASES,
-      logger,
-    });
-
-    const bindings = new HolderBindings(database);
-    const context: CredentialContext = {
-      agent,
-      serviceDids,
-      assertChainAvailable: async () => {
-        try {
-          await chain.ping();
-        } catch (err) {
-          throw new ServiceUnavailableError('The chain is unavailable: DIDs cannot be resolved', {
-            cause: err,
-          });
-        }
-      },
-    };
-    const users = createJwtVerifier({
-      jwksUrl: new URL('/v2/auth/.well-known/jwks.json', config.AUTH_SERVICE_URL).toString(),
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-    });
-
-    const service = new Service({ name: 'did-service', config, logger });
-    service
-      .addReadinessCheck(kvReadinessCheck(kv))
-      .addReadinessCheck(sqlReadinessCheck(database))
-      .addReadinessCheck({
-        name: 'veramo-store',
-        check: async () => void (await dataSource.query('SELECT 1')),
-      })
-      .addReadinessCheck(chainReadinessCheck(chain));
-    for (const close of closers) service.onShutdown(close);
-
-    service.app.use(
-      didRouter({
-        createDid: {
-          agent,
-          wallet,
-          bindings,
-          kv,
-          logger,
-          attempts: new CreateDidAttempts(kv, {
-            maxFailures: config.CREATE_DID_MAX_FAILURES,
-            windowSeconds: config.CREATE_DID_FAILURE_WINDOW_SECONDS,
-          }),
-        },
-        credentials: { ...context, bindings, vcLifetimeSeconds: config.VC_LIFETIME_SECONDS },
-        users,
-        bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      }),
-    );
-    service.app.use(
-      internalRouter({
-        login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
-        internalApiToken: secrets.internalApiToken,
-        bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      }),
-    );
-    return { service, agent, serviceDids };
-  } catch (err) {
-    for (const close of closers.reverse())
-      await Promise.resolve()
-        .then(close)
-        .catch(() => undefined);
-    throw err;
-  }
+  let parts: DidApp | undefined;
+  const build = defineApp(APP_NAME, configSchema, async (c, l, scope) => {
+    parts = await wireDidService(c, l, scope, overrides);
+    return parts.service;
+  });
+  await build(config, logger);
+  if (!parts) throw new Error('did-service was built without its parts');
+  return parts;
 }
 
 /** The ERC-1056 registry: DID_REGISTRY_ADDRESS; in development the dev chain's default. */

@@ -20,7 +20,8 @@ describe('did-service config', () => {
       DID_RESOLUTION_CACHE_TTL_MS: 60_000,
       VP_LOGIN_MAX_AGE_SECONDS: 300,
     });
-    expect(config.VC_LIFETIME_SECONDS).toBeUndefined();
+    expect(config.VC_LIFETIME_SECONDS).toBe(90 * 24 * 3600);
+    expect(config.USER_STATUS_CACHE_MS).toBe(5_000);
   });
 
   it('reads alias lists and refuses bad ones', () => {

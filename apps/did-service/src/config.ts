@@ -31,7 +31,7 @@ export const configSchema = z
     ...chainConfigShape,
     PORT: baseConfigShape.PORT.default(8082),
 
-    /** token-rpc (wallet: verify-secret, sign-digest), called with INTERNAL_API_TOKEN. */
+    /** token-rpc (wallet: register-did, sign-jws), called with INTERNAL_API_TOKEN. */
     TOKEN_RPC_URL: serviceUrl,
     /** auth-service: its JWKS verifies the bearer JWTs of create-did / create-vc / create-vp. */
     AUTH_SERVICE_URL: serviceUrl,
@@ -54,11 +54,13 @@ export const configSchema = z
     DID_RESOLUTION_CACHE_MAX: positiveInt.default(10_000),
     /** A VP used for login must be issued within this many seconds. */
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
-    /** Lifetime of issued VCs (JWT exp); unset = VCs do not expire. */
-    VC_LIFETIME_SECONDS: positiveInt.optional(),
-    /** Wrong secretKey attempts per address within the window before create-did answers 429. */
-    CREATE_DID_MAX_FAILURES: positiveInt.default(10),
-    CREATE_DID_FAILURE_WINDOW_SECONDS: positiveInt.default(15 * 60),
+    /** Lifetime of issued VCs (JWT exp and expirationDate); default 90 days. */
+    VC_LIFETIME_SECONDS: positiveInt.default(90 * 24 * 3600),
+    /**
+     * How long auth-service's answer "is this user still active?" is reused: a user disabled by
+     * an operator can act for at most this long (create-did with a bearer, create-vc, create-vp).
+     */
+    USER_STATUS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Timeout of one call to token-rpc. */
     WALLET_TIMEOUT_MS: positiveInt.default(10_000),
   })

@@ -1,22 +1,23 @@
 import { Counter } from 'prom-client';
-import { Service, type Logger } from '@itp/service-kit';
-import type { GatewayConfig } from './config.js';
-import { prepareForwardedRequest } from './forward-headers.js';
-import { createUpstreamProxy } from './proxy.js';
-import { readBody } from './read-body.js';
-import { rejectDotSegments } from './reject-dot-segments.js';
-import { corsPolicy, securityHeaders } from './security.js';
-import { upstreamReadinessCheck } from './upstream-readiness.js';
-import { upstreamsFrom } from './upstreams.js';
+import { defineApp, HttpService } from '@itp/service-kit';
+import { configSchema } from './config.js';
+import { prepareForwardedRequest } from './http/forward-headers.js';
+import { createUpstreamProxy } from './http/proxy.js';
+import { readBody } from './http/read-body.js';
+import { rejectDotSegments } from './http/reject-dot-segments.js';
+import { corsPolicy, securityHeaders } from './http/security.js';
+import { upstreamReadinessCheck } from './upstreams/upstream-readiness.js';
+import { upstreamsFrom } from './upstreams/upstreams.js';
 
 /**
  * Composition root of the gateway: the one entry point for users (contract §1). Security headers
  * and CORS first, then one route per upstream (read the body within the limit, set the forwarding
  * headers, proxy with the path unchanged); everything else is service-kit's 404. /health/ready
- * asks every upstream's own /health/ready.
+ * asks every upstream's own /health/ready. The only resources are the upstream proxies (their
+ * keep-alive connection pools), opened through the scope so shutdown closes them.
  */
-export async function buildApp(config: GatewayConfig, logger: Logger): Promise<Service> {
-  const service = new Service({ name: 'gateway', config, logger });
+export const buildApp = defineApp('gateway', configSchema, async (config, logger, scope) => {
+  const service = new HttpService({ name: 'gateway', config, logger });
   const { app } = service;
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders(config.HSTS_MAX_AGE_SECONDS));
@@ -31,16 +32,20 @@ export async function buildApp(config: GatewayConfig, logger: Logger): Promise<S
   const body = readBody(config.BODY_LIMIT_BYTES);
 
   for (const upstream of upstreamsFrom(config)) {
-    const proxy = createUpstreamProxy({
-      upstream,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      maxSockets: config.UPSTREAM_MAX_SOCKETS,
-      logger,
-      failures,
-    });
+    const proxy = await scope.open(
+      `${upstream.name} proxy`,
+      () =>
+        createUpstreamProxy({
+          upstream,
+          timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+          maxSockets: config.UPSTREAM_MAX_SOCKETS,
+          logger,
+          failures,
+        }),
+      (opened) => opened.close(),
+    );
     app.all(upstream.paths, rejectDotSegments, body, prepareForwardedRequest, proxy.handle);
     service.addReadinessCheck(upstreamReadinessCheck(upstream, config.READINESS_TIMEOUT_MS));
-    service.onShutdown(() => proxy.close());
   }
   return service;
-}
+});

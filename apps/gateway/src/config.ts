@@ -1,44 +1,12 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
-import { baseConfigShape } from '@itp/service-kit';
+import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
 
 /** `*` (any origin) or an explicit list of origins; an empty list allows no cross-origin caller. */
 export type CorsOrigins = '*' | string[];
 
-/** Express's `trust proxy` setting: off, on, a hop count, or addresses / subnets / names. */
-export type TrustProxy = boolean | number | string[];
+export type { TrustProxy } from '@itp/service-kit';
 
 const upstreamUrl = z.url({ protocol: /^https?$/ });
-
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isTrustedProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address, bits, extra] = entry.split('/');
-  if (extra !== undefined || !address || isIP(address) === 0) return false;
-  return bits === undefined || /^\d{1,3}$/.test(bits);
-}
-
-/** `false` / `true` / a hop count / a comma list of addresses, CIDR subnets or proxy-addr names. */
-export function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
-  const v = value.trim().toLowerCase();
-  if (v === 'false' || v === '0') return false;
-  if (v === 'true') return true;
-  if (/^\d+$/.test(v)) return Number(v);
-  const entries = v
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const bad = entries.filter((e) => !isTrustedProxyEntry(e));
-  if (entries.length === 0 || bad.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `expected true, false, a hop count or addresses/subnets (bad: ${bad.join(', ') || value})`,
-    });
-    return z.NEVER;
-  }
-  return entries;
-}
 
 /** `*`, or a comma list of origins (`scheme://host[:port]`); an empty string means none. */
 export function parseCorsOrigins(value: string, ctx: z.RefinementCtx): CorsOrigins {
@@ -77,7 +45,8 @@ export const configSchema = z
     UPSTREAM_MAX_SOCKETS: z.coerce.number().int().positive().max(10_000).default(128),
     /** Unset: `*` in development, none otherwise. */
     CORS_ORIGINS: z.string().transform(parseCorsOrigins).optional(),
-    TRUST_PROXY: z.string().transform(parseTrustProxy).default(false),
+    /** Proxies in front of the gateway (a load balancer) that may report the client address. */
+    TRUST_PROXY: trustProxySetting,
     /** Strict-Transport-Security max-age; 0 (default) sends no HSTS header. */
     HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(0),
   })

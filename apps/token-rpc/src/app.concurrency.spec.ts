@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { RunningAnvil } from '@itp/chain';
+import type { RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import type { TokenDatabase } from './db/database.js';
 import {
@@ -11,7 +11,7 @@ import {
   receiptOf,
   rpc,
   setBalance,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   transferParams,
   type TokenTestApp,
@@ -28,7 +28,7 @@ describe('token-rpc under concurrency', () => {
   let second: TokenTestApp;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     const redisPrefix = uniquePrefix('token');
     // Two instances of token-rpc sharing one Redis namespace and one database.

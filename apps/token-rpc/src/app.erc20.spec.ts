@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getAddress } from 'ethers';
-import type { RunningAnvil } from '@itp/chain';
+import type { RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
   ONE_ETH,
@@ -11,7 +11,7 @@ import {
   receiptOf,
   rpc,
   setBalance,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   type TestWallet,
   type TokenTestApp,
@@ -52,7 +52,7 @@ describe('token-rpc ERC-20', () => {
   }
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     app = await startTokenApp({
       chainUrl: chain.url,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEV_CHAIN, type RunningAnvil } from '@itp/chain';
+import { DEV_CHAIN, type RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
   ONE_ETH,
@@ -10,7 +10,7 @@ import {
   rpc,
   setBalance,
   sha256,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   transferParams,
   type Json,
@@ -46,7 +46,7 @@ describe('token-rpc errors', () => {
   let redisPrefix: string;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     redisPrefix = uniquePrefix('token');
     app = await startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix });
@@ -108,10 +108,32 @@ describe('token-rpc errors', () => {
     });
 
     it('imports a mnemonic it never saw (the standard path)', async () => {
+      // The BIP-39 test vector "abandon … about" (all-zero entropy), account m/44'/60'/0'/0/0.
       const imported = await ok(app.url, '/token', 'importAddress', [
-        { mnemonic: DEV_CHAIN.mnemonic },
+        { mnemonic: `${'abandon '.repeat(11)}about` },
       ]);
-      expect(imported.address).toBe(DEV_CHAIN.devOnlyAccount0.address);
+      expect(imported.address).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    });
+
+    it("refuses (403) the dev chain's public mnemonic, however it is written, and stores nothing", async () => {
+      for (const mnemonic of [
+        DEV_CHAIN.mnemonic,
+        `  ${DEV_CHAIN.mnemonic.toUpperCase().split(' ').join('   ')}\n`,
+      ]) {
+        const answer = await rpc(app.url, '/token', 'importAddress', { mnemonic });
+        expect(serviceError(answer)).toEqual({
+          code: '403',
+          message:
+            'this mnemonic is the public test mnemonic of the dev chain (anvil/hardhat): its keys are ' +
+            'known to everyone, so the wallet refuses to import it; use createAddress or your own mnemonic',
+        });
+        expect(JSON.stringify(answer)).not.toContain('secretKey');
+      }
+      const tempKey = await rpc(app.url, '/token', 'net_getTempKey', {
+        address: DEV_CHAIN.devOnlyAccount0.address,
+        keyType: 'transfer',
+      });
+      expect(serviceError(tempKey).code).toBe('404');
     });
   });
 
@@ -395,7 +417,7 @@ describe('token-rpc start-up with CHAIN_ID', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAnvil, type RunningAnvil } from '@itp/chain';
+import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
   ONE_ETH,

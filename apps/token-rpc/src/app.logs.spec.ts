@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HDNodeWallet } from 'ethers';
 import { pino } from 'pino';
-import type { RunningAnvil } from '@itp/chain';
+import type { RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
   authorize,
@@ -13,7 +13,7 @@ import {
   ok,
   rpc,
   sha256,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   transferParams,
   type TestWallet,
@@ -48,7 +48,7 @@ describe('token-rpc logs', () => {
   }
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'token-rpc-logs-'));
     const sink = new Writable({

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { RunningAnvil } from '@itp/chain';
+import { pino } from 'pino';
+import type { RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import type { TokenDatabase } from './db/database.js';
 import {
@@ -11,14 +14,14 @@ import {
   receiptOf,
   rpc,
   setBalance,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   transferParams,
   type TestWallet,
 } from './testing/token-test-kit.js';
 
 const TO = '0x000000000000000000000000000000000000dEaD';
-const NEW_MASTER_KEY = `test2:${Buffer.alloc(32, 0x33).toString('base64')}`;
+const NEW_MASTER_KEY = `test2:${randomBytes(32).toString('base64')}`;
 
 /** Restarts with the data kept: keys still decrypt, old addresses still work, keys rotate. */
 describe('token-rpc restart', () => {
@@ -31,7 +34,7 @@ describe('token-rpc restart', () => {
     startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix, env });
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     redisPrefix = uniquePrefix('token');
   });
@@ -116,9 +119,20 @@ describe('token-rpc restart', () => {
     }
   });
 
-  it('with a wrong master key the wallet answers 500 and says why, without leaking anything', async () => {
-    const wrong = await start({
-      WALLET_MASTER_KEY: `other:${Buffer.alloc(32, 1).toString('base64')}`,
+  it('with a wrong master key the wallet answers 500 without detail and logs why', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const wrong = await startTokenApp({
+      chainUrl: chain.url,
+      databaseUrl: db.url,
+      redisPrefix,
+      env: { WALLET_MASTER_KEY: `other:${randomBytes(32).toString('base64')}` },
+      logger: pino({ level: 'info' }, sink),
     });
     try {
       const answer = await rpc(wrong.url, '/token', 'net_getTempKey', {
@@ -133,12 +147,17 @@ describe('token-rpc restart', () => {
         tempKey,
         hashKey: 'b'.repeat(64),
       });
+      // An internal failure: the caller gets the generic text with the request id, not the cause.
       expect(signed.result).toEqual({
         resultCode: '500',
-        resultMessage:
-          'wallet secrets cannot be decrypted: unknown master key id test2 (check WALLET_MASTER_KEY)',
+        resultMessage: expect.stringMatching(/^Internal error \(request id .+\)$/),
         resultData: '',
       });
+      expect(JSON.stringify(signed)).not.toContain('WALLET_MASTER_KEY');
+      // The operator finds the reason in the log.
+      expect(lines.join('')).toContain(
+        'wallet secrets cannot be decrypted: unknown master key id test2 (check WALLET_MASTER_KEY)',
+      );
     } finally {
       await wrong.close();
     }

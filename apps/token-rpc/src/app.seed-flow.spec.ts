@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { RunningAnvil } from '@itp/chain';
+import type { RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import type { TokenDatabase } from './db/database.js';
 import {
@@ -14,7 +14,7 @@ import {
   receiptOf,
   rpc,
   sha256,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   type Json,
   type TokenTestApp,
@@ -32,7 +32,7 @@ describe('token-rpc seed flow (dev mode)', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'token-rpc-dev-'));
     app = await startTokenApp({

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunningAnvil } from '@itp/chain';
+import type { RunningAnvil } from '@itp/dev-chain';
 import {
   createTestDatabase,
   spawnApp,
@@ -18,7 +18,7 @@ import {
   receiptOf,
   rpc,
   sha256,
-  startTestChain,
+  startFundedTestChain,
   startTokenApp,
   type Json,
   type TokenTestApp,
@@ -53,7 +53,7 @@ describe('token-rpc through the gateway (gateway process, real Redis, PostgreSQL
   let gateway: SpawnedApp;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startFundedTestChain();
     db = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'token-rpc-gw-'));
     app = await startTokenApp({

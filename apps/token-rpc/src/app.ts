@@ -1,6 +1,7 @@
-import { Service, type Logger } from '@itp/service-kit';
+import { HttpService, defineApp } from '@itp/service-kit';
 import { chainReadinessCheck, openChainClient } from '@itp/chain';
 import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
+import { TOKEN_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
 import {
   createKvStore,
   kvReadinessCheck,
@@ -10,24 +11,26 @@ import {
   sqlReadinessCheck,
 } from '@itp/stores';
 import { TempKeyStore } from './auth/temp-key-store.js';
-import type { TokenConfig } from './config.js';
-import { resolveSecrets } from './config/secrets.js';
+import { configSchema } from './config.js';
 import type { TokenDatabase } from './db/database.js';
 import { tokenMigrations } from './db/migrations.js';
+import { SqlTransactionLog } from './db/sql-transaction-log.js';
+import { SqlWalletRepository } from './db/sql-wallet-repository.js';
 import { createDevFunder } from './dev/dev-funder.js';
 import { Erc20Service } from './erc20/erc20-service.js';
 import { itpTokenInterface } from './erc20/itp-token.js';
-import { internalWalletRouter } from './internal/internal-router.js';
+import { internalWalletRouter } from './http/internal-router.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { tokenRateLimits } from './rate-limit/token-rate-limits.js';
 import { erc20Methods } from './rpc/erc20-methods.js';
-import { reportChainUnavailable } from './rpc/service-errors.js';
+import { rateLimited } from './rpc/rate-limited.js';
 import { tokenMethods } from './rpc/token-methods.js';
 import { NonceManager } from './transactions/nonce-manager.js';
-import { SqlTransactionLog } from './transactions/sql-transaction-log.js';
 import { TokenService } from './transactions/token-service.js';
 import { TransactionSender } from './transactions/transaction-sender.js';
 import { KeyCustody } from './wallet/key-custody.js';
-import { SqlWalletRepository } from './wallet/sql-wallet-repository.js';
 import { WalletService } from './wallet/wallet-service.js';
+import { resolveSecrets } from './secrets.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -36,28 +39,31 @@ export const API_VERSION = '1.0.0';
  * wallet API for did-service (/internal/v1/wallet), over SQL (wallet, transaction record), the
  * KvStore (tempKeys, nonce leases) and the chain.
  */
-export async function buildApp(config: TokenConfig, logger: Logger): Promise<Service> {
+export const buildApp = defineApp('token-rpc', configSchema, async (config, logger, scope) => {
   const secrets = resolveSecrets(config);
   const urls = resolveStoreUrls(config, 'token-rpc');
   // Refuses to start when CHAIN_ID is set and the node is unreachable or serves another chain.
-  const chain = await openChainClient(config);
-  const database = openSqlDatabase<TokenDatabase>(urls.databaseUrl, { logger });
-  const kv = createKvStore({
-    redisUrl: urls.redisUrl,
-    keyPrefix: config.REDIS_KEY_PREFIX ?? 'token:',
-    logger,
-  });
-  const closeAll = async () => {
-    await kv.close();
-    await database.close();
-    await chain.close();
-  };
-  try {
-    await migrateToLatest(database, tokenMigrations);
-  } catch (err) {
-    await closeAll();
-    throw err;
-  }
+  const chain = await scope.open(
+    'chain',
+    () => openChainClient(config),
+    (c) => c.close(),
+  );
+  const database = await scope.open(
+    'database',
+    () => openSqlDatabase<TokenDatabase>(urls.databaseUrl, { logger }),
+    (db) => db.close(),
+  );
+  const kv = await scope.open(
+    'kv',
+    () =>
+      createKvStore({
+        redisUrl: urls.redisUrl,
+        keyPrefix: config.REDIS_KEY_PREFIX ?? 'token:',
+        logger,
+      }),
+    (store) => store.close(),
+  );
+  await migrateToLatest(database, tokenMigrations);
 
   const nonces: NonceManager = new NonceManager({
     kv,
@@ -102,12 +108,14 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
       version: API_VERSION,
       description:
         'Server wallet, temporary keys, signing, native transfers and ERC-20 deployment (JSON-RPC 2.0). ' +
-        'Service errors: result.resultCode 400 invalid input, 401 bad hashKey or signature, 402 insufficient ' +
-        'funds, 404 unknown address, 409 tempKey used/expired/bound elsewhere, 500 chain refusal or internal ' +
-        'failure, 503 chain node unavailable.',
+        `Service errors (result.resultCode): ${summarizeServiceErrors(TOKEN_SERVICE_ERRORS)}.`,
     },
     servers: [{ name: 'gateway', url: '/token' }],
-    methods: reportChainUnavailable(tokenMethods(wallets, tokens)),
+    methods: rateLimited(
+      tokenMethods(wallets, tokens),
+      new RateLimiter(kv),
+      tokenRateLimits(config),
+    ),
     logger,
   });
   const erc20Server = new RpcServer({
@@ -119,11 +127,13 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
         'authorised like /token transfer with keyType erc20.',
     },
     servers: [{ name: 'gateway', url: '/token/erc20' }],
-    methods: reportChainUnavailable(erc20Methods(erc20)),
+    methods: erc20Methods(erc20),
     logger,
   });
 
-  const service = new Service({ name: 'token-rpc', config, logger });
+  const service = new HttpService({ name: 'token-rpc', config, logger });
+  // req.ip (the client address the rate limits count for): X-Forwarded-For only from TRUST_PROXY.
+  service.app.set('trust proxy', config.TRUST_PROXY);
   service.app.use(
     '/token/erc20',
     jsonRpcRouter(erc20Server, { bodyLimitBytes: config.BODY_LIMIT_BYTES }),
@@ -143,6 +153,5 @@ export async function buildApp(config: TokenConfig, logger: Logger): Promise<Ser
     .addReadinessCheck(kvReadinessCheck(kv))
     .addReadinessCheck(sqlReadinessCheck(database))
     .addReadinessCheck(chainReadinessCheck(chain));
-  service.onShutdown(closeAll);
   return service;
-}
+});

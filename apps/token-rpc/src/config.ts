@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { parseMasterKey } from '@itp/crypto';
-import { baseConfigShape } from '@itp/service-kit';
+import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 
 const positiveInt = z.coerce.number().int().positive();
+/** A per-client limit: calls per minute, 0 = off. */
+const perMinute = z.coerce.number().int().min(0);
 
 function isMasterKey(value: string): boolean {
   try {
@@ -54,6 +56,18 @@ export const configShape = {
   NONCE_GAP_TIMEOUT_MS: positiveInt.default(30_000),
   /** Margin added to a contract call's gas estimate, in percent. */
   GAS_ESTIMATE_MARGIN_PERCENT: z.coerce.number().int().min(0).max(200).default(20),
+  /**
+   * Which peers may report the client address in X-Forwarded-For (the rate limits count per
+   * client address): false (default: the TCP peer is the client), true, a hop count, or
+   * addresses / CIDR subnets / loopback, linklocal, uniquelocal. Set it to the gateway's address.
+   */
+  TRUST_PROXY: trustProxySetting,
+  /** createAddress + importAddress (one counter) per client address per minute; 0 = no limit. */
+  RATE_LIMIT_WALLET_PER_MINUTE: perMinute.default(30),
+  /** net_getTempKey per client address per minute; 0 = no limit. */
+  RATE_LIMIT_TEMP_KEY_PER_MINUTE: perMinute.default(300),
+  /** signData per client address per minute; 0 = no limit. */
+  RATE_LIMIT_SIGN_DATA_PER_MINUTE: perMinute.default(300),
   /** Development only: wei sent to each new address (default 10 ETH). */
   DEV_FUNDING_WEI: z
     .string()

@@ -1,5 +1,4 @@
 import { runMain } from '@itp/service-kit';
 import { buildApp } from './app.js';
-import { configSchema } from './config.js';
 
-await runMain({ name: 'token-rpc', schema: configSchema, env: process.env, build: buildApp });
+await runMain(buildApp);

@@ -1,4 +1,3 @@
-export { bearerToken, type RequestWithHeaders } from './bearer-token.js';
 export {
   JWT_ALGORITHM,
   createJwtVerifier,

@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAnvil, type RunningAnvil } from './anvil.js';
 import { createChainClient, type ChainClient } from './chain-client.js';
 import { ChainRpcError, ChainUnavailableError } from './chain-errors.js';
-import { freePort } from './free-port.js';
+import { testChainUrl, REFUSING_URL } from './testing/test-chain.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -34,17 +33,15 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected a rejection');
 }
 
-// libs/testing starts its dev chain with this library, so these tests run their own anvil.
 describe('createChainClient against the dev chain', () => {
-  let anvil: RunningAnvil;
+  let anvil: { url: string };
   let client: ChainClient;
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = { url: testChainUrl() };
     client = createChainClient({ rpcUrl: anvil.url });
   });
   afterAll(async () => {
     await client.close();
-    await anvil.stop();
   });
 
   it('makes raw JSON-RPC calls', async () => {
@@ -100,11 +97,11 @@ describe('createChainClient against nodes that do not work', () => {
   }
 
   it('fails with ChainUnavailableError when nothing listens', async () => {
-    const client = createChainClient({ rpcUrl: `http://127.0.0.1:${await freePort()}` });
+    const client = createChainClient({ rpcUrl: REFUSING_URL });
     const err = await failure(client.ping());
     expect(err).toBeInstanceOf(ChainUnavailableError);
     expect(err.message).toBe('Chain node unavailable: connection failed (ECONNREFUSED)');
-    expect((err as ChainUnavailableError).code).toBe('500');
+    expect((err as ChainUnavailableError).code).toBe('503');
   });
 
   it('fails with ChainUnavailableError on an answer that is not JSON', async () => {

@@ -1,11 +1,12 @@
-import { InternalError, type BaseErrorOptions } from '@itp/errors';
+import { InternalError, ServiceUnavailableError, type BaseErrorOptions } from '@itp/errors';
 
 /**
  * The chain node could not be reached or did not answer JSON-RPC: connection refused, timeout,
- * an HTTP error page, a body that is not JSON. Code "500" (the contract's "chain or internal
- * failure"). The message never names the node's URL (it may carry credentials or an API key).
+ * an HTTP error page, a body that is not JSON. A dependency that is down: code "503" (HTTP 503
+ * on REST, `resultCode` "503" on /token and /block alike). The message never names the node's
+ * URL (it may carry credentials or an API key).
  */
-export class ChainUnavailableError extends InternalError {
+export class ChainUnavailableError extends ServiceUnavailableError {
   constructor(reason: string, options?: BaseErrorOptions) {
     super(`Chain node unavailable: ${reason}`, options);
   }

@@ -1,15 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { runReadiness } from '@itp/service-kit';
-import { startAnvil } from './anvil.js';
 import { createChainClient } from './chain-client.js';
 import { chainReadinessCheck } from './chain-readiness.js';
-import { freePort } from './free-port.js';
+import { testChainUrl, REFUSING_URL } from './testing/test-chain.js';
 
 describe('chainReadinessCheck', () => {
   it('is ok while the node answers and names the chain when it does not', async () => {
-    const anvil = await startAnvil();
+    const anvil = { url: testChainUrl() };
     const up = createChainClient({ rpcUrl: anvil.url });
-    const down = createChainClient({ rpcUrl: `http://127.0.0.1:${await freePort()}` });
+    const down = createChainClient({ rpcUrl: REFUSING_URL });
     expect(chainReadinessCheck(up).name).toBe('chain');
     expect(await runReadiness([chainReadinessCheck(up)], 5000)).toEqual({
       status: 'ready',
@@ -22,6 +21,5 @@ describe('chainReadinessCheck', () => {
       notReady: ['chain'],
     });
     await Promise.all([up.close(), down.close()]);
-    await anvil.stop();
   });
 });

@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet, toBeHex, type JsonRpcProvider } from 'ethers';
-import { startAnvil, type RunningAnvil } from './anvil.js';
 import { createChainClient, type ChainClient } from './chain-client.js';
 import { createEthersProvider } from './ethers-provider.js';
+import { testChainUrl } from './testing/test-chain.js';
 
 describe('createEthersProvider', () => {
-  let anvil: RunningAnvil;
+  let anvil: { url: string };
   let client: ChainClient;
   let provider: JsonRpcProvider;
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = { url: testChainUrl() };
     client = createChainClient({ rpcUrl: anvil.url });
     provider = createEthersProvider(anvil.url, await client.chainId());
   });
   afterAll(async () => {
     provider.destroy();
     await client.close();
-    await anvil.stop();
   });
 
   it('serves the configured network without probing it', async () => {

@@ -1,4 +1,3 @@
-export { anvilBinaryPath, startAnvil, type AnvilOptions, type RunningAnvil } from './anvil.js';
 export {
   createChainClient,
   parseQuantity,
@@ -13,8 +12,5 @@ export {
   type ChainConfig,
 } from './chain-config.js';
 export { chainReadinessCheck } from './chain-readiness.js';
-export { DEV_CHAIN } from './dev-chain.js';
-export { DID_REGISTRY_RUNTIME_CODE, deployDidRegistry } from './deploy-did-registry.js';
 export { createEthersProvider, type EthersProviderOptions } from './ethers-provider.js';
-export { assertPortFree, freePort } from './free-port.js';
 export { describeRpcUrl, parseRpcUrl, type RpcEndpoint } from './rpc-url.js';

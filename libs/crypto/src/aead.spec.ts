@@ -31,6 +31,24 @@ describe('Keyring (AES-256-GCM)', () => {
     expect(() => ring.open('garbage')).toThrow(DecryptionError);
   });
 
+  it('refuses a sealed value whose tag is cut short (only 16-byte tags are accepted)', () => {
+    const ring = new Keyring(key('k1'));
+    const sealed = ring.seal('wallet secret', 'addr-1');
+    const parts = sealed.split('.');
+    const tag = Buffer.from(parts[4] as string, 'base64url');
+    expect(tag).toHaveLength(16);
+    for (const length of [4, 8, 12, 15]) {
+      const truncated = [...parts.slice(0, 4), tag.subarray(0, length).toString('base64url')];
+      expect(() => ring.open(truncated.join('.'), 'addr-1')).toThrow(DecryptionError);
+    }
+    const longer = [
+      ...parts.slice(0, 4),
+      Buffer.concat([tag, Buffer.alloc(1)]).toString('base64url'),
+    ];
+    expect(() => ring.open(longer.join('.'), 'addr-1')).toThrow(DecryptionError);
+    expect(ring.open(sealed, 'addr-1')).toBe('wallet secret');
+  });
+
   it('opens values sealed with a previous key and flags them for rotation', () => {
     const old = key('k1');
     const sealed = new Keyring(old).seal('secret');

@@ -21,6 +21,8 @@ export class DecryptionError extends Error {
 }
 
 const b64 = (b: Buffer) => b.toString('base64url');
+/** GCM tags are always 16 bytes: a shorter tag would be accepted by OpenSSL and be forgeable. */
+const TAG_BYTES = 16;
 const unb64 = (s: string) => Buffer.from(s, 'base64url');
 
 export class Keyring {
@@ -52,10 +54,14 @@ export class Keyring {
     const [, keyId, iv, ct, tag] = parts as [string, string, string, string, string];
     const key = this.keys.get(keyId);
     if (!key) throw new DecryptionError(`unknown master key id ${keyId}`);
+    const authTag = unb64(tag);
+    if (authTag.length !== TAG_BYTES) throw new DecryptionError();
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv));
+      const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-      decipher.setAuthTag(unb64(tag));
+      decipher.setAuthTag(authTag);
       return Buffer.concat([decipher.update(unb64(ct)), decipher.final()]);
     } catch {
       throw new DecryptionError();

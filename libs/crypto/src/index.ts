@@ -2,3 +2,15 @@ export { sha256Hex, randomHex, constantTimeEqual } from './hash.js';
 export { Keyring, DecryptionError, type MasterKey } from './aead.js';
 export { parseMasterKey, loadOrCreateDevMasterKey } from './master-key.js';
 export { loadOrCreateDevSecret } from './dev-secret.js';
+export {
+  MIN_SECRET_BITS,
+  PUBLISHED_SECRET_VALUES,
+  estimateSecretBits,
+  secretWeakness,
+  weakSecretIssues,
+} from './secret-strength.js';
+export {
+  resolveDeploymentSecret,
+  resolveInternalApiToken,
+  type SecretSource,
+} from './deployment-secrets.js';

@@ -21,6 +21,15 @@ export abstract class BaseError extends Error {
     this.details = options.details;
   }
 
+  /**
+   * Whether the message may be shown to the caller. Internal failures (status 500) are not: the
+   * edge answers a generic text with the request id and logs this message. A subclass whose 500
+   * message is meant for the caller (e.g. "the chain refused the transaction") sets it to true.
+   */
+  get expose(): boolean {
+    return this.status !== 500;
+  }
+
   /** The string code of this error's class (`error.code` / `resultCode`). */
   get code(): string {
     return (this.constructor as typeof BaseError).code;

@@ -32,7 +32,10 @@ export function transactionSuccess<D>(transactionId: string, resultData: D): Tra
   return { resultCode: '200', resultMessage: 'Success', TransactionID: transactionId, resultData };
 }
 
-/** The service-error `result` for a BaseError: its class code and its message, empty data. */
-export function serviceError(err: BaseError): ServiceErrorResult {
-  return { resultCode: err.code, resultMessage: err.message, resultData: '' };
+/**
+ * The service-error `result` for a BaseError: its class code and its message (or `message` when
+ * given: the edge replaces the text of an internal failure), empty data.
+ */
+export function serviceError(err: BaseError, message = err.message): ServiceErrorResult {
+  return { resultCode: err.code, resultMessage: message, resultData: '' };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { Service } from '@itp/service-kit';
+import { HttpService } from '@itp/service-kit';
 import { NotFoundError } from '@itp/errors';
 import { json as jsonBodyParser } from 'express';
 import { jsonRpcRouter } from './json-rpc-router.js';
@@ -30,6 +30,14 @@ const tokenServer = new RpcServer({
       params: z.object({}),
       result: z.string(),
       handler: async (_params, ctx) => ctx.requestId,
+    }),
+    defineMethod({
+      name: 'whereami',
+      summary: 'Returns the client address the transport saw',
+      paramsStyle: 'object',
+      params: z.object({}),
+      result: z.string(),
+      handler: async (_params, ctx) => ctx.clientIp ?? 'unknown',
     }),
     defineMethod({
       name: 'echo',
@@ -80,7 +88,7 @@ const erc20Server = new RpcServer({
   ],
 });
 
-const service = new Service({
+const service = new HttpService({
   name: 'jsonrpc-test',
   config: { HOST: '127.0.0.1', PORT: 0, SHUTDOWN_TIMEOUT_MS: 1000, READINESS_TIMEOUT_MS: 1000 },
   logger,
@@ -125,6 +133,25 @@ describe('jsonRpcRouter over HTTP', () => {
       id: 'c1',
       result: { resultCode: '200', resultMessage: 'Success', resultData: 'hi' },
     });
+  });
+
+  it('passes the client address (express req.ip) to handlers as ctx.clientIp', async () => {
+    const whereami = async (headers: Record<string, string> = {}) => {
+      const { json } = await post('/token', rpc('whereami'), {
+        'content-type': 'application/json',
+        ...headers,
+      });
+      return (json as { result: { resultData: string } }).result.resultData;
+    };
+    expect(await whereami()).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    // Without `trust proxy` the caller cannot choose its address.
+    expect(await whereami({ 'x-forwarded-for': '203.0.113.7' })).toMatch(/127\.0\.0\.1$/);
+    service.app.set('trust proxy', 'loopback');
+    try {
+      expect(await whereami({ 'x-forwarded-for': '203.0.113.7' })).toBe('203.0.113.7');
+    } finally {
+      service.app.set('trust proxy', false);
+    }
   });
 
   it('reads the body whatever the Content-Type, or without one', async () => {
@@ -288,6 +315,8 @@ describe('jsonRpcRouter over HTTP', () => {
   it('fails with 500 (not a hang) when a body parser consumed the body first', async () => {
     const { res, json } = await post('/parsed', rpc('name', { contract: '0x1' }));
     expect(res.status).toBe(500);
-    expect(json).toEqual({ error: { code: '500', message: 'Internal error' } });
+    expect(json).toEqual({
+      error: { code: '500', message: expect.stringMatching(/^Internal error \(request id .+\)$/) },
+    });
   });
 });

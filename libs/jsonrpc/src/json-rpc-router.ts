@@ -40,7 +40,8 @@ function requestIdOf(req: Request): string {
  * protocol, still with a JSON-RPC error body (id null, `data.reason`): a body over the limit is
  * 413 (-32600), a Content-Encoding (gzip…) is 200 with -32701, and any method other than POST on
  * the path is 405 (-32600) with `Allow: POST`. The request id is pino-http's `req.id` and the
- * handler logger `req.log` (service-kit's Service sets both).
+ * handler logger `req.log` (service-kit's HttpService sets both); `RpcContext.clientIp` is `req.ip`
+ * (set the app's `trust proxy` to believe X-Forwarded-For from a gateway, and only from it).
  */
 export function jsonRpcRouter(server: RpcServer, options: JsonRpcRouterOptions): Router {
   const router = express.Router();
@@ -76,6 +77,7 @@ export function jsonRpcRouter(server: RpcServer, options: JsonRpcRouterOptions):
         requestId: requestIdOf(req),
         logger: (req as { log?: Logger }).log,
         charset: charsetOf(req.headers['content-type']),
+        clientIp: req.ip,
       });
       if (answer.body === undefined) {
         res.status(204).end();

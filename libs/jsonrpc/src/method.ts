@@ -5,6 +5,12 @@ import type { Logger } from '@itp/service-kit';
 export interface RpcContext {
   requestId: string;
   logger: Logger;
+  /**
+   * The client's address as the HTTP transport saw it (express `req.ip`, which honours the app's
+   * `trust proxy` setting: behind a trusted gateway, the address it reports in X-Forwarded-For).
+   * For per-client limits; undefined when the transport does not know it.
+   */
+  clientIp?: string;
 }
 
 /** A documented service error (returned in `result.resultCode`). */

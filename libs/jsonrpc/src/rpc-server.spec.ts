@@ -526,10 +526,16 @@ describe('RpcServer: failures', () => {
     expect((await call(rpc('lookup', { what: 'used' }))).json).toMatchObject({
       result: { resultCode: '409', resultMessage: 'tempKey already used', resultData: '' },
     });
+    // An internal failure (status 500, not exposed): the generic text and the request id only.
     const chain = await call(rpc('lookup', { what: 'chain' }));
     expect(chain.json).toMatchObject({
-      result: { resultCode: '500', resultMessage: 'chain unavailable', resultData: '' },
+      result: {
+        resultCode: '500',
+        resultMessage: 'Internal error (request id req-1)',
+        resultData: '',
+      },
     });
+    expect(chain.text).not.toContain('chain unavailable');
     expect(chain.text).not.toContain('ECONNREFUSED');
   });
 

@@ -1,7 +1,7 @@
 import jayson from 'jayson/promise/index.js';
 import type { Server as JaysonServer, MethodHandlerContext } from 'jayson/promise/index.js';
 import { isBaseError } from '@itp/errors';
-import type { Logger } from '@itp/service-kit';
+import { internalErrorMessage, type Logger } from '@itp/service-kit';
 import { checkRequest, type CheckedRequest, type RpcId } from './check-request.js';
 import { decodeBody } from './decode-body.js';
 import { serviceError } from './envelope.js';
@@ -36,6 +36,8 @@ export interface RpcHandleContext {
   logger?: Logger;
   /** The Content-Type charset the body was sent in, if any (lower-case); not UTF-8 → -32701. */
   charset?: string;
+  /** The client's address (express req.ip, honouring trust proxy); becomes RpcContext.clientIp. */
+  clientIp?: string;
 }
 
 export interface RpcHttpAnswer {
@@ -148,6 +150,7 @@ export class RpcServer {
     const context: RpcContext = {
       requestId: ctx.requestId,
       logger: ctx.logger ?? this.logger.child({ reqId: ctx.requestId }),
+      clientIp: ctx.clientIp,
     };
     if (!Array.isArray(payload)) {
       const text = await this.answerOne(payload, context);
@@ -227,7 +230,10 @@ export class RpcServer {
             { err, method: method.name, requestId: context.requestId, resultCode: err.code },
             'JSON-RPC service error',
           );
-          return serviceError(err);
+          // A 500 the caller is not meant to read: the generic text and the request id (logged above).
+          return err.expose
+            ? serviceError(err)
+            : serviceError(err, internalErrorMessage(context.requestId));
         }
         if (err instanceof RpcError) throw err;
         context.logger.error(

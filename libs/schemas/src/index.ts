@@ -2,3 +2,4 @@ export * from './block/index.js';
 export * from './token/index.js';
 export * from './auth/index.js';
 export * from './did/index.js';
+export * from './errors/index.js';

@@ -27,6 +27,13 @@ export const baseConfigShape = {
     .default(1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /**
+   * Port of the separate Prometheus listener (`GET /metrics`), never the public port. Unset:
+   * PORT + 1000 (9080 for the gateway's 8080 …); 0 when PORT is 0 (any free port, for tests).
+   */
+  METRICS_PORT: port.optional(),
+  /** Address the metrics listener binds to; unset: HOST. */
+  METRICS_HOST: z.string().min(1).optional(),
 } as const;
 
 export const configSchemas = { port, bool };
@@ -60,4 +67,19 @@ export type BaseConfig = {
   BODY_LIMIT_BYTES: number;
   SHUTDOWN_TIMEOUT_MS: number;
   READINESS_TIMEOUT_MS: number;
+  METRICS_PORT?: number;
+  METRICS_HOST?: string;
 };
+
+/** The metrics listener's port: METRICS_PORT, else PORT + 1000 (0 stays 0: any free port). */
+export function metricsPortFor(config: Pick<BaseConfig, 'PORT' | 'METRICS_PORT'>): number {
+  if (config.METRICS_PORT !== undefined) return config.METRICS_PORT;
+  if (config.PORT === 0) return 0;
+  const port = config.PORT + 1000;
+  if (port > 65535) {
+    throw new ConfigError([
+      `METRICS_PORT: required when PORT + 1000 exceeds 65535 (PORT=${config.PORT})`,
+    ]);
+  }
+  return port;
+}

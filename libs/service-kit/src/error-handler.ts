@@ -28,7 +28,8 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
       if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
         res.setHeader('Retry-After', String(err.retryAfterSeconds));
       }
-      res.status(err.status).json(errorBody(err.code, err.message));
+      const message = err.expose ? err.message : internalErrorMessage(req.id);
+      res.status(err.status).json(errorBody(err.code, message));
       return;
     }
     const parserError = err as BodyParserError;
@@ -45,8 +46,18 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error({ err, reqId: req.id }, 'unhandled error');
-    res.status(500).json(errorBody('500', 'Internal error'));
+    res.status(500).json(errorBody('500', internalErrorMessage(req.id)));
   };
+}
+
+/**
+ * What a caller sees of an internal failure: a generic text and the request id to quote to the
+ * operator, who finds the detail in the log line with that id. Never the failure's own text.
+ */
+export function internalErrorMessage(requestId: unknown): string {
+  return requestId === undefined || requestId === null || requestId === ''
+    ? 'Internal error'
+    : `Internal error (request id ${String(requestId)})`;
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {

@@ -3,24 +3,36 @@ export {
   baseConfigShape,
   configSchemas,
   loadConfig,
+  metricsPortFor,
   type BaseConfig,
   type Env,
 } from './config.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';
 export { createHttpMetrics, type HttpMetrics } from './metrics.js';
-export { errorBody, notFoundHandler, restErrorHandler, type ErrorBody } from './error-handler.js';
+export {
+  errorBody,
+  internalErrorMessage,
+  notFoundHandler,
+  restErrorHandler,
+  type ErrorBody,
+} from './error-handler.js';
 export { runReadiness, type ReadinessCheck, type ReadinessReport } from './health.js';
 export { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 export {
-  Service,
+  HttpService,
   exitOnSignals,
   type RunningService,
   type ServiceOptions,
   type ShutdownHook,
-} from './create-service.js';
-export { runMain, type RunMainOptions } from './run-main.js';
+} from './http-service.js';
+export { runMain } from './run-main.js';
+export { defineApp, type BuildApp } from './define-app.js';
+export { ResourceScope } from './resource-scope.js';
+export { parseBody } from './parse-body.js';
+export { bearerToken, type RequestWithHeaders } from './bearer-token.js';
 export {
   InternalClient,
   requireInternalToken,
   type InternalClientOptions,
 } from './internal-api.js';
+export { parseTrustProxy, trustProxySetting, type TrustProxy } from './trust-proxy.js';

@@ -12,20 +12,20 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '@itp/errors';
+import { bearerToken } from './bearer-token.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * Service-to-service calls (`/internal/v1/...`): never routed by the gateway, authenticated with a
  * shared bearer token (INTERNAL_API_TOKEN, a deployment secret; the dev stack makes a random one
- * per start). Network policy in Kubernetes keeps these paths inside the cluster as well.
+ * per start). Keep these paths inside the cluster at the network level as well (docs/security.md).
  */
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 export function requireInternalToken(token: string): RequestHandler {
   const expected = digest(token);
   return (req, _res, next) => {
-    const header = req.headers.authorization ?? '';
-    const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const presented = bearerToken(req) ?? '';
     if (!presented || !timingSafeEqual(digest(presented), expected)) {
       next(new UnauthorizedError('Internal API token missing or wrong'));
       return;

@@ -26,14 +26,53 @@ export const REDACT_PATHS = [
 export interface LoggerOptions {
   name: string;
   level: string;
+  /**
+   * LOG_PRETTY: one readable line per entry (`time LEVEL service: message {fields}`) instead of
+   * JSON, for a person at a terminal. The same redaction applies. Off by default.
+   */
+  pretty?: boolean;
 }
 
-export function createLogger({ name, level }: LoggerOptions): Logger {
-  return pino({
+export function createLogger({ name, level, pretty = false }: LoggerOptions): Logger {
+  const options = {
     name,
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return pretty ? pino(options, prettyStream(process.stdout)) : pino(options);
+}
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/** A pino destination that rewrites each JSON line as one readable line. */
+export function prettyStream(out: { write(text: string): unknown }): { write(line: string): void } {
+  return {
+    write(line: string) {
+      try {
+        const {
+          time,
+          level,
+          service,
+          msg,
+          name: _name,
+          ...fields
+        } = JSON.parse(line) as Record<string, unknown>;
+        const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+        out.write(
+          `${String(time)} ${LEVEL_NAMES[Number(level)] ?? String(level)} ${String(service)}: ${String(msg ?? '')}${rest}\n`,
+        );
+      } catch {
+        out.write(line);
+      }
+    },
+  };
 }

@@ -1,40 +1,37 @@
 import type { z } from 'zod';
 import { ConfigError, loadConfig, type BaseConfig, type Env } from './config.js';
-import { exitOnSignals, type Service } from './create-service.js';
-import { createLogger, type Logger } from './logger.js';
-
-export interface RunMainOptions<S extends z.ZodType<BaseConfig>> {
-  name: string;
-  schema: S;
-  env: Env;
-  /** The composition root: builds every part of the service from the typed config. */
-  build: (config: z.infer<S>, logger: Logger) => Promise<Service>;
-}
+import { exitOnSignals } from './http-service.js';
+import type { BuildApp } from './define-app.js';
+import { createLogger } from './logger.js';
 
 /**
- * What every app's main.ts does: validate the config once, build, listen, and shut down cleanly on
- * SIGTERM/SIGINT. A bad config prints every problem and exits 1 before anything starts.
+ * What every app's main.ts does, and all it does: `await runMain(buildApp)`. Validates the
+ * environment once into the typed config (a bad config prints every problem and exits 1 before
+ * anything starts), builds, listens, and shuts down cleanly on SIGTERM / SIGINT.
  */
 export async function runMain<S extends z.ZodType<BaseConfig>>(
-  options: RunMainOptions<S>,
+  buildApp: BuildApp<S>,
+  // The one place the process environment is read (lint allows it here and in main.ts only).
+  env: Env = process.env,
 ): Promise<void> {
+  const name = buildApp.appName;
   let config: z.infer<S>;
   try {
-    config = loadConfig(options.schema, options.env);
+    config = loadConfig(buildApp.configSchema, env);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${options.name}: ${err.message}\n`);
+      process.stderr.write(`${name}: ${err.message}\n`);
       process.exit(1);
     }
     throw err;
   }
-  const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  const logger = createLogger({ name, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
   try {
-    const service = await options.build(config, logger);
+    const service = await buildApp(config, logger);
     exitOnSignals(service, logger);
     await service.listen();
   } catch (err) {
-    logger.fatal({ err }, `${options.name} failed to start`);
+    logger.fatal({ err }, `${name} failed to start`);
     process.exit(1);
   }
 }

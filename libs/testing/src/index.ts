@@ -1,4 +1,4 @@
-export { freePort } from '@itp/chain';
+export { freePort } from '@itp/dev-chain';
 export { TEST_ENV, provisionInfra, type Infra, type Provisioned } from './infra.js';
 export {
   createTestDatabase,

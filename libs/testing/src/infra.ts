@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startAnvil } from '@itp/chain';
+import { freePort, startAnvil } from '@itp/dev-chain';
 
 export const TEST_ENV = {
   redis: 'ITP_TEST_REDIS_URL',

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@itp/chain';
+import { freePort } from '@itp/dev-chain';
 
 /** The repository root (this file is libs/testing/src/spawn-app.ts). */
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));

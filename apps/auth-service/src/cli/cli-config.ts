@@ -9,7 +9,10 @@ export const cliConfigSchema = z.object({
   DATA_DIR: storeConfigShape.DATA_DIR,
 });
 
-/** DATABASE_URL; in development without it, the service's SQLite file in DATA_DIR. */
+/**
+ * DATABASE_URL; in development without it, the service's SQLite file in DATA_DIR. Anything but
+ * development (production, test, …) requires DATABASE_URL.
+ */
 export function cliDatabaseUrl(env: Env): string {
   const config = loadConfig(cliConfigSchema, env);
   if (config.DATABASE_URL) return config.DATABASE_URL;

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openSqlDatabase, type SqlDatabase } from '@itp/stores';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
-import { SqlClientRepository } from '../clients/sql-client-repository.js';
+import { SqlClientRepository } from '../db/sql-client-repository.js';
 import type { AuthDatabase } from '../db/database.js';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
-import { SqlUserRepository } from '../users/sql-user-repository.js';
+import { SqlUserRepository } from '../db/sql-user-repository.js';
 import { runCli } from './run-cli.js';
 
 interface CliRun {
@@ -108,14 +108,20 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     const stderr = new PassThrough();
     const err: Buffer[] = [];
     stderr.on('data', (c: Buffer) => err.push(c));
-    const code = await runCli(['users', 'list'], {
-      env: { APP_ENV: 'production' },
-      stdin: Readable.from([]),
-      stdout,
-      stderr,
-    });
-    expect(code).toBe(2);
-    expect(Buffer.concat(err).toString()).toMatch(/DATABASE_URL: required/);
+    // Anything but development is production: APP_ENV=test needs DATABASE_URL too.
+    for (const appEnv of ['production', 'test']) {
+      err.length = 0;
+      const code = await runCli(['users', 'list'], {
+        env: { APP_ENV: appEnv },
+        stdin: Readable.from([]),
+        stdout,
+        stderr,
+      });
+      expect(code).toBe(2);
+      expect(Buffer.concat(err).toString()).toMatch(
+        new RegExp(`DATABASE_URL: required when APP_ENV=${appEnv}`),
+      );
+    }
   });
 
   it('clients add prints a generated secret once; list never shows it', async () => {

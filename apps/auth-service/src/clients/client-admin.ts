@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError } from '@itp/errors';
+import { parseBody } from '@itp/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { parseOrBadRequest } from '../validation/parse-or-bad-request.js';
 import { newClientFieldsSchema, type NewClientFields } from './client-fields.js';
 import type { ClientSummary } from './client.js';
 import type { ClientRepository } from './client-repository.js';
@@ -27,7 +27,7 @@ export class ClientAdmin {
   ): Promise<{ created: boolean; secret?: string }> {
     const generated = fields.secret === undefined;
     const secret = fields.secret ?? randomBytes(32).toString('base64url');
-    const valid = parseOrBadRequest(newClientFieldsSchema, { ...fields, secret });
+    const valid = parseBody(newClientFieldsSchema, { ...fields, secret });
     if (options.ifAbsent && (await this.clients.findById(valid.id))) return { created: false };
     const created = await this.clients.insertIfAbsent(
       {

@@ -4,7 +4,7 @@ import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { Client } from './client.js';
 import type { ClientRepository } from './client-repository.js';
-import { InvalidClientError } from './invalid-client-error.js';
+import { InvalidClientError } from '../errors.js';
 import { parseBasicAuth } from './parse-basic-auth.js';
 
 export interface ClientAuthenticatorOptions {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
 import { ClientAdmin } from '../clients/client-admin.js';
-import { SqlClientRepository } from '../clients/sql-client-repository.js';
+import { SqlClientRepository } from '../db/sql-client-repository.js';
 import type { AuthDatabase } from '../db/database.js';
 import { authMigrations } from '../db/migrations.js';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
-import { SqlUserRepository } from '../users/sql-user-repository.js';
+import { SqlUserRepository } from '../db/sql-user-repository.js';
 import { UserAdmin } from '../users/user-admin.js';
 import { DEMO_CLIENT, DEMO_USER, ensureDemoData } from './demo-data.js';
 

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import { bearerToken } from '@itp/auth-jwt';
+import { bearerToken, parseBody } from '@itp/service-kit';
 import {
   authUserByAppRequestSchema,
   authUserRequestSchema,
@@ -16,7 +16,6 @@ import type { PasswordLogin } from '../login/password-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { PollThrottle } from '../rate-limit/poll-throttle.js';
 import type { VpLogin } from '../vp-login/vp-login.js';
-import { parseOrBadRequest } from '../validation/parse-or-bad-request.js';
 
 export interface AuthRouterDeps {
   passwordLogin: PasswordLogin;
@@ -71,7 +70,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
   });
 
   router.post('/auth-user', json, async (req, res) => {
-    const body = parseOrBadRequest(authUserRequestSchema, req.body);
+    const body = parseBody(authUserRequestSchema, req.body);
     const token = body.token ?? bearerToken(req);
     if (!token && /^bearer\b/i.test(req.headers.authorization ?? '')) {
       throw new UnauthorizedError('The Authorization header must be "Bearer <token>"');
@@ -86,23 +85,23 @@ export function authRouter(deps: AuthRouterDeps): Router {
   });
 
   router.post('/auth-user-with-vp', json, async (req, res) => {
-    const body = parseOrBadRequest(authUserWithVpRequestSchema, req.body);
+    const body = parseBody(authUserWithVpRequestSchema, req.body);
     res.json(await deps.vpLogin.login(body.vp, body.requestId, clientIp(req)));
   });
 
   router.post('/auth-user-by-app', client, json, async (req, res) => {
-    const body = parseOrBadRequest(authUserByAppRequestSchema, req.body);
+    const body = parseBody(authUserByAppRequestSchema, req.body);
     res.json(await deps.loginRequests.create(clientOf(res), body.requestId, body.waitTime));
   });
 
   router.post('/cancel-auth-user-by-app', client, json, async (req, res) => {
-    const body = parseOrBadRequest(cancelAuthUserByAppRequestSchema, req.body);
+    const body = parseBody(cancelAuthUserByAppRequestSchema, req.body);
     await deps.loginRequests.cancel(clientOf(res), body.requestId);
     res.status(200).end();
   });
 
   router.post('/auth-user-result-by-app', client, json, async (req, res) => {
-    const body = parseOrBadRequest(authUserResultByAppRequestSchema, req.body);
+    const body = parseBody(authUserResultByAppRequestSchema, req.body);
     const caller = clientOf(res);
     await deps.pollThrottle.pass(`${caller.id}\u0000${body.requestId}`);
     const userId = await deps.loginRequests.takeResult(caller, body.requestId);

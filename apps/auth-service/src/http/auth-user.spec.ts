@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createJwtVerifier } from '@itp/auth-jwt';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
@@ -27,6 +27,7 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
       DATABASE_URL: db.url,
       LOGIN_MAX_FAILURES_PER_ID: '3',
       LOGIN_MAX_FAILURES_PER_IP: '6',
+      LOGIN_ID_MAX_DELAY_SECONDS: '2',
     });
     login = `${auth.url}/v2/auth/auth-user`;
     await auth.domain.userAdmin.add(ALICE);
@@ -110,6 +111,28 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
       );
     });
 
+    it('refuses to extend the token of a user disabled since (401)', async () => {
+      const ip = fromNewIp();
+      await auth.domain.userAdmin.add({ id: 'ivan', password: 'ivan-password', name: 'Ivan' });
+      const first = await postJson(login, { id: 'ivan', password: 'ivan-password' }, ip);
+      expect(first.status).toBe(200);
+      const token = (first.body as { token: string }).token;
+      await auth.domain.userAdmin.setEnabled('ivan', false);
+      for (const extend of [
+        () => postJson(login, { id: 'ivan', password: 'ivan-password', token }, ip),
+        () =>
+          postJson(
+            login,
+            { id: 'ivan', password: 'ivan-password' },
+            { ...ip, authorization: `Bearer ${token}` },
+          ),
+      ]) {
+        const res = await extend();
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ error: { code: '401', message: 'Invalid id or password' } });
+      }
+    });
+
     it("refuses another user's token, a forged token and a malformed Bearer header", async () => {
       const ip = fromNewIp();
       const bobs = await postJson(login, { id: 'bob', password: 'bob-password-1' }, ip);
@@ -153,23 +176,71 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
     }
   });
 
-  it('rate limits failures per id (429 + Retry-After), even for the right password then', async () => {
+  it('forged addresses cannot lock the owner out: the id is only slowed down briefly', async () => {
     const id = 'bob';
-    for (let i = 0; i < 3; i += 1) {
-      expect((await postJson(login, { id, password: `wrong-${i}` }, fromNewIp())).status).toBe(401);
+    // The attack: wrong passwords, each from another (forged) X-Forwarded-For address.
+    let failures = 0;
+    for (let i = 0; i < 8; i += 1) {
+      const res = await postJson(login, { id, password: `wrong-${i}` }, fromNewIp());
+      if (res.status === 401) failures += 1;
+      else {
+        expect(res.status).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+      }
     }
-    const limited = await postJson(login, { id, password: 'bob-password-1' }, fromNewIp());
-    expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({
-      error: { code: '429', message: 'Too many failed attempts; try again later' },
-    });
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
+    expect(failures).toBeGreaterThan(3);
+    // The owner, from yet another address: at most one short hold, then the password works.
+    const owner = () => postJson(login, { id, password: 'bob-password-1' }, fromNewIp());
+    let res = await owner();
+    if (res.status === 429) {
+      expect(res.body).toEqual({
+        error: { code: '429', message: 'Too many failed attempts; try again later' },
+      });
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(2); // LOGIN_ID_MAX_DELAY_SECONDS, never 15 min
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 50));
+      res = await owner();
+    }
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ userId: 'bob' });
+  });
+
+  it("holds the guesser's own address (429 for the window), not the owner's", async () => {
+    await auth.domain.userAdmin.add({ id: 'gina', password: 'gina-password', name: 'Gina' });
+    const guesser = fromNewIp();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await postJson(login, { id: 'gina', password: `guess-${i}` }, guesser)).status).toBe(
+        401,
+      );
+    }
+    const held = await postJson(login, { id: 'gina', password: 'gina-password' }, guesser);
+    expect(held.status).toBe(429);
+    const retryAfter = Number(held.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(2);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    // Another id is not affected.
-    expect(
-      (await postJson(login, { id: 'alice', password: ALICE.password }, fromNewIp())).status,
-    ).toBe(200);
+    const owner = await postJson(login, { id: 'gina', password: 'gina-password' }, fromNewIp());
+    expect(owner.status).toBe(200);
+  });
+
+  it('a database error during login is a 503, counts nothing, and the login works once it is back', async () => {
+    await auth.domain.userAdmin.add({ id: 'hank', password: 'hank-password', name: 'Hank' });
+    const ip = fromNewIp();
+    const outage = jest
+      .spyOn(auth.domain.users, 'findById')
+      .mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const res = await postJson(login, { id: 'hank', password: 'hank-password' }, ip);
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ error: { code: '503', message: expect.any(String) } });
+        expect(res.text).not.toMatch(/ECONNREFUSED|5432/);
+      }
+    } finally {
+      outage.mockRestore();
+    }
+    const res = await postJson(login, { id: 'hank', password: 'hank-password' }, ip);
+    expect(res.status).toBe(200);
   });
 
   it('resets the per-id count after a successful login', async () => {
@@ -247,6 +318,47 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: { code: '413', message: expect.any(String) } });
     });
+  });
+});
+
+describe('auth-user with the default TRUST_PROXY (trust nobody)', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    auth = await startAuthService({
+      DATABASE_URL: db.url,
+      TRUST_PROXY: undefined,
+      LOGIN_MAX_FAILURES_PER_ID: '3',
+    });
+    await auth.domain.userAdmin.add({ id: 'judy', password: 'judy-password', name: 'Judy' });
+  });
+
+  afterAll(async () => {
+    await auth?.close();
+    await db?.drop();
+  });
+
+  it('ignores X-Forwarded-For: a direct caller cannot pick its own address to dodge the limit', async () => {
+    expect(auth.config.TRUST_PROXY).toBe(false);
+    const login = `${auth.url}/v2/auth/auth-user`;
+    for (let i = 0; i < 3; i += 1) {
+      const res = await postJson(
+        login,
+        { id: 'judy', password: `guess-${i}` },
+        { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      );
+      expect(res.status).toBe(401);
+    }
+    // All three counted for this caller's real address (127.0.0.1), whatever it claimed.
+    const held = await postJson(
+      login,
+      { id: 'judy', password: 'judy-password' },
+      { 'x-forwarded-for': '198.51.100.200' },
+    );
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(60);
   });
 });
 

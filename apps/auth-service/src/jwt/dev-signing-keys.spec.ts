@@ -37,13 +37,15 @@ describe('development signing keys', () => {
     expect(new Set(all).size).toBe(1);
   });
 
-  it('come from JWT_SIGNING_KEYS when set, and are required in production', async () => {
+  it('come from JWT_SIGNING_KEYS when set, and are required outside development', async () => {
     await expect(
       resolveSigningKeysJson({ APP_ENV: 'production', DATA_DIR: dataDir, JWT_SIGNING_KEYS: '[x]' }),
     ).resolves.toBe('[x]');
-    await expect(
-      resolveSigningKeysJson({ APP_ENV: 'production', DATA_DIR: dataDir }),
-    ).rejects.toThrow(ConfigError);
+    for (const appEnv of ['production', 'test']) {
+      await expect(resolveSigningKeysJson({ APP_ENV: appEnv, DATA_DIR: dataDir })).rejects.toThrow(
+        ConfigError,
+      );
+    }
     await expect(
       resolveSigningKeysJson({ APP_ENV: 'development', DATA_DIR: dataDir }),
     ).resolves.toContain('"kty"');

@@ -43,15 +43,15 @@ export async function loadOrCreateDevSigningKeys(file: string): Promise<string> 
 }
 
 /**
- * The JSON of the signing keys: JWT_SIGNING_KEYS when set; otherwise, outside production, the
- * development file in DATA_DIR (created on first start, so tokens survive a restart). Production
- * without the secret is a ConfigError: the service refuses to start.
+ * The JSON of the signing keys: JWT_SIGNING_KEYS when set; otherwise, in development only, the
+ * development file in DATA_DIR (created on first start, so tokens survive a restart). Anything
+ * but development (production, test, …) without the secret is a ConfigError: no start.
  */
 export async function resolveSigningKeysJson(config: SigningKeysSource): Promise<string> {
   if (config.JWT_SIGNING_KEYS) return config.JWT_SIGNING_KEYS;
-  if (config.APP_ENV === 'production') {
+  if (config.APP_ENV !== 'development') {
     throw new ConfigError([
-      'JWT_SIGNING_KEYS: required when APP_ENV=production (JSON array of private EC P-256 JWKs; see apps/auth-service/README.md)',
+      `JWT_SIGNING_KEYS: required when APP_ENV=${config.APP_ENV} (JSON array of private EC P-256 JWKs; see apps/auth-service/README.md)`,
     ]);
   }
   return loadOrCreateDevSigningKeys(devSigningKeysFile(config.DATA_DIR));

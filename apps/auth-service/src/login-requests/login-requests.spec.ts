@@ -5,7 +5,7 @@ import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import type { Client } from '../clients/client.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { LoginRequestPendingError, LoginRequestUnknownError } from './login-request-errors.js';
+import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import { LoginRequestStore } from './login-request-store.js';
 import { LoginRequests } from './login-requests.js';
 

@@ -3,7 +3,7 @@ import type { AuthUserByAppResponse } from '@itp/schemas';
 import type { Client } from '../clients/client.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { LoginRequest } from './login-request.js';
-import { LoginRequestPendingError, LoginRequestUnknownError } from './login-request-errors.js';
+import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequestStore, StoredLoginRequest } from './login-request-store.js';
 import { formatRequestId, newLoginRequestId, parseRequestId } from './request-id.js';
 

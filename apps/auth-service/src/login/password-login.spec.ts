@@ -1,10 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { pino } from 'pino';
-import { UnauthorizedError } from '@itp/errors';
+import { ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '@itp/errors';
 import { MemoryKvStore } from '@itp/stores';
 import type { JwtVerifier } from '@itp/auth-jwt';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { FailureBackoff } from '../rate-limit/failure-backoff.js';
 import { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
@@ -34,7 +35,13 @@ class CountingHasher implements PasswordHasher {
   }
 }
 
-async function setup() {
+interface Limits {
+  perId: number;
+  perIp: number;
+  maxDelayMs: number;
+}
+
+async function setup(limits: Limits = { perId: 100, perIp: 100, maxDelayMs: 30_000 }) {
   const hasher = new CountingHasher(new Argon2PasswordHasher());
   const now = Date.now();
   const user = async (id: string, password: string, enabled: boolean): Promise<User> => ({
@@ -51,7 +58,13 @@ async function setup() {
     ['erin', await user('erin', 'erin-password', true)],
     ['frank', await user('frank', 'frank-password', false)],
   ]);
-  const users = { findById: async (id: string) => byId.get(id) } as unknown as UserRepository;
+  let storeDown = false;
+  const users = {
+    findById: async (id: string) => {
+      if (storeDown) throw new Error('Connection terminated unexpectedly');
+      return byId.get(id);
+    },
+  } as unknown as UserRepository;
   const results = {
     resultFor: async (u: User) => ({
       token: 't',
@@ -62,17 +75,26 @@ async function setup() {
     }),
   } as unknown as LoginResults;
   const kv = new MemoryKvStore();
-  const counter = (name: string) => new FailureCounter(kv, { name, max: 100, windowMs: 60_000 });
+  const windowMs = 15 * 60_000;
   const login = new PasswordLogin({
     users,
     hasher,
     results,
     ownTokens: {} as JwtVerifier,
-    failuresPerId: counter('id'),
-    failuresPerIp: counter('ip'),
+    failuresPerIdAndIp: new FailureCounter(kv, { name: 'id-ip', max: limits.perId, windowMs }),
+    failuresPerId: new FailureBackoff(kv, {
+      name: 'id',
+      freeFailures: limits.perId,
+      windowMs,
+      maxDelayMs: limits.maxDelayMs,
+    }),
+    failuresPerIp: new FailureCounter(kv, { name: 'ip', max: limits.perIp, windowMs }),
     logger: pino({ level: 'silent' }),
   });
-  return { login, hasher, close: () => kv.close() };
+  const setStoreDown = (down: boolean) => {
+    storeDown = down;
+  };
+  return { login, hasher, setStoreDown, close: () => kv.close() };
 }
 
 describe('PasswordLogin', () => {
@@ -96,6 +118,148 @@ describe('PasswordLogin', () => {
         clientIp: '127.0.0.1',
       });
       expect(ok.userId).toBe('erin');
+    } finally {
+      await close();
+    }
+  });
+});
+
+/** Fakes only the clock (Date), so the in-process store's TTLs move without sleeping. */
+function fakeClock() {
+  jest.useFakeTimers({
+    now: new Date('2030-01-01T00:00:00Z'),
+    doNotFake: [
+      'nextTick',
+      'setImmediate',
+      'clearImmediate',
+      'setTimeout',
+      'clearTimeout',
+      'setInterval',
+      'clearInterval',
+      'queueMicrotask',
+      'hrtime',
+      'performance',
+    ],
+  });
+  return (ms: number) => jest.setSystemTime(Date.now() + ms);
+}
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+describe('PasswordLogin rate limits (nobody can lock a user out)', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+  const limits = { perId: 5, perIp: 50, maxDelayMs: 30_000 };
+
+  it('failures from many (forged) addresses only slow the id down: the owner waits at most 30 s', async () => {
+    const advance = fakeClock();
+    const { login, close } = await setup(limits);
+    try {
+      let failures = 0;
+      let holds = 0;
+      // An attacker with a fresh address per guess who also waits out every hold.
+      for (let i = 0; failures < 15; i += 1) {
+        const err = await rejection(
+          login.login({ id: 'erin', password: `guess-${i}`, clientIp: `203.0.113.${i % 250}` }),
+        );
+        if (err instanceof TooManyRequestsError) {
+          holds += 1;
+          expect(err.retryAfterSeconds).toBeLessThanOrEqual(30);
+          advance(err.retryAfterSeconds * 1000);
+        } else {
+          expect(err).toBeInstanceOf(UnauthorizedError);
+          failures += 1;
+        }
+      }
+      expect(holds).toBeGreaterThan(0);
+      // The owner, from yet another address: at most one short hold, then the password works.
+      const owner = { id: 'erin', password: 'erin-password', clientIp: '198.51.100.1' };
+      const first = await rejection(login.login(owner));
+      expect(first).toBeInstanceOf(TooManyRequestsError);
+      expect((first as TooManyRequestsError).retryAfterSeconds).toBeLessThanOrEqual(30);
+      advance((first as TooManyRequestsError).retryAfterSeconds * 1000);
+      await expect(login.login(owner)).resolves.toMatchObject({ userId: 'erin' });
+      // The success reset the per-id count: the next failure costs no hold.
+      await expect(
+        login.login({ id: 'erin', password: 'nope', clientIp: '198.51.100.2' }),
+      ).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(login.login(owner)).resolves.toMatchObject({ userId: 'erin' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('holds the holds: 1, 2, 4, 8, 16 s, then at most LOGIN_ID_MAX_DELAY_SECONDS', async () => {
+    const advance = fakeClock();
+    const { login, close } = await setup({ ...limits, maxDelayMs: 20_000 });
+    try {
+      const seen: number[] = [];
+      // Before each failure: the hold the previous failures set (0 = none).
+      for (let i = 0; i < 12; i += 1) {
+        const guess = () =>
+          rejection(login.login({ id: 'erin', password: 'nope', clientIp: `192.0.2.${i}` }));
+        const first = await guess();
+        if (first instanceof TooManyRequestsError) {
+          seen.push(first.retryAfterSeconds);
+          advance(first.retryAfterSeconds * 1000);
+          expect(await guess()).toBeInstanceOf(UnauthorizedError);
+        } else {
+          expect(first).toBeInstanceOf(UnauthorizedError);
+          seen.push(0);
+        }
+      }
+      expect(seen).toEqual([0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 20]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("holds the guesser's own address for the window, and only that address", async () => {
+    fakeClock();
+    const { login, close } = await setup({ ...limits, maxDelayMs: 30_000 });
+    try {
+      const guesser = '203.0.113.66';
+      for (let i = 0; i < 5; i += 1) {
+        await expect(
+          login.login({ id: 'erin', password: `guess-${i}`, clientIp: guesser }),
+        ).rejects.toBeInstanceOf(UnauthorizedError);
+      }
+      const held = await rejection(
+        login.login({ id: 'erin', password: 'erin-password', clientIp: guesser }),
+      );
+      expect(held).toBeInstanceOf(TooManyRequestsError);
+      expect((held as TooManyRequestsError).retryAfterSeconds).toBe(15 * 60);
+      await expect(
+        login.login({ id: 'erin', password: 'erin-password', clientIp: '198.51.100.3' }),
+      ).resolves.toMatchObject({ userId: 'erin' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('a failing user store is a 503 and counts nothing; the right password works when it is back', async () => {
+    fakeClock();
+    const { login, hasher, setStoreDown, close } = await setup(limits);
+    try {
+      setStoreDown(true);
+      const before = hasher.verifications;
+      for (let i = 0; i < 12; i += 1) {
+        const err = await rejection(
+          login.login({ id: 'erin', password: 'erin-password', clientIp: '198.51.100.4' }),
+        );
+        expect(err).toBeInstanceOf(ServiceUnavailableError);
+        expect(err).not.toBeInstanceOf(UnauthorizedError);
+      }
+      expect(hasher.verifications).toBe(before);
+      setStoreDown(false);
+      await expect(
+        login.login({ id: 'erin', password: 'erin-password', clientIp: '198.51.100.4' }),
+      ).resolves.toMatchObject({ userId: 'erin' });
     } finally {
       await close();
     }

@@ -1,9 +1,11 @@
-import { UnauthorizedError } from '@itp/errors';
+import { BaseError, ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
 import type { JwtVerifier } from '@itp/auth-jwt';
 import type { Logger } from '@itp/service-kit';
 import type { LoginResult } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import type { FailureBackoff } from '../rate-limit/failure-backoff.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
+import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { LoginResults } from './login-results.js';
 
@@ -24,7 +26,11 @@ export interface PasswordLoginDeps {
   results: LoginResults;
   /** Verifies this service's own tokens (the token to extend). */
   ownTokens: JwtVerifier;
-  failuresPerId: FailureCounter;
+  /** Per (user id, client address): LOGIN_MAX_FAILURES_PER_ID failures, then 429 for the window. */
+  failuresPerIdAndIp: FailureCounter;
+  /** Per user id across all addresses: growing short holds, never a wall. */
+  failuresPerId: FailureBackoff;
+  /** Per client address across all ids: LOGIN_MAX_FAILURES_PER_IP. */
   failuresPerIp: FailureCounter;
   logger: Logger;
 }
@@ -33,8 +39,12 @@ export interface PasswordLoginDeps {
  * auth-user: id + password → login result with a new JWT.
  * - Unknown id, wrong password and disabled user: the same UnauthorizedError, after the same
  *   argon2 work (an unknown id is checked against a dummy hash).
- * - Rate limits: per client IP, failures only (check, then count a failure); per id, every
- *   attempt counts atomically before the password check and a success resets the count.
+ * - Rate limits (README "Rate limits"): all three are checked before the work and only real
+ *   credential failures are counted, after the check. Per (id, client address) and per client
+ *   address: a wall for the window. Per id across addresses: short growing holds (never more
+ *   than LOGIN_ID_MAX_DELAY_SECONDS), so nobody can lock the owner out by failing for them. A
+ *   success resets the per-(id, address) and the per-id counts. A failing user store is a 503
+ *   and counts nothing.
  * - Token extension: with valid credentials, a `token` must be a valid (unexpired) token of this
  *   service for the same user; the new token's exp is later than the old one's.
  */
@@ -42,23 +52,41 @@ export class PasswordLogin {
   constructor(private readonly deps: PasswordLoginDeps) {}
 
   async login(request: PasswordLoginRequest): Promise<LoginResult> {
-    const { users, hasher, failuresPerId, failuresPerIp } = this.deps;
+    const { hasher, failuresPerIdAndIp, failuresPerId, failuresPerIp } = this.deps;
+    const pair = `${request.id}\u0000${request.clientIp}`;
     await failuresPerIp.check(request.clientIp);
-    await failuresPerId.take(request.id);
-    const user = await users.findById(request.id);
+    await failuresPerIdAndIp.check(pair);
+    await failuresPerId.check(request.id);
+    const user = await this.findUser(request.id);
     const passwordOk = user
       ? await hasher.verify(user.passwordHash, request.password)
       : await hasher.verifyDummy(request.password);
     if (!user || !passwordOk || !user.enabled) {
-      await failuresPerIp.recordFailure(request.clientIp);
+      await Promise.all([
+        failuresPerIp.recordFailure(request.clientIp),
+        failuresPerIdAndIp.recordFailure(pair),
+        failuresPerId.recordFailure(request.id),
+      ]);
       throw new UnauthorizedError(INVALID_CREDENTIALS, {
         details: { reason: !user ? 'unknown id' : !passwordOk ? 'wrong password' : 'disabled' },
       });
     }
-    await failuresPerId.reset(request.id);
+    await Promise.all([failuresPerIdAndIp.reset(pair), failuresPerId.reset(request.id)]);
     const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
     if (hasher.needsRehash(user.passwordHash)) await this.rehash(user.id, request.password);
     return this.deps.results.resultFor(user, notExpiringBefore);
+  }
+
+  /** The user, or a 503 when the store fails (not a credential failure: nothing is counted). */
+  private async findUser(id: string): Promise<User | undefined> {
+    try {
+      return await this.deps.users.findById(id);
+    } catch (err) {
+      if (err instanceof BaseError && err.status < 500) throw err;
+      throw new ServiceUnavailableError('Login is unavailable right now; try again later', {
+        cause: err,
+      });
+    }
   }
 
   /** The earliest exp the extended token may have: one second after the old token's. */

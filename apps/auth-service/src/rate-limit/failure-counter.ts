@@ -16,10 +16,12 @@ export interface FailureCounterOptions {
  * gets TooManyRequestsError with Retry-After = the counter's remaining time to live.
  *
  * Two ways to count:
- * - `check` before the work and `recordFailure` after a failure: successes are free (per client
- *   IP: many users may share one address). Concurrent attempts can overshoot by their number.
- * - `take` counts the attempt itself, atomically, before the work; `reset` after a success
- *   (per user id: exactly `max` guesses per window, however many run in parallel).
+ * - `check` before the work and `recordFailure` after a failure: successes and errors that are
+ *   no credential failure are free (per client IP, per (user id, client IP), per client IP of
+ *   relying parties). Concurrent attempts can overshoot by their number.
+ * - `take` counts the attempt itself, atomically, before the work; `reset` after a success.
+ *   Not for anything a stranger can trigger for someone else: a wall per user id let anyone
+ *   lock a user out (password login uses FailureBackoff per id instead).
  */
 export class FailureCounter {
   constructor(

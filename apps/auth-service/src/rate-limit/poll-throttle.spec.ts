@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { MemoryKvStore } from '@itp/stores';
 import { PollThrottle } from './poll-throttle.js';
-import { SlowDownError } from './slow-down-error.js';
+import { SlowDownError } from '../errors.js';
 
 describe('PollThrottle', () => {
   let kv: MemoryKvStore;

@@ -1,6 +1,6 @@
 import { sha256Hex } from '@itp/crypto';
 import type { KvStore } from '@itp/stores';
-import { SlowDownError } from './slow-down-error.js';
+import { SlowDownError } from '../errors.js';
 
 /**
  * At most one poll per `minIntervalMs` per subject (a client and its request): a marker key with

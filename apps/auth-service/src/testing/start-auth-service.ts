@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import { buildAuthService, type AuthDomain } from '../app.js';
@@ -11,14 +12,26 @@ export interface RunningAuthService {
   close(): Promise<void>;
 }
 
+/** A fresh internal API token (what `INTERNAL_API_TOKEN` must look like: 256 random bits). */
+export function newInternalApiToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A local URL where nothing listens (DID_SERVICE_URL of tests that never reach did-service). */
+export const UNUSED_URL = 'http://127.0.0.1:9';
+
 /** A fresh signing-keys secret (JSON array with one private JWK). */
 export async function newSigningKeysSecret(): Promise<string> {
   return JSON.stringify([await generateSigningJwk()]);
 }
 
 /**
- * Test helper: builds auth-service with app.ts (APP_ENV=test) against the real Redis of the jest
- * setup (own key prefix unless given) and the DATABASE_URL in `env`, on an ephemeral port.
+ * Test helper: builds auth-service with app.ts (APP_ENV=test, which is production: so it passes
+ * what production needs — fresh signing keys, a random INTERNAL_API_TOKEN, a DID_SERVICE_URL
+ * where nothing listens unless given) against the real Redis of the jest setup (own key prefix
+ * unless given) and the DATABASE_URL in `env`, on an ephemeral port. TRUST_PROXY is `loopback`
+ * (the test plays the gateway's hop and sets X-Forwarded-For); pass `TRUST_PROXY: undefined`
+ * for the service's default (trust nobody).
  */
 export async function startAuthService(env: Env): Promise<RunningAuthService> {
   const config = loadConfig(configSchema, {
@@ -29,6 +42,9 @@ export async function startAuthService(env: Env): Promise<RunningAuthService> {
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: uniquePrefix('auth'),
     JWT_SIGNING_KEYS: env.JWT_SIGNING_KEYS ?? (await newSigningKeysSecret()),
+    INTERNAL_API_TOKEN: newInternalApiToken(),
+    DID_SERVICE_URL: UNUSED_URL,
+    TRUST_PROXY: 'loopback',
     ...env,
   });
   const { service, domain } = await buildAuthService(

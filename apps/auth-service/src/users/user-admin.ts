@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '@itp/errors';
+import { parseBody } from '@itp/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { parseOrBadRequest } from '../validation/parse-or-bad-request.js';
 import { newPasswordSchema, newUserFieldsSchema, type NewUserFields } from './user-fields.js';
 import type { UserSummary } from './user.js';
 import type { UserRepository } from './user-repository.js';
@@ -15,7 +15,7 @@ export class UserAdmin {
 
   /** Adds an enabled user. ConflictError when the id exists (unless `ifAbsent`: then false). */
   async add(fields: NewUserFields, options: { ifAbsent?: boolean } = {}): Promise<boolean> {
-    const valid = parseOrBadRequest(newUserFieldsSchema, fields);
+    const valid = parseBody(newUserFieldsSchema, fields);
     if (options.ifAbsent && (await this.users.findById(valid.id))) return false;
     const passwordHash = await this.hasher.hash(valid.password);
     const inserted = await this.users.insertIfAbsent(
@@ -38,7 +38,7 @@ export class UserAdmin {
   }
 
   async resetPassword(id: string, password: string): Promise<void> {
-    const valid = parseOrBadRequest(newPasswordSchema, password);
+    const valid = parseBody(newPasswordSchema, password);
     const passwordHash = await this.hasher.hash(valid);
     if (!(await this.users.setPasswordHash(id, passwordHash, this.clock()))) {
       throw new NotFoundError(`No user ${id}`);

@@ -2,21 +2,23 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { resolveInternalApiToken } from '@itp/crypto';
 import { loadConfig } from '@itp/service-kit';
 import { configSchema } from '../config.js';
-import { resolveInternalApiToken } from './internal-api-token.js';
 
 describe('VP login settings', () => {
   const dir = mkdtempSync(join(tmpdir(), 'auth-vp-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('production needs DID_SERVICE_URL and INTERNAL_API_TOKEN', () => {
-    expect(() =>
-      loadConfig(configSchema, { APP_ENV: 'production', JWT_SIGNING_KEYS: '[]' }),
-    ).toThrow(
-      /DID_SERVICE_URL: required when APP_ENV=production[\s\S]*INTERNAL_API_TOKEN: required/,
-    );
-    const config = loadConfig(configSchema, { APP_ENV: 'test' });
+  it('production (and test) needs DID_SERVICE_URL and INTERNAL_API_TOKEN', () => {
+    for (const appEnv of ['production', 'test']) {
+      expect(() => loadConfig(configSchema, { APP_ENV: appEnv, JWT_SIGNING_KEYS: '[]' })).toThrow(
+        new RegExp(
+          `DID_SERVICE_URL: required when APP_ENV=${appEnv}[\\s\\S]*INTERNAL_API_TOKEN: required`,
+        ),
+      );
+    }
+    const config = loadConfig(configSchema, { APP_ENV: 'development' });
     expect(config.VP_LOGIN_MAX_AGE_SECONDS).toBe(300);
   });
 

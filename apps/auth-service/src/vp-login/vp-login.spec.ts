@@ -5,7 +5,7 @@ import {
   startAuthService,
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
-import { startVpLoginStack, type VpLoginStack } from './vp-login-stack.js';
+import { startVpLoginStack, type VpLoginStack } from '../testing/vp-login-stack.js';
 
 // Answers are asserted field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

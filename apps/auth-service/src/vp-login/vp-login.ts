@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@itp/errors';
 import { sha256Hex } from '@itp/crypto';
 import type { LoginResult } from '@itp/schemas';
 import type { KvStore } from '@itp/stores';
+import { VpReplayedError } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
@@ -20,13 +21,6 @@ export interface VpLoginDeps {
   loginResults: LoginResults;
   /** The per-client-IP failure counter shared with password login. */
   failuresPerIp: FailureCounter;
-}
-
-/** A VP that was already used for a login (contract §2: used once). */
-export class VpReplayedError extends UnauthorizedError {
-  constructor() {
-    super('VP refused (replayed): this presentation was already used');
-  }
 }
 
 /**

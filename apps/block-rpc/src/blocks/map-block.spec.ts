@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { blockRecordSchema } from '@itp/schemas';
-import { NodeAnswerError } from '../chain/node-answer-error.js';
+import { NodeAnswerError } from '../errors.js';
 import { mapFullBlock, toHashView } from './map-block.js';
 
 const h = (byte: string) => `0x${byte.repeat(32)}`;

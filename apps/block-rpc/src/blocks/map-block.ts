@@ -1,5 +1,5 @@
 import type { BlockRecord, TransactionRecord } from '@itp/schemas';
-import { NodeAnswerError } from '../chain/node-answer-error.js';
+import { NodeAnswerError } from '../errors.js';
 import { nodeFields, toNumber, type NodeFields } from '../chain/node-fields.js';
 import { mapTransaction } from '../transactions/map-transaction.js';
 

@@ -1,4 +1,4 @@
-import { NodeAnswerError } from './node-answer-error.js';
+import { NodeAnswerError } from '../errors.js';
 
 /** A JSON object from the node. */
 export type NodeObject = Record<string, unknown>;

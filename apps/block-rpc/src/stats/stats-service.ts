@@ -1,7 +1,7 @@
 import { InvalidParamsError } from '@itp/jsonrpc';
 import type { GetTransactionStatsResult, StatsRange } from '@itp/schemas';
-import type { BlockIndexStore } from './block-index-store.js';
-import { dayCount, daysInRange } from './utc-day.js';
+import type { BlockIndexStore } from '../indexer/block-index-store.js';
+import { dayCount, daysInRange } from '../indexer/utc-day.js';
 
 /**
  * getTransactionStats: transactions per UTC day (by block timestamp) from the SQL index, every

@@ -1,11 +1,14 @@
-import { startAnvil, type RunningAnvil } from '@itp/chain';
+import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { freePort } from '@itp/testing';
 
 /** anvil's first two unlocked accounts. */
 export const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 export const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
-/** An own anvil for a test file (a clean chain it can mine, warp and reorganise). */
+/**
+ * An own anvil for a test file that the test scripts: a clean chain it can mine, warp (next block
+ * timestamp) and reorganise, with ALICE → BOB transfers mined one per block.
+ */
 export interface TestChain {
   url: string;
   call<T = unknown>(method: string, params?: unknown[]): Promise<T>;
@@ -22,7 +25,8 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-export async function startTestChain(): Promise<TestChain> {
+/** Starts a private anvil on a free port and the client that scripts it. */
+export async function startScriptableTestChain(): Promise<TestChain> {
   const anvil: RunningAnvil = await startAnvil({ port: await freePort() });
   let id = 0;
   const call = async <T>(method: string, params: unknown[] = []): Promise<T> => {

@@ -1,6 +1,6 @@
 import type { ChainClient } from '@itp/chain';
-import type { RunningService } from '@itp/service-kit';
-import { buildApp, type BlockRpcApp } from '../app.js';
+import { createLogger, type RunningService } from '@itp/service-kit';
+import { SERVICE_NAME, buildBlockRpc, type BlockRpcApp } from '../app.js';
 import { loadBlockRpcConfig } from '../config.js';
 
 export interface HarnessOptions {
@@ -26,6 +26,8 @@ export interface JsonRpcAnswer {
 export interface Harness {
   app: BlockRpcApp;
   url: string;
+  /** The separate metrics listener (`${metricsUrl}/metrics`). */
+  metricsUrl: string;
   /** POST /block with a raw body (string) or JSON value. */
   post(body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** One call with id 1; resolves with the whole answer. */
@@ -48,7 +50,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     BLOCK_INDEX_POLL_MS: '50',
     ...options.env,
   });
-  const app = await buildApp(config, {
+  const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
+  const app = await buildBlockRpc(config, logger, {
     ...(options.chain ? { chain: options.chain } : {}),
     autoStartIndexer: options.autoStartIndexer ?? false,
   });
@@ -77,6 +80,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   return {
     app,
     url: running.url,
+    metricsUrl: running.metricsUrl,
     post,
     call,
     async data<T>(method: string, params?: unknown): Promise<T> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { transactionRecordSchema } from '@itp/schemas';
-import { NodeAnswerError } from '../chain/node-answer-error.js';
+import { NodeAnswerError } from '../errors.js';
 import { mapTransaction } from './map-transaction.js';
 
 const h = (byte: string) => `0x${byte.repeat(32)}`;

@@ -1,5 +1,5 @@
 import type { TransactionRecord } from '@itp/schemas';
-import { NodeAnswerError } from '../chain/node-answer-error.js';
+import { NodeAnswerError } from '../errors.js';
 import { nodeFields, type NodeFields } from '../chain/node-fields.js';
 
 function accessListOf(f: NodeFields): TransactionRecord['accessList'] {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ES256KSigner } from 'did-jwt';
-import {
-  SigningKey,
-  Transaction,
-  Wallet,
-  getBytes,
-  toUtf8Bytes,
-  verifyMessage,
-  verifyTypedData,
-} from 'ethers';
+import { SigningKey, Transaction, Wallet, getBytes, sha256, toUtf8Bytes } from 'ethers';
 import { BadGatewayError, BadRequestError } from '@itp/errors';
-import type { DigestSignature, WalletPort } from '../wallet/wallet-port.js';
+import type { JwsSignature, WalletPort } from '../wallet/wallet-port.js';
 import { WalletKeyManagementSystem } from './wallet-kms.js';
 
 interface TestKey {
@@ -18,19 +10,22 @@ interface TestKey {
   privateKey: string;
 }
 
-/** An in-memory wallet: signs digests with real keys (the port's contract, without HTTP). */
-function memoryWallet(keys: TestKey[], answerWith?: TestKey): WalletPort & { digests: string[] } {
-  const digests: string[] = [];
+/**
+ * An in-memory wallet: signs SHA-256 of a JWS signing input with real keys (the port's contract,
+ * without HTTP or token-rpc's header / iss checks, which token-rpc's own tests cover).
+ */
+function memoryWallet(keys: TestKey[], answerWith?: TestKey): WalletPort & { inputs: string[] } {
+  const inputs: string[] = [];
   return {
-    digests,
-    verifySecret: async () => {
+    inputs,
+    registerDid: async () => {
       throw new Error('not used');
     },
-    signDigest: async (address: string, digest: string): Promise<DigestSignature> => {
-      digests.push(digest);
+    signJws: async (address: string, signingInput: string): Promise<JwsSignature> => {
+      inputs.push(signingInput);
       const key = answerWith ?? keys.find((k) => k.address === address);
       if (!key) throw new Error('unknown address');
-      const signature = new SigningKey(key.privateKey).sign(digest);
+      const signature = new SigningKey(key.privateKey).sign(sha256(toUtf8Bytes(signingInput)));
       return { r: signature.r, s: signature.s, recoveryParam: signature.yParity };
     },
   };
@@ -95,7 +90,7 @@ describe('WalletKeyManagementSystem', () => {
     await expect(kms.createKey({ type: 'Secp256k1' })).rejects.toBeInstanceOf(BadRequestError);
   });
 
-  it('signs JOSE ES256K exactly as a local key would (RFC 6979), through sign-digest', async () => {
+  it('signs JOSE ES256K exactly as a local key would (RFC 6979), through sign-jws', async () => {
     const wallet = memoryWallet([key]);
     const kms = new WalletKeyManagementSystem(wallet);
     const data = toUtf8Bytes('header.payload');
@@ -104,65 +99,45 @@ describe('WalletKeyManagementSystem', () => {
     expect(await kms.sign({ keyRef, data })).toBe(await local(data));
     const recoverable = ES256KSigner(getBytes(key.privateKey), true);
     expect(await kms.sign({ keyRef, algorithm: 'ES256K-R', data })).toBe(await recoverable(data));
-    expect(wallet.digests).toHaveLength(3);
+    expect(wallet.inputs).toEqual(['header.payload', 'header.payload', 'header.payload']);
   });
 
-  it('signs Ethereum messages, typed data and transactions', async () => {
-    const kms = new WalletKeyManagementSystem(memoryWallet([key]));
-    const message = await kms.sign({
-      keyRef,
-      algorithm: 'eth_signMessage',
-      data: toUtf8Bytes('hello'),
-    });
-    expect(verifyMessage('hello', message)).toBe(key.address);
-    const typed = {
-      domain: { name: 'itp', version: '1', chainId: 31337 },
-      types: {
-        EIP712Domain: [{ name: 'name', type: 'string' }],
-        Greeting: [{ name: 'text', type: 'string' }],
-      },
-      message: { text: 'hi' },
-    };
-    const typedSignature = await kms.sign({
-      keyRef,
-      algorithm: 'eth_signTypedData',
-      data: toUtf8Bytes(JSON.stringify(typed)),
-    });
-    expect(
-      verifyTypedData(
-        typed.domain,
-        { Greeting: typed.types.Greeting },
-        typed.message,
-        typedSignature,
-      ),
-    ).toBe(key.address);
+  it('refuses to sign Ethereum messages, typed data and transactions, without asking the wallet', async () => {
+    const wallet = memoryWallet([key]);
+    const kms = new WalletKeyManagementSystem(wallet);
     const unsigned = Transaction.from({
       to: Wallet.createRandom().address,
-      value: 1n,
+      value: 10n ** 18n,
       chainId: 31337,
       nonce: 0,
       gasLimit: 21000n,
       gasPrice: 1n,
     });
-    const signed = await kms.sign({
-      keyRef,
-      algorithm: 'eth_signTransaction',
-      data: getBytes(unsigned.unsignedSerialized),
-    });
-    expect(Transaction.from(signed).from).toBe(key.address);
+    for (const [algorithm, data] of [
+      ['eth_signMessage', toUtf8Bytes('hello')],
+      ['eth_signTypedData', toUtf8Bytes('{"domain":{},"types":{},"message":{}}')],
+      ['eth_signTransaction', getBytes(unsigned.unsignedSerialized)],
+      ['eth_rawSign', getBytes(unsigned.unsignedHash)],
+    ] as const) {
+      await expect(kms.sign({ keyRef, algorithm, data })).rejects.toThrow(/not_supported/);
+    }
+    // Under a JWS algorithm, raw bytes that are no JWS signing input (a transaction) are refused too.
+    for (const data of [getBytes(unsigned.unsignedHash), getBytes(unsigned.unsignedSerialized)]) {
+      await expect(kms.sign({ keyRef, algorithm: 'ES256K', data })).rejects.toThrow(
+        /not_supported/,
+      );
+    }
+    expect(wallet.inputs).toEqual([]);
   });
 
   it('refuses a wallet answer signed by another key, and algorithms it does not know', async () => {
     const impostor = new WalletKeyManagementSystem(memoryWallet([key], Wallet.createRandom()));
     await expect(
-      impostor.sign({ keyRef, algorithm: 'ES256K', data: toUtf8Bytes('x') }),
+      impostor.sign({ keyRef, algorithm: 'ES256K', data: toUtf8Bytes('header.payload') }),
     ).rejects.toBeInstanceOf(BadGatewayError);
     const kms = new WalletKeyManagementSystem(memoryWallet([key]));
     await expect(
       kms.sign({ keyRef, algorithm: 'EdDSA', data: toUtf8Bytes('x') }),
-    ).rejects.toBeInstanceOf(BadRequestError);
-    await expect(
-      kms.sign({ keyRef, algorithm: 'eth_signTypedData', data: toUtf8Bytes('{"no":"domain"}') }),
     ).rejects.toBeInstanceOf(BadRequestError);
     await expect(kms.sharedSecret()).rejects.toBeInstanceOf(BadRequestError);
   });

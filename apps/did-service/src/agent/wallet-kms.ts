@@ -1,31 +1,23 @@
 import type { IKey, ManagedKeyInfo, MinimalImportableKey, TKeyType } from '@veramo/core';
 import { AbstractKeyManagementSystem } from '@veramo/key-manager';
-import {
-  Signature,
-  Transaction,
-  TypedDataEncoder,
-  computeAddress,
-  getAddress,
-  hashMessage,
-  hexlify,
-  isAddress,
-  recoverAddress,
-  sha256,
-  toUtf8String,
-  type TypedDataField,
-} from 'ethers';
+import { Signature, computeAddress, getAddress, isAddress, recoverAddress, sha256 } from 'ethers';
 import { BadGatewayError, BadRequestError } from '@itp/errors';
 import { DID_KEY_ALGORITHMS } from '@itp/schemas';
 import type { WalletPort } from '../wallet/wallet-port.js';
+
+/** `base64url(header).base64url(payload)`: what Veramo hands over to be signed for a JWS. */
+const JWS_SIGNING_INPUT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** Name of this key store in Veramo (`keys[].kms` of a holder DID). */
 export const WALLET_KMS = 'wallet';
 
 /**
  * A Veramo KMS whose keys live in token-rpc's wallet: importing a key stores only its public part
- * (kid = the address), signing sends a digest to the wallet's sign-digest and checks that the
- * answer recovers to the key's address. No private key ever reaches did-service
- * (docs/adr/0009-did-key-custody.md).
+ * (kid = the address); signing sends the JWS signing input to the wallet's sign-jws (which signs
+ * only an ES256K / ES256K-R JWS whose `iss` is the key's own DID) and checks that the answer
+ * recovers to the key's address. Every other algorithm is refused: a holder key can never sign a
+ * transaction or arbitrary data. No private key ever reaches did-service
+ * (docs/adr/0009-did-key-custody.md, docs/security.md).
  */
 export class WalletKeyManagementSystem extends AbstractKeyManagementSystem {
   constructor(private readonly wallet: WalletPort) {
@@ -85,68 +77,27 @@ export class WalletKeyManagementSystem extends AbstractKeyManagementSystem {
     data: Uint8Array;
   }): Promise<string> {
     const address = getAddress(keyRef.kid);
-    switch (algorithm ?? 'ES256K') {
-      case 'ES256K':
-      case 'ES256K-R': {
-        // JOSE ES256K: ECDSA over SHA-256 of the signing input, r ‖ s (‖ recovery id), base64url.
-        const signature = await this.signDigest(address, sha256(data));
-        const parts = [signature.r, signature.s].map((h) => Buffer.from(h.slice(2), 'hex'));
-        if (algorithm === 'ES256K-R') parts.push(Buffer.from([signature.yParity]));
-        return Buffer.concat(parts).toString('base64url');
-      }
-      case 'eth_signMessage':
-        return (await this.signDigest(address, hashMessage(data))).serialized;
-      case 'eth_signTypedData':
-      case 'EthereumEip712Signature2021': {
-        const { domain, types, message } = parseTypedData(data);
-        const digest = TypedDataEncoder.hash(domain, types, message);
-        return (await this.signDigest(address, digest)).serialized;
-      }
-      case 'eth_signTransaction':
-      case 'signTransaction':
-      case 'signTx': {
-        const transaction = Transaction.from(hexlify(data));
-        if (transaction.from && getAddress(transaction.from) !== address) {
-          throw new BadRequestError('eth_signTransaction: `from` is not the address of the key');
-        }
-        transaction.signature = await this.signDigest(address, transaction.unsignedHash);
-        return transaction.serialized;
-      }
-      default:
-        throw new BadRequestError(`not_supported: wallet keys cannot sign ${algorithm ?? ''}`);
+    const alg = algorithm ?? 'ES256K';
+    if (alg !== 'ES256K' && alg !== 'ES256K-R') {
+      // The wallet signs JWS for the key's own DID and nothing else (no transactions, no
+      // messages, no typed data): see docs/security.md.
+      throw new BadRequestError(
+        `not_supported: wallet keys sign only ES256K / ES256K-R JWS, not ${alg}`,
+      );
     }
-  }
-
-  private async signDigest(address: string, digest: string): Promise<Signature> {
-    const answer = await this.wallet.signDigest(address, digest);
+    // Veramo hands over the JWS signing input (base64url(header).base64url(payload)) as bytes.
+    const signingInput = Buffer.from(data).toString('utf8');
+    if (!JWS_SIGNING_INPUT.test(signingInput)) {
+      throw new BadRequestError('not_supported: wallet keys sign only JWS signing inputs');
+    }
+    const answer = await this.wallet.signJws(address, signingInput);
     const signature = Signature.from({ r: answer.r, s: answer.s, v: 27 + answer.recoveryParam });
-    if (recoverAddress(digest, signature) !== address) {
+    if (recoverAddress(sha256(data), signature) !== address) {
       throw new BadGatewayError('the wallet signature does not belong to the key');
     }
-    return signature;
+    // JOSE ES256K: r ‖ s (‖ recovery id for ES256K-R), base64url.
+    const parts = [signature.r, signature.s].map((h) => Buffer.from(h.slice(2), 'hex'));
+    if (alg === 'ES256K-R') parts.push(Buffer.from([signature.yParity]));
+    return Buffer.concat(parts).toString('base64url');
   }
-}
-
-function parseTypedData(data: Uint8Array): {
-  domain: Record<string, unknown>;
-  types: Record<string, TypedDataField[]>;
-  message: Record<string, unknown>;
-} {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(toUtf8String(data));
-  } catch {
-    parsed = undefined;
-  }
-  const { domain, types, message } = (parsed ?? {}) as Record<string, unknown>;
-  if (!isObject(domain) || !isObject(types) || !isObject(message)) {
-    throw new BadRequestError("eth_signTypedData needs JSON with 'domain', 'types' and 'message'");
-  }
-  const withoutDomain = { ...(types as Record<string, TypedDataField[]>) };
-  delete withoutDomain.EIP712Domain;
-  return { domain, types: withoutDomain, message };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,26 +3,29 @@ import { canonicalDid } from '../dids/did-ethr.js';
 import type { DidTables } from './did-tables.js';
 
 /**
- * Which user a holder DID belongs to (contract §3): bound once — by create-did with a bearer JWT
- * or by the first create-vc — and never moved to another user.
+ * Which user a holder DID belongs to (contract §3, amended): bound ONLY by create-did carrying
+ * both the wallet's secretKey and the user's bearer JWT; the same call by another user who also
+ * holds the secretKey re-binds it (whoever holds the secretKey decides). Nothing else binds.
  */
 export class HolderBindings {
   constructor(private readonly database: SqlDatabase<DidTables>) {}
 
   /**
-   * Binds `did` to `userId` unless it is bound already; returns the user it is bound to now
-   * (another user's id when someone else got there first, also under concurrency).
+   * Binds `did` to `userId`, replacing any earlier binding. Call it only after the wallet's
+   * secretKey was proven in the same request (create-did).
    */
-  async bind(did: string, userId: string): Promise<string> {
+  async bind(did: string, userId: string): Promise<void> {
     const key = canonicalDid(did);
     await this.database.db
       .insertInto('did_holder_bindings')
       .values({ did: key, user_id: userId, bound_at: new Date().toISOString() })
-      .onConflict((oc) => oc.column('did').doNothing())
+      .onConflict((oc) =>
+        oc.column('did').doUpdateSet((eb) => ({
+          user_id: eb.ref('excluded.user_id'),
+          bound_at: eb.ref('excluded.bound_at'),
+        })),
+      )
       .execute();
-    const bound = await this.boundUser(key);
-    if (bound === undefined) throw new Error(`binding of ${key} vanished`);
-    return bound;
   }
 
   /** The user `did` is bound to, or undefined. */

@@ -4,7 +4,7 @@ import { BadRequestError, ForbiddenError } from '@itp/errors';
 import { W3C_CREDENTIALS_CONTEXT, type CreateVpRequest } from '@itp/schemas';
 import type { HolderBindings } from '../bindings/holder-bindings.js';
 import { canonicalDid } from '../dids/did-ethr.js';
-import { HolderOfAnotherUserError, NotAVerifierError } from '../dids/did-errors.js';
+import { HolderNotBoundError, NotAVerifierError } from '../dids/did-errors.js';
 import { checkCredential } from './check-credential.js';
 import type { CredentialContext } from './credential-context.js';
 import { holderIdentifier } from './holder-identifier.js';
@@ -28,7 +28,7 @@ export async function createPresentation(
   const verifier = canonicalDid(request.verifier);
   if (!deps.serviceDids.isVerifier(verifier)) throw new NotAVerifierError(request.verifier);
   const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
-  if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderOfAnotherUserError();
+  if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderNotBoundError(holder);
   for (const [index, credential] of request.credentials.entries()) {
     const checked = await checkCredential(deps, credential.proof.jwt, credential);
     if (!checked.verified) {

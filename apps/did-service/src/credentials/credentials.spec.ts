@@ -36,7 +36,7 @@ describe('credentials and presentations', () => {
   }
 
   beforeAll(async () => {
-    h = await startDidHarness();
+    h = await startDidHarness({ USER_STATUS_CACHE_MS: '0' });
     issuer = (await h.get('/v2/did/issuers')).body[0].did;
     verifier = (await h.get('/v2/did/verifiers')).body[0].did;
     alice = await holder('alice', 'alice-did');
@@ -62,6 +62,7 @@ describe('credentials and presentations', () => {
         type: ['VerifiableCredential', 'Profile'],
         issuer: { id: issuer },
         issuanceDate: expect.stringMatching(ISO_MS),
+        expirationDate: expect.stringMatching(ISO_MS),
         credentialSubject: {
           id: alice.did,
           sub: 'alice',
@@ -86,8 +87,12 @@ describe('credentials and presentations', () => {
         },
         sub: alice.did,
         nbf: expect.any(Number),
+        exp: expect.any(Number),
         iss: issuer,
       });
+      // VCs expire by default: 90 days (VC_LIFETIME_SECONDS).
+      const { nbf, exp } = decodePayload(vc.proof.jwt) as { nbf: number; exp: number };
+      expect(exp - nbf).toBe(90 * 24 * 3600);
     });
 
     it('needs a valid bearer JWT (401)', async () => {
@@ -114,31 +119,141 @@ describe('credentials and presentations', () => {
       }
     });
 
-    it('binds an unbound holder to the first user and refuses everyone else with 403', async () => {
-      const account = h.wallet.createAddress();
+    it('refuses the DID takeover: knowing a public DID gives nothing, the secretKey holder binds', async () => {
+      // The attack of the security review: A makes a wallet and a DID without a bearer; demo,
+      // knowing only the public DID, asked for a VC with it, signed a VP with A's key and logged
+      // in as demo, locking A out. Now create-vc and create-vp never bind: 403 with how to bind.
+      const victim = h.wallet.createAddress();
       const created = await h.post('/v2/did/create-did', {
-        alias: 'unbound',
-        address: account.address,
-        secretKey: account.secretKey,
+        alias: 'victim',
+        address: victim.address,
+        secretKey: victim.secretKey,
       });
+      expect(created.status).toBe(200);
       const did = created.body.did as string;
-      const carol = { authorization: `Bearer ${await h.auth.tokenFor('carol')}` };
-      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, carol)).status).toBe(200);
-      const res = await h.post('/v2/did/create-vc', { holder: did, issuer }, bob.auth);
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('403');
+      const demo = { authorization: `Bearer ${await h.auth.tokenFor('demo')}` };
+      const stolenVc = await h.post('/v2/did/create-vc', { holder: did, issuer }, demo);
+      expect(stolenVc.status).toBe(403);
+      expect(stolenVc.body.error).toEqual({
+        code: '403',
+        message: expect.stringMatching(
+          /not bound to you: bind it with create-did.*secretKey.*Bearer/,
+        ),
+      });
+      const stolenVp = await h.post(
+        '/v2/did/create-vp',
+        { holder: did, verifier, credentials: [vc] },
+        demo,
+      );
+      expect(stolenVp.status).toBe(403);
+      expect(await h.app.bindings.boundUser(did)).toBeUndefined();
+      const signaturesBefore = h.wallet.signatures();
+      // The owner binds with secretKey + her bearer, then works; demo stays refused.
+      const victimAuth = { authorization: `Bearer ${await h.auth.tokenFor('victim-user')}` };
+      const bound = await h.post(
+        '/v2/did/create-did',
+        { alias: 'victim', address: victim.address, secretKey: victim.secretKey },
+        victimAuth,
+      );
+      expect(bound.status).toBe(200);
+      const ownVc = await h.post('/v2/did/create-vc', { holder: did, issuer }, victimAuth);
+      expect(ownVc.status).toBe(200);
+      const ownVp = await h.post(
+        '/v2/did/create-vp',
+        { holder: did, verifier, credentials: [ownVc.body] },
+        victimAuth,
+      );
+      expect(ownVp.status).toBe(200);
+      expect(h.wallet.signatures()).toBe(signaturesBefore + 1);
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, demo)).status).toBe(403);
       expect(
         (await h.post('/v2/did/create-vc', { holder: alice.did, issuer }, bob.auth)).status,
       ).toBe(403);
     });
 
-    it('validates userInfo: flat string / number / boolean values, bounded, id and sub reserved', async () => {
+    it('lets the secretKey holder take a DID back from a binding made before the review', async () => {
+      const account = h.wallet.createAddress();
+      const created = await h.post('/v2/did/create-did', {
+        alias: 'legacy',
+        address: account.address,
+        secretKey: account.secretKey,
+      });
+      const did = created.body.did as string;
+      await h.app.bindings.bind(did, 'squatter'); // a row the old first-create-vc rule wrote
+      const owner = { authorization: `Bearer ${await h.auth.tokenFor('owner')}` };
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, owner)).status).toBe(403);
+      const rebound = await h.post(
+        '/v2/did/create-did',
+        { alias: 'legacy', address: account.address, secretKey: account.secretKey },
+        owner,
+      );
+      expect(rebound.status).toBe(200);
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, owner)).status).toBe(200);
+      const squatter = { authorization: `Bearer ${await h.auth.tokenFor('squatter')}` };
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, squatter)).status).toBe(
+        403,
+      );
+    });
+
+    it('refuses userInfo keys for claims the service derives, naming the key', async () => {
+      for (const key of ['id', 'sub', 'userId', 'iss', 'nbf', 'exp', 'iat', 'jti', 'vc', 'vp']) {
+        const res = await h.post(
+          '/v2/did/create-vc',
+          { holder: alice.did, issuer, userInfo: { name: 'Alice', [key]: 'alice' } },
+          alice.auth,
+        );
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toContain(`userInfo.${key}: is reserved`);
+      }
+    });
+
+    it('refuses a disabled user within the status cache time, and 503 when nobody can tell', async () => {
+      const account = h.wallet.createAddress();
+      const dora = { authorization: `Bearer ${await h.auth.tokenFor('dora')}` };
+      const created = await h.post(
+        '/v2/did/create-did',
+        { alias: 'dora', address: account.address, secretKey: account.secretKey },
+        dora,
+      );
+      expect(created.status).toBe(200);
+      const did = created.body.did as string;
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, dora)).status).toBe(200);
+      h.auth.setActive('dora', false);
+      // The harness caches answers for USER_STATUS_CACHE_MS = 0: the very next write is refused.
+      for (const [path, body] of [
+        ['/v2/did/create-vc', { holder: did, issuer }],
+        ['/v2/did/create-vp', { holder: did, verifier, credentials: [vc] }],
+        [
+          '/v2/did/create-did',
+          { alias: 'dora', address: account.address, secretKey: account.secretKey },
+        ],
+      ] as const) {
+        const res = await h.post(path, body, dora);
+        expect(res.status).toBe(401);
+        expect(res.body.error.message).toMatch(/disabled/);
+      }
+      h.auth.setActive('dora', true);
+      h.auth.setStatusDown(true);
+      try {
+        // A user auth-service cannot answer for (and no recent answer): 503, never allowed blindly.
+        const unknown = { authorization: `Bearer ${await h.auth.tokenFor('eve')}` };
+        const res = await h.post('/v2/did/create-vc', { holder: did, issuer }, unknown);
+        expect(res.status).toBe(503);
+        expect(res.body.error.code).toBe('503');
+      } finally {
+        h.auth.setStatusDown(false);
+      }
+      expect((await h.post('/v2/did/create-vc', { holder: did, issuer }, dora)).status).toBe(200);
+    });
+
+    it('validates userInfo: flat string / number / boolean values, bounded, derived claims reserved', async () => {
       const bad: unknown[] = [
         { nested: { a: 1 } },
         { list: [1, 2] },
         { nothing: null },
         { sub: 'someone-else' },
         { id: 'did:ethr:0x0' },
+        { userId: 'alice' },
         { 'bad key': 'x' },
         { long: 'x'.repeat(1025) },
         Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])),

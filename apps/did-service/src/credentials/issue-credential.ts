@@ -2,7 +2,7 @@ import type { VerifiableCredential } from '@veramo/core';
 import { W3C_CREDENTIALS_CONTEXT, type CreateVcRequest } from '@itp/schemas';
 import type { HolderBindings } from '../bindings/holder-bindings.js';
 import { canonicalDid } from '../dids/did-ethr.js';
-import { HolderOfAnotherUserError, NotAnIssuerError } from '../dids/did-errors.js';
+import { HolderNotBoundError, NotAnIssuerError } from '../dids/did-errors.js';
 import type { CredentialContext } from './credential-context.js';
 import { holderIdentifier } from './holder-identifier.js';
 
@@ -14,8 +14,8 @@ export interface IssueCredentialDeps extends CredentialContext {
 
 /**
  * create-vc (interface §2.4, §4.1 rule 7, contract §3): `issuer` must be an issuer DID of this
- * service (400); `holder` a DID create-did made (400), bound to the calling user on first use
- * and refused for anyone else (403). The VC says `credentialSubject: { id: holder, sub: userId,
+ * service (400); `holder` a DID create-did made (400) and bound to the calling user by create-did
+ * with the wallet's secretKey and the user's bearer (403 otherwise: create-vc never binds). The VC says `credentialSubject: { id: holder, sub: userId,
  * ...userInfo }` and carries a JwtProof2020 signed with the issuer's key.
  */
 export async function issueCredential(
@@ -26,8 +26,7 @@ export async function issueCredential(
   const issuer = canonicalDid(request.issuer);
   if (!deps.serviceDids.isIssuer(issuer)) throw new NotAnIssuerError(request.issuer);
   const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
-  const bound = await deps.bindings.bind(holder, userId);
-  if (bound !== userId) throw new HolderOfAnotherUserError();
+  if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderNotBoundError(holder);
   const now = new Date();
   const credential = {
     '@context': [W3C_CREDENTIALS_CONTEXT],

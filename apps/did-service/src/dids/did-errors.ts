@@ -1,16 +1,15 @@
-import { BadRequestError, ConflictError, ForbiddenError } from '@itp/errors';
+import { BadRequestError, ForbiddenError } from '@itp/errors';
 
-/** create-did: the alias names another DID. */
-export class AliasTakenError extends ConflictError {
-  constructor(alias: string) {
-    super(`The alias "${alias}" is already used by another DID`);
-  }
-}
-
-/** The holder DID is bound to another user than the caller (contract §3). */
-export class HolderOfAnotherUserError extends ForbiddenError {
-  constructor() {
-    super('The holder DID belongs to another user');
+/**
+ * create-vc / create-vp for a holder DID that is not bound to the caller: unbound, or bound to
+ * another user (contract §3). The message says how to bind it.
+ */
+export class HolderNotBoundError extends ForbiddenError {
+  constructor(did: string) {
+    super(
+      `holder ${did} is not bound to you: bind it with create-did, sending its address and ` +
+        'secretKey together with your Authorization: Bearer token',
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,13 +123,13 @@ describe('service DIDs, keys at rest and restarts', () => {
   });
 
   it('refuses to start with another DID_KMS_SECRET_KEY than the keys were stored with', async () => {
-    const other = Buffer.alloc(32, 7).toString('hex');
+    const other = randomBytes(32).toString('hex');
     await expect(h.buildWith({ DID_KMS_SECRET_KEY: other })).rejects.toThrow(
       /DID_KMS_SECRET_KEY is not the key it was stored with/,
     );
   });
 
-  it('refuses to start when a configured service alias belongs to a holder DID', async () => {
+  it('never lets a holder take a service alias (holder aliases are scoped to their wallet)', async () => {
     const account = h.wallet.createAddress();
     const res = await h.post('/v2/did/create-did', {
       alias: 'grabbed',
@@ -136,9 +137,15 @@ describe('service DIDs, keys at rest and restarts', () => {
       secretKey: account.secretKey,
     });
     expect(res.status).toBe(200);
-    await expect(h.buildWith({ DID_ISSUER_ALIASES: 'grabbed' })).rejects.toThrow(
-      /belongs to a holder DID/,
-    );
+    const app = await h.buildWith({ DID_ISSUER_ALIASES: 'grabbed' });
+    try {
+      expect(app.serviceDids.issuers).toEqual([
+        { alias: 'grabbed', did: expect.stringMatching(/^did:ethr:0x/) },
+      ]);
+      expect(app.serviceDids.issuers[0]?.did).not.toBe(res.body.did);
+    } finally {
+      await app.service.close();
+    }
   });
 
   it('refuses to start in production without its secrets and registry address', async () => {

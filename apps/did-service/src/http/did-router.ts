@@ -1,5 +1,4 @@
 import express, { Router } from 'express';
-import type { JwtVerifier } from '@itp/auth-jwt';
 import { createDidRequestSchema, createVcRequestSchema, createVpRequestSchema } from '@itp/schemas';
 import {
   createPresentation,
@@ -8,13 +7,13 @@ import {
 import { issueCredential, type IssueCredentialDeps } from '../credentials/issue-credential.js';
 import { verifyCredentialBody, verifyPresentationBody } from '../credentials/verify-bodies.js';
 import { createDid, type CreateDidDeps } from '../dids/create-did.js';
-import { optionalUser, requireUser } from './authenticate.js';
+import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
 import { parseBody } from './parse-body.js';
 
 export interface DidRouterDeps {
   createDid: CreateDidDeps;
   credentials: IssueCredentialDeps & CreatePresentationDeps;
-  users: JwtVerifier;
+  users: UserAuthentication;
   bodyLimitBytes: number;
 }
 

@@ -9,7 +9,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.slice(0, 5).map((issue) => {
     const path = issue.path.map(String).join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
+    // A refused record key (e.g. a reserved userInfo key): say why, not just "Invalid key".
+    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    const message = inner ?? issue.message;
+    return path ? `${path}: ${message}` : message;
   });
   throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`);
 }

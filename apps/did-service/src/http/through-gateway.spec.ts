@@ -34,11 +34,11 @@ describe('the DID API through the gateway (gateway process)', () => {
     expect(issuers).toEqual((await h.get('/v2/did/issuers')).body);
     const account = h.wallet.createAddress();
     const auth = { authorization: `Bearer ${await h.auth.tokenFor('gina')}` };
-    const did = await post('/v2/did/create-did', {
-      alias: 'gina',
-      address: account.address,
-      secretKey: account.secretKey,
-    });
+    const did = await post(
+      '/v2/did/create-did',
+      { alias: 'gina', address: account.address, secretKey: account.secretKey },
+      auth,
+    );
     expect(did.status).toBe(200);
     const vc = await post(
       '/v2/did/create-vc',

@@ -21,7 +21,7 @@ export class LoginPresentationRefusedError extends UnauthorizedError {}
  * verifies and is addressed to a verifier DID of this service; it is fresh (nbf within the
  * window) and has an id (jti, else nonce) for replay refusal; it holds at least one VC, each
  * verifying, issued by an issuer DID of this service and about the holder; all VCs name the same
- * user (`credentialSubject.sub`), who is the one the holder DID is bound to. Replay refusal
+ * user (`credentialSubject.sub`), who is the one the holder DID is bound to now. Replay refusal
  * itself (used once) is the caller's: it keeps `vpId` until `freshUntil`.
  */
 export async function verifyLoginPresentation(
@@ -73,10 +73,13 @@ export async function verifyLoginPresentation(
       'VP refused (user_mismatch): its credentials do not name one user',
     );
   }
+  // The holder DID must be bound to that user now (contract §3: only create-did with the
+  // secretKey and the user's bearer binds): a VC issued before a re-binding, or for a DID that is
+  // not bound, logs nobody in.
   const bound = await deps.bindings.boundUser(checked.holder);
-  if (bound !== undefined && bound !== userId) {
+  if (bound !== userId) {
     throw new LoginPresentationRefusedError(
-      'VP refused (user_mismatch): the holder DID belongs to another user',
+      'VP refused (user_mismatch): the holder DID is not bound to the user its credentials name',
     );
   }
   return {

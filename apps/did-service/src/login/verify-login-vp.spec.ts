@@ -147,6 +147,53 @@ describe('POST /internal/v1/verify-login-vp', () => {
     );
   });
 
+  it('logs nobody in with a VP made before the secretKey holder re-bound the DID (the takeover)', async () => {
+    // The review's attack: A made a DID without a bearer; demo got it bound to himself by the old
+    // first-create-vc rule (a row like that is written directly here), made a VC and a VP, and
+    // logged in as demo. A takes the DID back with create-did + secretKey + her bearer: demo's
+    // VP and VC log nobody in any more, and demo can make no new ones.
+    const account = h.wallet.createAddress();
+    const did = (
+      await h.post('/v2/did/create-did', {
+        alias: 'victim',
+        address: account.address,
+        secretKey: account.secretKey,
+      })
+    ).body.did as string;
+    await h.app.bindings.bind(did, 'demo');
+    const demo = { authorization: `Bearer ${await h.auth.tokenFor('demo')}` };
+    const demosVc = (await h.post('/v2/did/create-vc', { holder: did, issuer }, demo)).body;
+    const demosVp = await h.post(
+      '/v2/did/create-vp',
+      { holder: did, verifier, credentials: [demosVc] },
+      demo,
+    );
+    expect(demosVp.status).toBe(200);
+    const victim = { authorization: `Bearer ${await h.auth.tokenFor('victim-user')}` };
+    const rebound = await h.post(
+      '/v2/did/create-did',
+      { alias: 'victim', address: account.address, secretKey: account.secretKey },
+      victim,
+    );
+    expect(rebound.status).toBe(200);
+    const res = await login(demosVp.body);
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toContain('(user_mismatch)');
+    expect(
+      (await h.post('/v2/did/create-vp', { holder: did, verifier, credentials: [demosVc] }, demo))
+        .status,
+    ).toBe(403);
+    const ownVc = (await h.post('/v2/did/create-vc', { holder: did, issuer }, victim)).body;
+    const ownVp = await h.post(
+      '/v2/did/create-vp',
+      { holder: did, verifier, credentials: [ownVc] },
+      victim,
+    );
+    const own = await login(ownVp.body);
+    expect(own.status).toBe(200);
+    expect(own.body.userId).toBe('victim-user');
+  });
+
   it('refuses a VP whose JSON was edited', async () => {
     const vp = await freshVp();
     const res = await login({ ...vp, verifier: [issuer] });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,5 +61,30 @@ describe('secrets', () => {
       expect.stringContaining('DID_KMS_SECRET_KEY: required when APP_ENV=production'),
       expect.stringContaining('INTERNAL_API_TOKEN: required when APP_ENV=production'),
     ]);
+  });
+
+  it('outside development refuses weak secrets, naming the variable but never the value', () => {
+    const refused = (env: { DID_KMS_SECRET_KEY: string; INTERNAL_API_TOKEN: string }) => {
+      try {
+        resolveSecrets({ APP_ENV: 'test', DATA_DIR: dir, ...env });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      return undefined;
+    };
+    const strongKey = randomBytes(32).toString('hex');
+    const strongToken = randomBytes(32).toString('base64url');
+    const demo = refused({
+      DID_KMS_SECRET_KEY: strongKey,
+      INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+    });
+    expect(demo).toBeInstanceOf(ConfigError);
+    expect(demo?.issues).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: .*published/)]);
+    expect(demo?.message).not.toContain('compose-demo');
+    const zeros = refused({ DID_KMS_SECRET_KEY: '0'.repeat(64), INTERNAL_API_TOKEN: strongToken });
+    expect(zeros?.issues).toEqual([expect.stringMatching(/^DID_KMS_SECRET_KEY: .*all the same/)]);
+    expect(refused({ DID_KMS_SECRET_KEY: strongKey, INTERNAL_API_TOKEN: strongToken })).toBe(
+      undefined,
+    );
   });
 });

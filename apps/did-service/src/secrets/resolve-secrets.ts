@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '@itp/service-kit';
 import type { DidConfig } from '../config.js';
-import { loadOrCreateDevSecret } from '@itp/crypto';
+import { loadOrCreateDevSecret, weakSecretIssues } from '@itp/crypto';
 
 export interface DidSecrets {
   /** 64 hex digits: the SecretBox key of the local KMS (service issuer / verifier keys). */
@@ -16,8 +16,9 @@ type SecretConfig = Pick<
 >;
 
 /**
- * The deployment secrets. Outside development both are required (a ConfigError names what is
- * missing). In development a missing one is read from, or generated once into,
+ * The deployment secrets. Outside development both are required and must be strong (a
+ * ConfigError names what is missing or weak — a published value, all-same-byte key material, under
+ * 128 bits — never the value). In development a missing one is read from, or generated once into,
  * DATA_DIR/secrets/ (mode 0600) so that restarts keep the keys and the dev services agree.
  */
 export function resolveSecrets(config: SecretConfig): DidSecrets {
@@ -47,6 +48,14 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
       `INTERNAL_API_TOKEN: required when APP_ENV=${config.APP_ENV} (at least 32 characters)`,
     );
   }
-  if (!config.DID_KMS_SECRET_KEY || !config.INTERNAL_API_TOKEN) throw new ConfigError(issues);
+  issues.push(
+    ...weakSecretIssues({
+      DID_KMS_SECRET_KEY: config.DID_KMS_SECRET_KEY,
+      INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
+    }),
+  );
+  if (issues.length > 0 || !config.DID_KMS_SECRET_KEY || !config.INTERNAL_API_TOKEN) {
+    throw new ConfigError(issues);
+  }
   return { kmsSecretKey: config.DID_KMS_SECRET_KEY, internalApiToken: config.INTERNAL_API_TOKEN };
 }

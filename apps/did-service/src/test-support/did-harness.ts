@@ -63,10 +63,10 @@ export function memoryLogger(lines: string[]): Logger {
  */
 export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
-  const internalApiToken = env.INTERNAL_API_TOKEN ?? randomBytes(24).toString('base64url');
+  const internalApiToken = env.INTERNAL_API_TOKEN ?? randomBytes(32).toString('base64url');
   const database = await createTestDatabase();
   const wallet = await startWalletStandIn(internalApiToken);
-  const auth = await startAuthStandIn();
+  const auth = await startAuthStandIn(internalApiToken);
   const baseEnv: Env = {
     APP_ENV: 'test',
     HOST: '127.0.0.1',

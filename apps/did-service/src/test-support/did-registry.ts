@@ -1,5 +1,5 @@
 import { HDNodeWallet } from 'ethers';
-import { DEV_CHAIN, deployDidRegistry } from '@itp/chain';
+import { DEV_CHAIN, deployDidRegistry } from '@itp/dev-chain';
 
 /**
  * The ERC-1056 registry on the shared test chain, deployed by dev account #9 (an account only

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BadGatewayError, ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
+import {
+  BadGatewayError,
+  BadRequestError,
+  ForbiddenError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from '@itp/errors';
 import { freePort } from '@itp/testing';
 import { sendJson, startTestServer, type TestServer } from '../test-support/http-server.js';
 import { startWalletStandIn, type WalletStandIn } from '../test-support/wallet-stand-in.js';
@@ -17,13 +23,39 @@ describe('TokenRpcWallet (token-rpc internal wallet API)', () => {
     await Promise.all([standIn.close(), broken.close()]);
   });
 
-  it('verifies a secretKey and answers the public key without 0x', async () => {
+  const jws = (alg: string, iss: string) =>
+    [
+      { alg, typ: 'JWT' },
+      { iss, sub: 'x' },
+    ]
+      .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+      .join('.');
+
+  it('registers an address for its DID, then signs only JWS for that DID', async () => {
     const account = standIn.createAddress();
     const wallet = new TokenRpcWallet({ baseUrl: standIn.url, internalApiToken: token });
-    const key = await wallet.verifySecret(account.address, account.secretKey);
+    const input = jws('ES256K', `did:ethr:${account.address}`);
+    await expect(wallet.signJws(account.address, input)).rejects.toBeInstanceOf(ForbiddenError);
+    const key = await wallet.registerDid(account.address, account.secretKey);
     expect(key.address).toBe(account.address);
     expect(key.publicKeyHex).toMatch(/^04[0-9a-f]{128}$/);
-    const signature = await wallet.signDigest(account.address, `0x${'11'.repeat(32)}`);
+    const other = standIn.createAddress();
+    await expect(
+      wallet.signJws(account.address, jws('ES256K', `did:ethr:${other.address}`)),
+    ).rejects.toBeInstanceOf(BadRequestError);
+    await expect(
+      wallet.signJws(account.address, jws('HS256', `did:ethr:${account.address}`)),
+    ).rejects.toBeInstanceOf(BadRequestError);
+    // A transaction hash or other raw data, and unencoded payloads, are never signed.
+    const unencoded = [{ alg: 'ES256K', b64: false }, { iss: `did:ethr:${account.address}` }]
+      .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+      .join('.');
+    for (const refused of [`0x${'ab'.repeat(32)}`, unencoded, `${input}.extra`]) {
+      await expect(wallet.signJws(account.address, refused)).rejects.toBeInstanceOf(
+        BadRequestError,
+      );
+    }
+    const signature = await wallet.signJws(account.address, input);
     expect(signature).toEqual({
       r: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       s: expect.stringMatching(/^0x[0-9a-f]{64}$/),
@@ -34,28 +66,31 @@ describe('TokenRpcWallet (token-rpc internal wallet API)', () => {
   it('answers one 401 for a wrong secret and an unknown address', async () => {
     const account = standIn.createAddress();
     const wallet = new TokenRpcWallet({ baseUrl: standIn.url, internalApiToken: token });
-    await expect(wallet.verifySecret(account.address, 'wrong')).rejects.toBeInstanceOf(
+    await expect(wallet.registerDid(account.address, 'wrong')).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
     await expect(
-      wallet.verifySecret('0x000000000000000000000000000000000000dEaD', 'x'),
+      wallet.registerDid('0x000000000000000000000000000000000000dEaD', 'x'),
     ).rejects.toThrow('address and secretKey do not match a wallet address');
   });
 
   it('turns a broken or absent upstream into 502 / 503', async () => {
     const garbled = new TokenRpcWallet({ baseUrl: broken.url, internalApiToken: token });
     await expect(
-      garbled.verifySecret('0x000000000000000000000000000000000000dEaD', 'x'),
+      garbled.registerDid('0x000000000000000000000000000000000000dEaD', 'x'),
     ).rejects.toBeInstanceOf(BadGatewayError);
     await expect(
-      garbled.signDigest('0x000000000000000000000000000000000000dEaD', `0x${'11'.repeat(32)}`),
+      garbled.signJws(
+        '0x000000000000000000000000000000000000dEaD',
+        jws('ES256K', 'did:ethr:0x000000000000000000000000000000000000dEaD'),
+      ),
     ).rejects.toBeInstanceOf(BadGatewayError);
     const absent = new TokenRpcWallet({
       baseUrl: `http://127.0.0.1:${await freePort()}`,
       internalApiToken: token,
     });
     await expect(
-      absent.verifySecret('0x000000000000000000000000000000000000dEaD', 'x'),
+      absent.registerDid('0x000000000000000000000000000000000000dEaD', 'x'),
     ).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 });

@@ -1,7 +1,7 @@
 import { BadGatewayError, NotFoundError, UnauthorizedError } from '@itp/errors';
 import { InternalClient } from '@itp/service-kit';
-import { walletSignDigestResponseSchema, walletVerifySecretResponseSchema } from '@itp/schemas';
-import type { DigestSignature, WalletKey, WalletPort } from './wallet-port.js';
+import { walletRegisterDidResponseSchema, walletSignJwsResponseSchema } from '@itp/schemas';
+import type { JwsSignature, WalletKey, WalletPort } from './wallet-port.js';
 
 export interface TokenRpcWalletOptions {
   /** Base URL of token-rpc, e.g. http://token-rpc:8083 */
@@ -12,7 +12,7 @@ export interface TokenRpcWalletOptions {
 
 /**
  * WalletPort over token-rpc's internal API (`/internal/v1/wallet/*`, bearer INTERNAL_API_TOKEN).
- * The secretKey is only ever put in the request body of verify-secret; answers are validated
+ * The secretKey is only ever put in the request body of register-did; answers are validated
  * before use, so a broken upstream is a 502, never a wrong key.
  */
 export class TokenRpcWallet implements WalletPort {
@@ -27,10 +27,10 @@ export class TokenRpcWallet implements WalletPort {
     });
   }
 
-  async verifySecret(address: string, secretKey: string): Promise<WalletKey> {
+  async registerDid(address: string, secretKey: string): Promise<WalletKey> {
     let answer: unknown;
     try {
-      answer = await this.client.post('/internal/v1/wallet/verify-secret', { address, secretKey });
+      answer = await this.client.post('/internal/v1/wallet/register-did', { address, secretKey });
     } catch (err) {
       // An unknown address gets the same answer as a wrong secret: no address enumeration.
       if (err instanceof UnauthorizedError || err instanceof NotFoundError) {
@@ -38,17 +38,20 @@ export class TokenRpcWallet implements WalletPort {
       }
       throw err;
     }
-    const parsed = walletVerifySecretResponseSchema.safeParse(answer);
+    const parsed = walletRegisterDidResponseSchema.safeParse(answer);
     if (!parsed.success)
-      throw new BadGatewayError('token-rpc answered verify-secret with an unexpected body');
+      throw new BadGatewayError('token-rpc answered register-did with an unexpected body');
     return { address: parsed.data.address, publicKeyHex: parsed.data.publicKeyHex.slice(2) };
   }
 
-  async signDigest(address: string, digest: string): Promise<DigestSignature> {
-    const answer = await this.client.post('/internal/v1/wallet/sign-digest', { address, digest });
-    const parsed = walletSignDigestResponseSchema.safeParse(answer);
+  async signJws(address: string, signingInput: string): Promise<JwsSignature> {
+    const answer = await this.client.post('/internal/v1/wallet/sign-jws', {
+      address,
+      signingInput,
+    });
+    const parsed = walletSignJwsResponseSchema.safeParse(answer);
     if (!parsed.success)
-      throw new BadGatewayError('token-rpc answered sign-digest with an unexpected body');
+      throw new BadGatewayError('token-rpc answered sign-jws with an unexpected body');
     const { r, s, recoveryParam } = parsed.data;
     return { r, s, recoveryParam };
   }

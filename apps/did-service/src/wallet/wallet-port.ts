@@ -1,7 +1,8 @@
 /**
  * The server wallet of token-rpc, as did-service needs it. Holder (user) keys never leave the
- * wallet: did-service authenticates the owner once (create-did) and later asks for signatures
- * over digests (docs/adr/0009-did-key-custody.md).
+ * wallet: did-service registers an address for its DID once (create-did, with the owner's
+ * secretKey) and later asks for JWS signatures, which token-rpc gives only for a JWS whose `iss`
+ * is that address's own DID (docs/adr/0009-did-key-custody.md, docs/security.md).
  */
 export interface WalletKey {
   /** EIP-55 checksummed address. */
@@ -10,7 +11,7 @@ export interface WalletKey {
   publicKeyHex: string;
 }
 
-export interface DigestSignature {
+export interface JwsSignature {
   /** 0x + 64 hex digits each. */
   r: string;
   s: string;
@@ -18,8 +19,15 @@ export interface DigestSignature {
 }
 
 export interface WalletPort {
-  /** Checks `secretKey` for `address`; UnauthorizedError when they do not match a wallet key. */
-  verifySecret(address: string, secretKey: string): Promise<WalletKey>;
-  /** Signs a 32-byte digest (0x + 64 hex) as is with the key of `address`. */
-  signDigest(address: string, digest: string): Promise<DigestSignature>;
+  /**
+   * Checks `secretKey` for `address` and registers the address for its DID (from then on it may
+   * sign JWS); UnauthorizedError when they do not match a wallet key.
+   */
+  registerDid(address: string, secretKey: string): Promise<WalletKey>;
+  /**
+   * Signs a compact JWS signing input (`base64url(header).base64url(payload)`, ES256K or
+   * ES256K-R, payload `iss` = `did:ethr:<address>`) with the key of a registered address; the
+   * wallet hashes (SHA-256) the input itself.
+   */
+  signJws(address: string, signingInput: string): Promise<JwsSignature>;
 }

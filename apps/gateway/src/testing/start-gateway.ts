@@ -1,15 +1,16 @@
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { buildApp } from '../app.js';
-import { configSchema } from '../config.js';
 
 export interface RunningGateway {
   url: string;
+  /** The separate metrics listener (`${metricsUrl}/metrics`). */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
 /** Builds and starts the gateway on an ephemeral port of 127.0.0.1, quiet, with `env` on top. */
 export async function startGateway(env: Env): Promise<RunningGateway> {
-  const config = loadConfig(configSchema, {
+  const config = loadConfig(buildApp.configSchema, {
     APP_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -17,6 +18,6 @@ export async function startGateway(env: Env): Promise<RunningGateway> {
     ...env,
   });
   const service = await buildApp(config, createLogger({ name: 'gateway', level: 'silent' }));
-  const { url } = await service.listen();
-  return { url, close: () => service.close() };
+  const { url, metricsUrl } = await service.listen();
+  return { url, metricsUrl, close: () => service.close() };
 }

@@ -10,6 +10,8 @@ export interface WalletKeysTable {
   /** Epoch milliseconds. */
   created_at: number;
   updated_at: number;
+  /** When the address was registered for a DID (register-did), epoch ms; null: never. */
+  did_registered_at: number | null;
 }
 
 /** Every transaction token-rpc signs, recorded before it is sent. */

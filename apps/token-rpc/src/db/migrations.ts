@@ -43,8 +43,21 @@ const m0001: Migration = {
   },
 };
 
+/** Which addresses are registered for a DID (register-did): only those may sign JWS (sign-jws). */
+const m0002: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('wallet_keys').addColumn('did_registered_at', 'bigint').execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.alterTable('wallet_keys').dropColumn('did_registered_at').execute();
+  },
+};
+
 /** token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. */
 export const tokenMigrations: MigrationSet = {
   tableName: 'token_rpc_migrations',
-  migrations: { '0001_wallet_and_transactions': m0001 },
+  migrations: {
+    '0001_wallet_and_transactions': m0001,
+    '0002_wallet_did_registered_at': m0002,
+  },
 };

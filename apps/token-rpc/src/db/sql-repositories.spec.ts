@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrateToLatest, openSqlDatabase } from '@itp/stores';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
-import { SqlTransactionLog } from '../transactions/sql-transaction-log.js';
-import { SqlWalletRepository } from '../wallet/sql-wallet-repository.js';
+import { SqlTransactionLog } from './sql-transaction-log.js';
+import { SqlWalletRepository } from './sql-wallet-repository.js';
 import type { TokenDatabase, TokenSqlDatabase } from './database.js';
 import { tokenMigrations } from './migrations.js';
 
@@ -41,6 +41,7 @@ describe.each(dialects)('token-rpc tables on %s', (_name, create) => {
       ...sealed('1'),
       createdAt: 1000,
       updatedAt: 1000,
+      didRegisteredAt: null,
     });
     await repo.upsert({ address: A, ...sealed('2'), createdAt: 2000, updatedAt: 2000 });
     expect(await repo.find(A)).toEqual({
@@ -48,6 +49,7 @@ describe.each(dialects)('token-rpc tables on %s', (_name, create) => {
       ...sealed('2'),
       createdAt: 1000,
       updatedAt: 2000,
+      didRegisteredAt: null,
     });
     expect(await repo.find('0x2000000000000000000000000000000000000002')).toBeNull();
   });
@@ -57,6 +59,18 @@ describe.each(dialects)('token-rpc tables on %s', (_name, create) => {
     expect(await repo.replaceSealed(A, sealed('1'), sealed('3'))).toBe(false);
     expect(await repo.replaceSealed(A, sealed('2'), sealed('3'))).toBe(true);
     expect((await repo.find(A))?.secretKeySealed).toBe('sk-3');
+  });
+
+  it('marks an address as registered for a DID once; the mark survives an import', async () => {
+    const repo = new SqlWalletRepository(database);
+    expect(await repo.markDidRegistered(A, 5000)).toBe(true);
+    expect(await repo.markDidRegistered(A, 6000)).toBe(true);
+    expect((await repo.find(A))?.didRegisteredAt).toBe(5000);
+    await repo.upsert({ address: A, ...sealed('4'), createdAt: 7000, updatedAt: 7000 });
+    expect(await repo.find(A)).toMatchObject({ secretKeySealed: 'sk-4', didRegisteredAt: 5000 });
+    expect(await repo.markDidRegistered('0x2000000000000000000000000000000000000002', 1)).toBe(
+      false,
+    );
   });
 
   it('records a transaction before sending and its outcome after', async () => {

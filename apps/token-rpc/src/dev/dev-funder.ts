@@ -1,7 +1,8 @@
 import { SigningKey } from 'ethers';
-import { DEV_CHAIN, type ChainClient } from '@itp/chain';
+import { type ChainClient } from '@itp/chain';
+import { DEV_CHAIN } from '@itp/dev-chain';
 import type { Logger } from '@itp/service-kit';
-import { ChainFailureError } from '../errors/token-errors.js';
+import { ChainFailureError } from '../errors.js';
 import type { TransactionSender } from '../transactions/transaction-sender.js';
 import { waitForReceipt } from '../transactions/wait-for-receipt.js';
 

@@ -15,7 +15,7 @@ import type {
 } from '@itp/schemas';
 import { LRUCache } from 'lru-cache';
 import { erc20SigningString } from '../auth/signing-string.js';
-import { TransactionRevertedError, UnknownContractError } from '../errors/token-errors.js';
+import { TransactionRevertedError, UnknownContractError } from '../errors.js';
 import { mapChainError } from '../transactions/map-chain-error.js';
 import type { TransactionSender } from '../transactions/transaction-sender.js';
 import type { WalletService } from '../wallet/wallet-service.js';

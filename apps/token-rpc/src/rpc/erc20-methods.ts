@@ -13,9 +13,10 @@ import {
   erc20TransactionResultSchema,
   erc20TransferFromParamsSchema,
   erc20TransferParamsSchema,
+  TOKEN_SERVICE_ERRORS as E,
+  TOKEN_TRANSACTION_ERRORS as TRANSACTION_ERRORS,
 } from '@itp/schemas';
 import type { Erc20Service } from '../erc20/erc20-service.js';
-import { SERVICE_ERRORS as E, TRANSACTION_ERRORS } from './service-errors.js';
 
 const READ_ERRORS = [E.unknownContract, E.notErc20, E.chain, E.chainUnavailable];
 const WRITE_ERRORS = [

@@ -14,10 +14,11 @@ import {
   signDataResultSchema,
   transferParamsSchema,
   transferResultSchema,
+  TOKEN_SERVICE_ERRORS as E,
+  TOKEN_TRANSACTION_ERRORS as TRANSACTION_ERRORS,
 } from '@itp/schemas';
 import type { TokenService } from '../transactions/token-service.js';
 import type { WalletService } from '../wallet/wallet-service.js';
-import { SERVICE_ERRORS as E, TRANSACTION_ERRORS } from './service-errors.js';
 
 /** The methods of `/token` (contract §4). */
 export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcMethod[] {
@@ -32,18 +33,19 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: createAddressParamsSchema,
       result: createAddressResultSchema,
-      errors: [E.chain, E.chainUnavailable],
+      errors: [E.rateLimited, E.chain, E.chainUnavailable],
       handler: () => wallets.createAddress(),
     }),
     defineMethod({
       name: 'importAddress',
       summary: 'Restores a wallet address from its mnemonic, with a new secretKey.',
       description:
-        "Derives the key on m/44'/60'/0'/0/0. A new secretKey replaces the address's previous one at once.",
+        "Derives the key on m/44'/60'/0'/0/0. A new secretKey replaces the address's previous one at once. " +
+        "The dev chain's public test mnemonic is refused (403) in every mode.",
       paramsStyle: 'object',
       params: importAddressParamsSchema,
       result: importAddressResultSchema,
-      errors: [E.badMnemonic, E.chain],
+      errors: [E.rateLimited, E.badMnemonic, E.publicDevAccount, E.chain],
       handler: (p) => wallets.importAddress(p.mnemonic),
     }),
     defineMethod({
@@ -64,7 +66,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: getTempKeyParamsSchema,
       result: getTempKeyResultSchema,
-      errors: [E.unknownAddress, E.chain],
+      errors: [E.rateLimited, E.unknownAddress, E.chain],
       handler: (p) => wallets.issueTempKey(p.address, p.keyType),
     }),
     defineMethod({
@@ -78,7 +80,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: signDataParamsSchema,
       result: signDataResultSchema,
-      errors: [E.unknownAddress, E.tempKey, E.badHashKey, E.chain],
+      errors: [E.rateLimited, E.unknownAddress, E.tempKey, E.badHashKey, E.chain],
       handler: (p) => wallets.signData(p),
     }),
     defineMethod({

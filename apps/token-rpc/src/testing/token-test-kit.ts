@@ -2,17 +2,30 @@
  * Test helpers for token-rpc's integration tests (never imported by the service): build the app
  * with app.ts against the real Redis, PostgreSQL and an anvil chain, and talk JSON-RPC over HTTP.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { startAnvil, type RunningAnvil } from '@itp/chain';
+import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { loadConfig } from '@itp/service-kit';
 import { freePort, testRedisUrl } from '@itp/testing';
 import { buildApp } from '../app.js';
 import { configSchema } from '../config.js';
 
-/** Test-only secrets (never used outside tests). */
-export const TEST_MASTER_KEY = `test1:${Buffer.alloc(32, 0x5a).toString('base64')}`;
-export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef0123456789';
+/**
+ * Test-only secrets, random per test file: APP_ENV=test is production as far as secrets go, and
+ * production refuses weak ones.
+ */
+export const TEST_MASTER_KEY = `test1:${randomBytes(32).toString('base64')}`;
+export const TEST_INTERNAL_TOKEN = randomBytes(32).toString('base64url');
+
+/**
+ * The test apps' per-client rate limits: high, because every test talks from 127.0.0.1 and some
+ * create many addresses. app.rate-limits.spec.ts runs with the real defaults.
+ */
+export const TEST_RATE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_WALLET_PER_MINUTE: '100000',
+  RATE_LIMIT_TEMP_KEY_PER_MINUTE: '100000',
+  RATE_LIMIT_SIGN_DATA_PER_MINUTE: '100000',
+};
 
 export interface TokenTestApp {
   url: string;
@@ -43,6 +56,7 @@ export async function startTokenApp(options: StartTokenAppOptions): Promise<Toke
     DATA_DIR: options.dataDir ?? '/nonexistent-token-rpc-test-dir',
     WALLET_MASTER_KEY: options.appEnv === 'development' ? undefined : TEST_MASTER_KEY,
     INTERNAL_API_TOKEN: options.appEnv === 'development' ? undefined : TEST_INTERNAL_TOKEN,
+    ...TEST_RATE_LIMITS,
     ...options.env,
   });
   const service = await buildApp(config, options.logger ?? pino({ level: 'silent' }));
@@ -50,7 +64,11 @@ export async function startTokenApp(options: StartTokenAppOptions): Promise<Toke
   return { url: running.url, close: () => service.close() };
 }
 
-export async function startTestChain(): Promise<RunningAnvil> {
+/**
+ * A private anvil for one test file on a free port: chain id 31337, auto-mining, its ten
+ * well-known accounts funded (10 000 ETH each; #0 is what dev mode funds new addresses from).
+ */
+export async function startFundedTestChain(): Promise<RunningAnvil> {
   return startAnvil({ port: await freePort() });
 }
 

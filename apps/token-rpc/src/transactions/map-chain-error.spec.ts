@@ -7,7 +7,7 @@ import {
   ChainNodeUnavailableError,
   InsufficientFundsError,
   TransactionRevertedError,
-} from '../errors/token-errors.js';
+} from '../errors.js';
 import { mapChainError, revertDataOf } from './map-chain-error.js';
 
 const holder = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

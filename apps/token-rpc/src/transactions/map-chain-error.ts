@@ -6,7 +6,7 @@ import {
   ChainNodeUnavailableError,
   InsufficientFundsError,
   TransactionRevertedError,
-} from '../errors/token-errors.js';
+} from '../errors.js';
 
 const INSUFFICIENT_FUNDS = /insufficient funds|insufficient balance|exceeds balance/i;
 const NONCE_CONFLICT =

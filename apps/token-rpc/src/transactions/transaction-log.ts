@@ -29,7 +29,7 @@ export interface TransactionEntry {
   updatedAt: number;
 }
 
-/** The durable record of every transaction (port). The SQL adapter is sql-transaction-log.ts. */
+/** The durable record of every transaction (port). The SQL adapter is db/sql-transaction-log.ts. */
 export interface TransactionLog {
   /** Recorded before the broadcast, so that a crash in between still leaves a trace. */
   recordSending(entry: Omit<TransactionEntry, 'status' | 'error' | 'updatedAt'>): Promise<void>;

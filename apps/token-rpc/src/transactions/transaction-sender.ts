@@ -2,7 +2,7 @@ import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ether
 import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
 import { InternalError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import { ChainNodeUnavailableError } from '../errors/token-errors.js';
+import { ChainNodeUnavailableError } from '../errors.js';
 import type { AuthorizedWallet } from '../wallet/wallet-service.js';
 import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
 import { mapChainError } from './map-chain-error.js';

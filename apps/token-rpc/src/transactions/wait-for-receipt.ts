@@ -1,5 +1,5 @@
 import type { ChainClient } from '@itp/chain';
-import { ChainFailureError } from '../errors/token-errors.js';
+import { ChainFailureError } from '../errors.js';
 
 export interface ReceiptSummary {
   status: 'success' | 'reverted';

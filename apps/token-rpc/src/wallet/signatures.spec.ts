@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { SigningKey, getBytes, recoverAddress, verifyMessage } from 'ethers';
-import { DEV_CHAIN } from '@itp/chain';
+import { SigningKey, getBytes, verifyMessage } from 'ethers';
+import { DEV_CHAIN } from '@itp/dev-chain';
 import { sha256Hex } from '@itp/crypto';
-import { recoverEip191, signDigestRaw, signHashEip191, toDigest } from './signatures.js';
+import { recoverEip191, signHashEip191, toDigest } from './signatures.js';
 
 const key = new SigningKey(DEV_CHAIN.devOnlyAccount0.privateKey);
 const address = DEV_CHAIN.devOnlyAccount0.address;
@@ -26,18 +26,6 @@ describe('signatures', () => {
     const signature = signHashEip191(key, hash);
     expect(recoverEip191(sha256Hex('other'), signature)).not.toBe(address);
     expect(recoverEip191(hash, `0x${'00'.repeat(65)}`)).toBeNull();
-  });
-
-  it('signs a raw digest without prefix (r ‖ s ‖ v, v 27/28)', () => {
-    const digest = `0x${sha256Hex('digest')}`;
-    const raw = signDigestRaw(key, digest);
-    expect(raw.signature).toMatch(/^0x[0-9a-f]{130}$/);
-    expect(raw.signature.slice(2, 66)).toBe(raw.r.slice(2));
-    expect(raw.signature.slice(66, 130)).toBe(raw.s.slice(2));
-    expect(Number.parseInt(raw.signature.slice(130), 16)).toBe(27 + raw.recoveryParam);
-    expect(recoverAddress(digest, raw.signature)).toBe(address);
-    // Not the EIP-191 signature of the same bytes.
-    expect(raw.signature).not.toBe(signHashEip191(key, digest));
   });
 
   it('refuses a digest that is not 32 bytes', () => {

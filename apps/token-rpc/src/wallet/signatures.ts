@@ -25,17 +25,3 @@ export function recoverEip191(hash: string, signature: string): string | null {
     return null;
   }
 }
-
-export interface RawSignature {
-  /** r ‖ s ‖ v (v = 27 or 28), 0x + 130 hex. */
-  signature: string;
-  r: string;
-  s: string;
-  recoveryParam: 0 | 1;
-}
-
-/** A raw secp256k1 signature of a 32-byte digest, no prefix (for did-service's key manager). */
-export function signDigestRaw(signingKey: SigningKey, digest: string): RawSignature {
-  const sig = signingKey.sign(toDigest(digest));
-  return { signature: sig.serialized, r: sig.r, s: sig.s, recoveryParam: sig.yParity };
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { HDNodeWallet, Mnemonic } from 'ethers';
-import { DEV_CHAIN } from '@itp/chain';
-import { InvalidMnemonicError } from '../errors/token-errors.js';
+import { DEV_CHAIN } from '@itp/dev-chain';
+import { InvalidMnemonicError } from '../errors.js';
 import {
   DERIVATION_PATH,
   deriveWalletKey,

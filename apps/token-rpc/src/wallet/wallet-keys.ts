@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HDNodeWallet, Mnemonic, SigningKey, computeAddress } from 'ethers';
 import { randomHex } from '@itp/crypto';
-import { InvalidMnemonicError } from '../errors/token-errors.js';
+import { InvalidMnemonicError } from '../errors.js';
 
 /** The standard Ethereum path (BIP-44 coin type 60, first account, first address). */
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";

@@ -6,12 +6,22 @@ export interface WalletRecord extends SealedWalletSecrets {
   address: string;
   createdAt: number;
   updatedAt: number;
+  /**
+   * When the address was registered for a DID (internal register-did), epoch ms; null: never, and
+   * then sign-jws signs nothing for it. Kept across importAddress (the DID is the address's).
+   */
+  didRegisteredAt: number | null;
 }
 
-/** The durable wallet (port). The SQL adapter is sql-wallet-repository.ts. */
+/** The durable wallet (port). The SQL adapter is db/sql-wallet-repository.ts. */
 export interface WalletRepository {
-  /** Stores a new address; an existing one is replaced (importAddress: a new secretKey). */
-  upsert(record: WalletRecord): Promise<void>;
+  /**
+   * Stores a new address; an existing one gets the new secrets (importAddress: a new secretKey)
+   * and keeps its createdAt and didRegisteredAt.
+   */
+  upsert(record: Omit<WalletRecord, 'didRegisteredAt'>): Promise<void>;
+  /** Marks the address as registered for a DID (first time wins); false when it is unknown. */
+  markDidRegistered(address: string, at: number): Promise<boolean>;
   find(address: string): Promise<WalletRecord | null>;
   /**
    * Re-sealed secrets after a master key rotation: replaces `previous` by `next` only while the

@@ -1,10 +1,12 @@
 import { SigningKey, getAddress } from 'ethers';
+import { DEV_CHAIN } from '@itp/dev-chain';
 import { DecryptionError, constantTimeEqual } from '@itp/crypto';
 import { InternalError } from '@itp/errors';
 import type {
   CreateAddressResult,
   ImportAddressResult,
   TempKeyType,
+  WalletSignJwsResponse,
   WalletVerifySecretResponse,
 } from '@itp/schemas';
 import type { Logger } from '@itp/service-kit';
@@ -14,12 +16,15 @@ import type { TempKeyBinding, TempKeyStore } from '../auth/temp-key-store.js';
 import {
   BadHashKeyError,
   BadSignatureError,
+  DidNotRegisteredError,
+  PublicDevAccountError,
   TempKeyRejectedError,
   UnknownAddressError,
   WrongSecretError,
-} from '../errors/token-errors.js';
+} from '../errors.js';
 import type { KeyCustody } from './key-custody.js';
-import { recoverEip191, signDigestRaw, signHashEip191, type RawSignature } from './signatures.js';
+import { checkJwsSigningInput, signJwsInput } from './jws-signing.js';
+import { recoverEip191, signHashEip191 } from './signatures.js';
 import {
   deriveWalletKey,
   generateMnemonic,
@@ -59,6 +64,9 @@ export interface WalletServiceOptions {
 /** Compared against when an address is unknown, so both answers take the same path. */
 const DUMMY_SECRET = '0'.repeat(64);
 
+/** The dev chain's public mnemonic (anvil/hardhat): its keys are known to everyone. */
+const PUBLIC_DEV_MNEMONIC = normalizeMnemonic(DEV_CHAIN.mnemonic);
+
 /**
  * The server wallet: creates and imports addresses, issues tempKeys, checks hashKeys and
  * signatures, and signs with the stored keys. Secrets are opened only for the call that needs
@@ -91,10 +99,16 @@ export class WalletService {
     return { address: key.address, mnemonic, secretKey };
   }
 
-  /** Restores the address of a mnemonic with a NEW secretKey; the old one stops working at once. */
+  /**
+   * Restores the address of a mnemonic with a NEW secretKey; the old one stops working at once.
+   * The dev chain's public mnemonic is refused in every mode (PublicDevAccountError, "403").
+   */
   async importAddress(phrase: string): Promise<ImportAddressResult> {
     const key = deriveWalletKey(phrase);
     const mnemonic = normalizeMnemonic(phrase);
+    if (mnemonic === PUBLIC_DEV_MNEMONIC || key.address === DEV_CHAIN.devOnlyAccount0.address) {
+      throw new PublicDevAccountError();
+    }
     const secretKey = generateSecretKey();
     const now = this.now();
     await this.options.repository.upsert({
@@ -153,17 +167,34 @@ export class WalletService {
 
   /** Internal API: address + secretKey → the public key; one answer for unknown and wrong. */
   async verifySecret(address: string, secretKey: string): Promise<WalletVerifySecretResponse> {
-    const record = await this.options.repository.find(getAddress(address));
-    const stored = record ? this.openSecretKey(record) : DUMMY_SECRET;
-    const matches = constantTimeEqual(secretKey, stored);
-    if (!record || !matches) throw new WrongSecretError();
+    const record = await this.checkSecret(address, secretKey);
     return { address: record.address, publicKeyHex: this.signingKeyOf(record).publicKey };
   }
 
-  /** Internal API: a raw secp256k1 signature of a 32-byte digest with a wallet address's key. */
-  async signDigest(address: string, digest: string): Promise<RawSignature> {
+  /**
+   * Internal API (did-service's create-did): verify-secret's checks and answer, and on success
+   * the address is marked as registered for a DID: from then on sign-jws signs for it.
+   */
+  async registerDid(address: string, secretKey: string): Promise<WalletVerifySecretResponse> {
+    const record = await this.checkSecret(address, secretKey);
+    const answer = { address: record.address, publicKeyHex: this.signingKeyOf(record).publicKey };
+    if (record.didRegisteredAt === null) {
+      await this.options.repository.markDidRegistered(record.address, this.now());
+      this.options.logger.info({ address: record.address }, 'wallet address registered for a DID');
+    }
+    return answer;
+  }
+
+  /**
+   * Internal API: signs a JWS signing input for the DID of a registered address, and nothing
+   * else. Checks, in order: the input is an ES256K / ES256K-R JWS whose payload's iss is
+   * did:ethr:<address> (400), the address is in the wallet (404) and registered for a DID (403).
+   */
+  async signJws(address: string, signingInput: string): Promise<WalletSignJwsResponse> {
+    const alg = checkJwsSigningInput(signingInput, address);
     const record = await this.load(address);
-    return signDigestRaw(this.signingKeyOf(record), digest);
+    if (record.didRegisteredAt === null) throw new DidNotRegisteredError(record.address);
+    return signJwsInput(this.signingKeyOf(record), signingInput, alg);
   }
 
   private checkBinding(
@@ -184,6 +215,15 @@ export class WalletService {
         `tempKey was issued for keyType "${binding.keyType}", this method needs "${keyType}"`,
       );
     }
+  }
+
+  /** The record of a matching address + secretKey; one answer (401) for unknown and wrong. */
+  private async checkSecret(address: string, secretKey: string): Promise<WalletRecord> {
+    const record = await this.options.repository.find(getAddress(address));
+    const stored = record ? this.openSecretKey(record) : DUMMY_SECRET;
+    const matches = constantTimeEqual(secretKey, stored);
+    if (!record || !matches) throw new WrongSecretError();
+    return record;
   }
 
   private checkHashKey(record: WalletRecord, tempKey: string, hashKey: string): void {

@@ -17,3 +17,10 @@ export {
   type AuthJwks,
   type PublicSigningJwk,
 } from './jwks.js';
+export {
+  userStatusRequestSchema,
+  userStatusResponseSchema,
+  type UserStatusRequest,
+  type UserStatusResponse,
+} from './user-status.js';
+export { AUTH_ERRORS } from './errors.js';

@@ -25,3 +25,4 @@ export * from './get-block-number.js';
 export * from './get-transaction.js';
 export * from './get-transaction-receipt.js';
 export * from './get-transaction-stats.js';
+export * from './service-errors.js';

@@ -14,3 +14,4 @@ export * from './verifiable-presentation.js';
 export * from './verification-result.js';
 export * from './verify-login-vp.js';
 export * from './auth-user-with-vp.js';
+export { DID_ERRORS } from './errors.js';

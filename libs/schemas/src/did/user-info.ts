@@ -9,8 +9,24 @@ export const USER_INFO_LIMITS = {
   maxBytes: 8192,
 } as const;
 
-/** Keys create-vc sets itself in credentialSubject: userInfo may not override them. */
-export const USER_INFO_RESERVED_KEYS = ['id', 'sub'] as const;
+/**
+ * Claims the service derives (contract §3): the holder and the user in credentialSubject (`id`,
+ * `sub`, `userId`) and the JWT claim names (`iss`, `nbf`, `exp`, `iat`, `jti`, `vc`, `vp`).
+ * userInfo may not set any of them (400 naming the key): a VC signed by the service never says
+ * something about identity that the caller chose.
+ */
+export const USER_INFO_RESERVED_KEYS = [
+  'id',
+  'sub',
+  'userId',
+  'iss',
+  'nbf',
+  'exp',
+  'iat',
+  'jti',
+  'vc',
+  'vp',
+] as const;
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -23,8 +39,8 @@ const userInfoValue = z.union([
 /**
  * create-vc's userInfo: a flat object of string / number / boolean values (no nesting, no null),
  * at most 32 keys of [A-Za-z_][A-Za-z0-9_.-]* up to 64 characters, at most 8 KiB as JSON;
- * `id` and `sub` are reserved (the service sets them to the holder DID and the user id), and
- * `__proto__` is refused (not dropped).
+ * the claims the service derives are reserved (USER_INFO_RESERVED_KEYS), and `__proto__` is
+ * refused (not dropped).
  */
 export const userInfoSchema = z
   .preprocess(
@@ -48,7 +64,7 @@ export const userInfoSchema = z
           .max(USER_INFO_LIMITS.maxKeyLength)
           .regex(KEY, 'keys must match [A-Za-z_][A-Za-z0-9_.-]*')
           .refine((key) => !(USER_INFO_RESERVED_KEYS as readonly string[]).includes(key), {
-            message: 'is reserved (id and sub are set by the service)',
+            message: `is reserved: the service sets it (reserved keys: ${USER_INFO_RESERVED_KEYS.join(', ')})`,
           }),
         userInfoValue,
       )

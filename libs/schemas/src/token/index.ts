@@ -13,3 +13,4 @@ export * from './create-token.js';
 export * from './erc20-read.js';
 export * from './erc20-write.js';
 export * from './internal-wallet.js';
+export * from './service-errors.js';

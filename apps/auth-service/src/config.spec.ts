@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig, type Env } from '@itp/service-kit';
+import { configSchema } from './config.js';
+import { PUBLISHED_SIGNING_KEY_D } from './jwt/signing-key-strength.js';
+import { generateSigningJwk } from './jwt/signing-keys.js';
+import { newInternalApiToken } from './testing/start-auth-service.js';
+
+/** What production needs, freshly generated. */
+async function productionEnv(appEnv: string): Promise<Env> {
+  return {
+    APP_ENV: appEnv,
+    JWT_SIGNING_KEYS: JSON.stringify([await generateSigningJwk()]),
+    DID_SERVICE_URL: 'http://did-service:8082',
+    INTERNAL_API_TOKEN: newInternalApiToken(),
+    DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
+    REDIS_URL: 'redis://127.0.0.1:1',
+  };
+}
+
+function configError(env: Env): ConfigError {
+  try {
+    loadConfig(configSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('auth-service configuration', () => {
+  describe('APP_ENV: anything but development is production', () => {
+    it.each(['production', 'test'])(
+      'APP_ENV=%s without JWT_SIGNING_KEYS, DID_SERVICE_URL or INTERNAL_API_TOKEN is refused',
+      async (appEnv) => {
+        const env = await productionEnv(appEnv);
+        expect(() => loadConfig(configSchema, env)).not.toThrow();
+        for (const name of ['JWT_SIGNING_KEYS', 'DID_SERVICE_URL', 'INTERNAL_API_TOKEN']) {
+          const err = configError({ ...env, [name]: undefined });
+          expect(err.issues).toEqual([expect.stringMatching(`^${name}: required when APP_ENV=`)]);
+        }
+      },
+    );
+
+    it('development needs none of them', () => {
+      expect(() => loadConfig(configSchema, { APP_ENV: 'development' })).not.toThrow();
+    });
+  });
+
+  describe('weak secrets are refused outside development, naming the variable, never the value', () => {
+    const weakTokens = [
+      'compose-demo-internal-token-change-me',
+      'a'.repeat(40),
+      'abcdefghijklmnopqrstuvwxyzabcdefghijkl',
+      Buffer.alloc(32, 7).toString('base64'),
+    ];
+
+    it.each(weakTokens)('INTERNAL_API_TOKEN %#', async (token) => {
+      const err = configError({ ...(await productionEnv('test')), INTERNAL_API_TOKEN: token });
+      expect(err.issues).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: /)]);
+      expect(err.message).not.toContain(token);
+    });
+
+    it('a weak INTERNAL_API_TOKEN is accepted in development only', async () => {
+      expect(() =>
+        loadConfig(configSchema, { APP_ENV: 'development', INTERNAL_API_TOKEN: 'a'.repeat(40) }),
+      ).not.toThrow();
+    });
+
+    const withD = async (d: string) => {
+      const good = await generateSigningJwk();
+      return JSON.stringify([good, { ...good, kid: 'weak', d }]);
+    };
+
+    it.each([
+      ['all bytes the same', Buffer.alloc(32, 0x11).toString('base64url')],
+      ['a published example key', PUBLISHED_SIGNING_KEY_D[0]!],
+      ['a short scalar', Buffer.from([1, 2, 3, 5]).toString('base64url')],
+    ])('JWT_SIGNING_KEYS with %s', async (_label, d) => {
+      const keys = await withD(d);
+      const err = configError({ ...(await productionEnv('production')), JWT_SIGNING_KEYS: keys });
+      expect(err.issues).toEqual([expect.stringMatching(/^JWT_SIGNING_KEYS: key #1 private key /)]);
+      expect(err.message).not.toContain(d);
+      expect(err.message).not.toContain(Buffer.from(d, 'base64url').toString('hex'));
+    });
+
+    it('fresh random keys and tokens pass', async () => {
+      const env = await productionEnv('production');
+      const keys = JSON.stringify([await generateSigningJwk(), await generateSigningJwk()]);
+      const token = randomBytes(32).toString('hex');
+      expect(() =>
+        loadConfig(configSchema, { ...env, JWT_SIGNING_KEYS: keys, INTERNAL_API_TOKEN: token }),
+      ).not.toThrow();
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it('trusts no proxy by default; the gateway hop is configured explicitly', async () => {
+      const env = await productionEnv('production');
+      expect(loadConfig(configSchema, env).TRUST_PROXY).toBe(false);
+      expect(loadConfig(configSchema, { ...env, TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual([
+        'loopback',
+      ]);
+      expect(loadConfig(configSchema, { ...env, TRUST_PROXY: '10.42.0.0/16' }).TRUST_PROXY).toEqual(
+        ['10.42.0.0/16'],
+      );
+      expect(() => loadConfig(configSchema, { ...env, TRUST_PROXY: 'the-gateway' })).toThrow(
+        ConfigError,
+      );
+    });
+  });
+
+  it('has the rate-limit defaults of the README', async () => {
+    const config = loadConfig(configSchema, await productionEnv('production'));
+    expect(config).toMatchObject({
+      LOGIN_MAX_FAILURES_PER_ID: 5,
+      LOGIN_ID_MAX_DELAY_SECONDS: 30,
+      LOGIN_MAX_FAILURES_PER_IP: 50,
+      LOGIN_FAILURE_WINDOW_SECONDS: 900,
+    });
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
+import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { SqlClientRepository } from './sql-client-repository.js';
+import type { AuthDatabase } from './database.js';
+import { authMigrations } from './migrations.js';
+import { SqlUserRepository } from './sql-user-repository.js';
+
+const dialects: Array<[string, () => Promise<{ url: string; drop?: () => Promise<void> }>]> = [
+  ['PostgreSQL', async (): Promise<TestDatabase> => createTestDatabase()],
+  ['SQLite', async () => ({ url: 'sqlite::memory:' })],
+];
+
+describe.each(dialects)('auth repositories on %s', (_name, open) => {
+  let handle: { url: string; drop?: () => Promise<void> };
+  let database: SqlDatabase<AuthDatabase>;
+
+  beforeAll(async () => {
+    handle = await open();
+    database = openSqlDatabase<AuthDatabase>(handle.url);
+    await migrateToLatest(database, authMigrations);
+    await migrateToLatest(database, authMigrations);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await handle?.drop?.();
+  });
+
+  it('users: insert once, find, list, enable/disable, new hash', async () => {
+    const users = new SqlUserRepository(database);
+    const alice = { id: 'alice', name: 'Alice', telNo: null, email: '', passwordHash: 'h1' };
+    expect(await users.insertIfAbsent(alice, 1000)).toBe(true);
+    expect(await users.insertIfAbsent({ ...alice, name: 'Other' }, 2000)).toBe(false);
+    expect(await users.findById('alice')).toEqual({
+      ...alice,
+      enabled: true,
+      createdAt: 1000,
+      updatedAt: 1000,
+    });
+    expect(await users.findById('ALICE')).toBeUndefined();
+    expect(await users.setEnabled('alice', false, 3000)).toBe(true);
+    expect(await users.setPasswordHash('alice', 'h2', 4000)).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({
+      enabled: false,
+      passwordHash: 'h2',
+      updatedAt: 4000,
+    });
+    expect(await users.setEnabled('nobody', true, 1)).toBe(false);
+    expect(await users.setPasswordHash('nobody', 'x', 1)).toBe(false);
+    await users.insertIfAbsent({ ...alice, id: 'aaron', telNo: '+1 555 0100' }, 5000);
+    expect((await users.list()).map((u) => [u.id, u.telNo])).toEqual([
+      ['aaron', '+1 555 0100'],
+      ['alice', null],
+    ]);
+  });
+
+  it('clients: insert once with prefixes, find, list, disable', async () => {
+    const clients = new SqlClientRepository(database);
+    const shop = {
+      id: 'shop',
+      name: 'Shop',
+      secretHash: 's1',
+      requestIdPrefixes: ['https://shop.example/', 'https://m.shop.example/'],
+    };
+    expect(await clients.insertIfAbsent(shop, 10)).toBe(true);
+    expect(await clients.insertIfAbsent(shop, 20)).toBe(false);
+    expect(await clients.findById('shop')).toEqual({
+      ...shop,
+      enabled: true,
+      createdAt: 10,
+      updatedAt: 10,
+    });
+    expect(await clients.setEnabled('shop', false, 30)).toBe(true);
+    expect((await clients.list()).map((c) => [c.id, c.enabled])).toEqual([['shop', false]]);
+    expect(await clients.setEnabled('nobody', false, 30)).toBe(false);
+  });
+});

@@ -1,0 +1,30 @@
+import express, { type Router } from 'express';
+import { userStatusRequestSchema } from '@itp/schemas';
+import { parseBody, requireInternalToken } from '@itp/service-kit';
+import type { UserStatus } from '../users/user-status.js';
+
+export interface InternalRouterDeps {
+  /** INTERNAL_API_TOKEN (resolved by @itp/crypto resolveInternalApiToken). */
+  internalApiToken: string;
+  userStatus: UserStatus;
+  bodyLimitBytes: number;
+}
+
+/**
+ * `/internal/v1` of auth-service: service-to-service calls with `Authorization: Bearer
+ * <INTERNAL_API_TOKEN>` (401 without), never routed by the gateway.
+ * - `POST /users/status {userId}` → `{userId, active}` (did-service asks before acting for a user
+ *   with a JWT, so that a disabled user stops working within seconds).
+ */
+export function internalRouter(deps: InternalRouterDeps): Router {
+  const router = express.Router();
+  router.use(requireInternalToken(deps.internalApiToken));
+  const json = express.json({ limit: deps.bodyLimitBytes });
+
+  router.post('/users/status', json, async (req, res) => {
+    const body = parseBody(userStatusRequestSchema, req.body);
+    res.json(await deps.userStatus.statusOf(body.userId));
+  });
+
+  return router;
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { HDNodeWallet } from 'ethers';
+import { DEV_CHAIN, deployDidRegistry } from '@itp/dev-chain';
+import {
+  createTestDatabase,
+  freePort,
+  spawnApp,
+  testChainUrl,
+  testRedisUrl,
+  uniquePrefix,
+  type SpawnedApp,
+  type TestDatabase,
+} from '@itp/testing';
+import { startAuthService, type RunningAuthService } from './start-auth-service.js';
+
+/**
+ * Test helper (never imported by the service): the VP login stack of the seed flow — auth-service
+ * built with app.ts, plus token-rpc, did-service and the gateway as their own processes (apps
+ * never import apps), on the real Redis, PostgreSQL and dev chain of the jest setup.
+ */
+export interface VpLoginStack {
+  auth: RunningAuthService;
+  gatewayUrl: string;
+  tokenRpcUrl: string;
+  didServiceUrl: string;
+  internalApiToken: string;
+  close(): Promise<void>;
+}
+
+/** The ERC-1056 registry on the test chain (dev account #9, as did-service's own tests). */
+async function ensureRegistry(): Promise<string> {
+  const deployer = HDNodeWallet.fromPhrase(DEV_CHAIN.mnemonic, undefined, "m/44'/60'/0'/0/9");
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    try {
+      return await deployDidRegistry(testChainUrl(), deployer.privateKey);
+    } catch (err) {
+      lastError = err;
+      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    }
+  }
+  throw lastError;
+}
+
+export async function startVpLoginStack(): Promise<VpLoginStack> {
+  const internalApiToken = randomBytes(32).toString('base64url');
+  const databases: TestDatabase[] = [];
+  const started: SpawnedApp[] = [];
+  let auth: RunningAuthService | undefined;
+  try {
+    const [authDb, didDb, tokenDb] = await Promise.all([1, 2, 3].map(() => createTestDatabase()));
+    databases.push(authDb!, didDb!, tokenDb!);
+    const registry = await ensureRegistry();
+    const didPort = await freePort();
+    const didServiceUrl = `http://127.0.0.1:${didPort}`;
+    auth = await startAuthService({
+      DATABASE_URL: authDb!.url,
+      DID_SERVICE_URL: didServiceUrl,
+      INTERNAL_API_TOKEN: internalApiToken,
+      LOGIN_POLL_MIN_INTERVAL_MS: '0',
+    });
+    const tokenRpc = await spawnApp(
+      'token-rpc',
+      {
+        APP_ENV: 'test',
+        ETH_RPC_URL: testChainUrl(),
+        DATABASE_URL: tokenDb!.url,
+        REDIS_URL: testRedisUrl(),
+        REDIS_KEY_PREFIX: uniquePrefix('token'),
+        WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
+        INTERNAL_API_TOKEN: internalApiToken,
+      },
+      { waitFor: 'live' },
+    );
+    started.push(tokenRpc);
+    const didService = await spawnApp(
+      'did-service',
+      {
+        APP_ENV: 'test',
+        ETH_RPC_URL: testChainUrl(),
+        DID_REGISTRY_ADDRESS: registry,
+        DATABASE_URL: didDb!.url,
+        REDIS_URL: testRedisUrl(),
+        REDIS_KEY_PREFIX: uniquePrefix('did'),
+        TOKEN_RPC_URL: tokenRpc.url,
+        AUTH_SERVICE_URL: auth.url,
+        INTERNAL_API_TOKEN: internalApiToken,
+        DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
+      },
+      { port: didPort, waitFor: 'live' },
+    );
+    started.push(didService);
+    const gateway = await spawnApp(
+      'gateway',
+      {
+        APP_ENV: 'test',
+        AUTH_SERVICE_URL: auth.url,
+        DID_SERVICE_URL: didService.url,
+        TOKEN_RPC_URL: tokenRpc.url,
+        BLOCK_RPC_URL: 'http://127.0.0.1:9',
+      },
+      { waitFor: 'live' },
+    );
+    started.push(gateway);
+    const running = auth;
+    return {
+      auth: running,
+      gatewayUrl: gateway.url,
+      tokenRpcUrl: tokenRpc.url,
+      didServiceUrl: didService.url,
+      internalApiToken,
+      close: async () => {
+        await Promise.all(started.map((s) => s.stop()));
+        await running.close();
+        await Promise.all(databases.map((d) => d.drop()));
+      },
+    };
+  } catch (err) {
+    await Promise.all(started.map((s) => s.stop()));
+    await auth?.close();
+    await Promise.all(databases.map((d) => d.drop()));
+    throw err;
+  }
+}

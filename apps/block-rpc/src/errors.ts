@@ -1,0 +1,26 @@
+import { InternalError } from '@itp/errors';
+
+/**
+ * The failures of the block API. Each BaseError's class code becomes `result.resultCode` of a
+ * JSON-RPC service error and its message `resultMessage`. The codes and when each is answered are
+ * in the catalog, BLOCK_SERVICE_ERRORS (@itp/schemas); "chain node unavailable" is @itp/chain's
+ * ChainUnavailableError (503), as on /token.
+ */
+
+/** The node answered, but not with the shape the Ethereum JSON-RPC spec gives (code "500"). */
+export class NodeAnswerError extends InternalError {
+  constructor(what: string, field: string) {
+    super(`The chain node sent a malformed ${what} (field ${field})`);
+  }
+}
+
+/**
+ * The indexer's lease was taken over by another replica (it expired): the write was rolled back.
+ * An internal signal between the index store and the indexer, never answered to a client.
+ */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('index lease lost to another replica');
+    this.name = 'LeaseLostError';
+  }
+}

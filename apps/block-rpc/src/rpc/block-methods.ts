@@ -1,0 +1,43 @@
+import { defineMethod } from '@itp/jsonrpc';
+import {
+  getBlockNumberParamsSchema,
+  getBlockNumberResultSchema,
+  getBlockParamsSchema,
+  getBlockResultSchema,
+  BLOCK_CHAIN_ERRORS as CHAIN_ERRORS,
+} from '@itp/schemas';
+import type { BlockService } from '../blocks/block-service.js';
+import { toBlockSelector } from '../blocks/block-selector.js';
+
+export function getBlockMethod(blocks: BlockService) {
+  return defineMethod({
+    name: 'getBlock',
+    summary: 'A block: the latest, by number, by tag or by hash',
+    description:
+      'params: [] = latest; [block] or [block, fullTransactions]. block: a non-negative integer, a 0x-hex quantity, "latest", "earliest", "pending", "safe", "finalized" or a 0x-prefixed 32-byte block hash. fullTransactions true: transaction records instead of hashes. Integer fields are exact up to 2^53-1; each has a …Raw field with the exact 0x hex. Fields the node does not send are null.',
+    paramsStyle: 'positional',
+    params: getBlockParamsSchema,
+    result: getBlockResultSchema,
+    errors: [
+      {
+        resultCode: '404',
+        when: 'no such block (number beyond the head, unknown hash, tag the node lacks)',
+      },
+      ...CHAIN_ERRORS,
+    ],
+    handler: ([block, fullTransactions]) =>
+      blocks.getBlock(toBlockSelector(block), fullTransactions ?? false),
+  });
+}
+
+export function getBlockNumberMethod(blocks: BlockService) {
+  return defineMethod({
+    name: 'getBlockNumber',
+    summary: 'Number of the latest block',
+    paramsStyle: 'positional',
+    params: getBlockNumberParamsSchema,
+    result: getBlockNumberResultSchema,
+    errors: CHAIN_ERRORS,
+    handler: () => blocks.latestNumber(),
+  });
+}

@@ -1,0 +1,16 @@
+import { defineMethod } from '@itp/jsonrpc';
+import { getTransactionStatsParamsSchema, getTransactionStatsResultSchema } from '@itp/schemas';
+import type { StatsService } from '../stats/stats-service.js';
+
+export function getTransactionStatsMethod(stats: StatsService, maxDays: number) {
+  return defineMethod({
+    name: 'getTransactionStats',
+    summary: 'Transactions per UTC day over a range of days',
+    description: `params: [{ from: "YYYY-MM-DD", to: "YYYY-MM-DD" }], both days inclusive, from ≤ to, at most ${maxDays} days. A transaction counts on the UTC day of its block's timestamp. Every day of the range is listed (0 when none). Counts come from the service's index of the chain, which follows the head (reorganisations included) with a small delay.`,
+    paramsStyle: 'positional',
+    params: getTransactionStatsParamsSchema,
+    result: getTransactionStatsResultSchema,
+    errors: [{ resultCode: '500', when: 'the database failed' }],
+    handler: ([range]) => stats.transactionStats(range),
+  });
+}

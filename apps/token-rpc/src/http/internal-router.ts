@@ -1,0 +1,62 @@
+import express, { type Router } from 'express';
+import {
+  walletRegisterDidRequestSchema,
+  walletSignJwsRequestSchema,
+  walletVerifySecretRequestSchema,
+  type WalletRegisterDidResponse,
+  type WalletSignJwsResponse,
+  type WalletVerifySecretResponse,
+} from '@itp/schemas';
+import { parseBody, requireInternalToken } from '@itp/service-kit';
+import type { WalletService } from '../wallet/wallet-service.js';
+
+export interface InternalRouterOptions {
+  token: string;
+  bodyLimitBytes: number;
+}
+
+/**
+ * token-rpc's internal API for did-service (mounted at /internal/v1/wallet; bearer
+ * INTERNAL_API_TOKEN; errors in the REST shape):
+ * - POST /verify-secret {address, secretKey} → {address, publicKeyHex} | 401 | 400
+ * - POST /register-did {address, secretKey} → as verify-secret, and marks the address as
+ *   registered for a DID
+ * - POST /sign-jws {address, signingInput} → {signature, r, s, recoveryParam} | 400 (not an
+ *   ES256K/ES256K-R JWS issued by did:ethr:<address>) | 404 (unknown address) | 403 (address not
+ *   registered for a DID)
+ * There is no way to sign a raw digest: a holder of the internal token cannot sign transactions.
+ */
+export function internalWalletRouter(
+  wallets: WalletService,
+  options: InternalRouterOptions,
+): Router {
+  const router = express.Router();
+  router.use(requireInternalToken(options.token));
+  router.use(express.json({ limit: options.bodyLimitBytes, type: () => true }));
+
+  router.post('/verify-secret', async (req, res) => {
+    const body = parseBody(walletVerifySecretRequestSchema, req.body);
+    const answer: WalletVerifySecretResponse = await wallets.verifySecret(
+      body.address,
+      body.secretKey,
+    );
+    res.json(answer);
+  });
+
+  router.post('/register-did', async (req, res) => {
+    const body = parseBody(walletRegisterDidRequestSchema, req.body);
+    const answer: WalletRegisterDidResponse = await wallets.registerDid(
+      body.address,
+      body.secretKey,
+    );
+    res.json(answer);
+  });
+
+  router.post('/sign-jws', async (req, res) => {
+    const body = parseBody(walletSignJwsRequestSchema, req.body);
+    const answer: WalletSignJwsResponse = await wallets.signJws(body.address, body.signingInput);
+    res.json(answer);
+  });
+
+  return router;
+}

@@ -1,0 +1,56 @@
+import { InternalError, isBaseError } from '@itp/errors';
+import type { KvStore } from '@itp/stores';
+import { RateLimitedError } from '../errors.js';
+
+/** One limit: at most `max` calls per client address in each window; `max` 0 turns it off. */
+export interface RateLimit {
+  /** Names the counter (`ratelimit:<name>:<client>:<window>`) and the calls in the message. */
+  name: string;
+  /** What is counted, for the message (e.g. "createAddress/importAddress calls"). */
+  what: string;
+  max: number;
+  windowMs: number;
+}
+
+/** The client address a call is counted for when the transport does not say (never expected). */
+export const UNKNOWN_CLIENT = 'unknown';
+
+/**
+ * Per-client counters in the shared KvStore (Redis), so that every replica counts together:
+ * `ratelimit:<name>:<client>`, one INCR per call (each call of a batch counts on its own). A
+ * counter's window starts with its first call and lasts `windowMs` (the key's time to live). Over
+ * the limit: RateLimitedError (resultCode "429") saying in how many seconds the window ends. The
+ * counter store failing is an internal error (the call is not served unlimited).
+ */
+export class RateLimiter {
+  constructor(private readonly kv: KvStore) {}
+
+  async take(limit: RateLimit, client: string | undefined): Promise<void> {
+    if (limit.max <= 0) return;
+    const key = `ratelimit:${limit.name}:${client ?? UNKNOWN_CLIENT}`;
+    const count = await this.store(() => this.kv.incr(key, { ttlMs: limit.windowMs }));
+    if (count <= limit.max) return;
+    const remainingMs = (await this.store(() => this.kv.ttlMs(key))) ?? limit.windowMs;
+    const retryAfterSeconds = Math.max(1, Math.ceil(remainingMs / 1000));
+    throw new RateLimitedError(
+      `too many ${limit.what} from this client (at most ${limit.max} per ${describeWindow(limit.windowMs)}): ` +
+        `retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+  }
+
+  private async store<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isBaseError(err)) throw err;
+      throw new InternalError('the rate-limit store (Redis) is unavailable', { cause: err });
+    }
+  }
+}
+
+function describeWindow(windowMs: number): string {
+  if (windowMs === 60_000) return 'minute';
+  if (windowMs % 1000 === 0) return `${windowMs / 1000} s`;
+  return `${windowMs} ms`;
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Keyring,
+  parseMasterKey,
+  resolveDeploymentSecret,
+  resolveInternalApiToken,
+  weakSecretIssues,
+} from '@itp/crypto';
+import { ConfigError } from '@itp/service-kit';
+import type { TokenConfig } from './config.js';
+
+export interface TokenSecrets {
+  keyring: Keyring;
+  internalApiToken: string;
+}
+
+type SecretConfig = Pick<
+  TokenConfig,
+  | 'APP_ENV'
+  | 'DATA_DIR'
+  | 'WALLET_MASTER_KEY'
+  | 'WALLET_PREVIOUS_MASTER_KEYS'
+  | 'INTERNAL_API_TOKEN'
+>;
+
+/**
+ * The wallet's Keyring and the internal API token. Outside development (`production` and `test`
+ * alike) both come from the environment (the config schema refuses to load without them) and a
+ * weak one is refused (contract §1: a value published in this repository, key material of one
+ * repeated byte, fewer than 128 bits of estimated entropy); the error names the variable, never
+ * the value. WALLET_PREVIOUS_MASTER_KEYS are not checked: rotating away from a weak key must stay
+ * possible. In development a missing one is
+ * read from DATA_DIR/secrets/ or generated there once (mode 0600), so that restarts keep the
+ * wallet readable and the services of the dev stack agree on the internal token.
+ */
+export function resolveSecrets(config: SecretConfig): TokenSecrets {
+  const dev = config.APP_ENV === 'development';
+  const missing: string[] = [];
+  if (!dev && !config.WALLET_MASTER_KEY)
+    missing.push('WALLET_MASTER_KEY: required (a deployment secret)');
+  if (!dev && !config.INTERNAL_API_TOKEN)
+    missing.push('INTERNAL_API_TOKEN: required (a deployment secret)');
+  if (missing.length > 0) throw new ConfigError(missing);
+  if (!dev) {
+    const weak = weakSecretIssues({
+      WALLET_MASTER_KEY: config.WALLET_MASTER_KEY,
+      INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
+    });
+    if (weak.length > 0) throw new ConfigError(weak);
+  }
+
+  // Both are set outside development (checked above); in development a missing one comes from
+  // DATA_DIR/secrets/ (generated there once).
+  const masterKey = resolveDeploymentSecret(
+    config,
+    config.WALLET_MASTER_KEY,
+    'wallet-master.key',
+    () => `dev1:${randomBytes(32).toString('base64')}`,
+  );
+  const internalApiToken = resolveInternalApiToken(config);
+  if (masterKey === undefined || internalApiToken === undefined) {
+    throw new ConfigError([
+      'WALLET_MASTER_KEY / INTERNAL_API_TOKEN: required (deployment secrets)',
+    ]);
+  }
+  const previous = (config.WALLET_PREVIOUS_MASTER_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0)
+    .map(parseMasterKey);
+  return { keyring: new Keyring(parseMasterKey(masterKey), previous), internalApiToken };
+}

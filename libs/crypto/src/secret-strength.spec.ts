@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { estimateSecretBits, secretWeakness, weakSecretIssues } from './secret-strength.js';
+
+describe('secretWeakness', () => {
+  it('accepts freshly generated secrets in every form the services take', () => {
+    for (const value of [
+      randomBytes(32).toString('hex'),
+      randomBytes(32).toString('base64'),
+      `k1:${randomBytes(32).toString('base64')}`,
+      randomBytes(32).toString('base64url'),
+    ]) {
+      expect(secretWeakness(value)).toBeUndefined();
+    }
+  });
+
+  it('refuses the values published in this repository, whatever their case', () => {
+    expect(secretWeakness('compose-demo-internal-token-change-me')).toMatch(/published/);
+    expect(secretWeakness('COMPOSE-DEMO-INTERNAL-TOKEN-CHANGE-ME')).toMatch(/published/);
+    expect(secretWeakness(`please-change-me-${randomBytes(32).toString('hex')}`)).toMatch(
+      /placeholder/,
+    );
+  });
+
+  it('refuses key material whose bytes are all the same', () => {
+    expect(secretWeakness('0'.repeat(64))).toMatch(/all the same/);
+    expect(secretWeakness(`k1:${Buffer.alloc(32, 7).toString('base64')}`)).toMatch(/all the same/);
+  });
+
+  it('refuses patterns and short or repetitive text below 128 bits', () => {
+    const run = Buffer.from(Array.from({ length: 32 }, (_, i) => i)).toString('hex');
+    expect(secretWeakness(run)).toMatch(/bits of entropy/);
+    expect(secretWeakness('0123456789abcdef'.repeat(4))).toMatch(/bits of entropy/);
+    expect(secretWeakness('abcd'.repeat(10))).toMatch(/bits of entropy/);
+    expect(secretWeakness(`internal-token-${'1'.repeat(20)}`)).toMatch(/bits of entropy/);
+    expect(secretWeakness(randomBytes(8).toString('hex'))).toBeDefined();
+  });
+
+  it('counts 8 bits per byte of random key material and less for text', () => {
+    expect(estimateSecretBits(randomBytes(32).toString('hex'))).toBe(256);
+    expect(estimateSecretBits('x'.repeat(40))).toBe(0);
+  });
+});
+
+describe('weakSecretIssues', () => {
+  it('names each weak secret and why, never its value, and skips unset ones', () => {
+    const issues = weakSecretIssues({
+      INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+      WALLET_MASTER_KEY: randomBytes(32).toString('base64'),
+      DID_KMS_SECRET_KEY: undefined,
+    });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^INTERNAL_API_TOKEN: /);
+    expect(issues[0]).not.toMatch(/compose-demo/);
+  });
+});

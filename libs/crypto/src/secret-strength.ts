@@ -1,0 +1,129 @@
+/**
+ * Production refuses weak deployment secrets (contract §1): a value published in this repository
+ * (the compose demo values, examples in the docs), key material whose bytes are all the same or
+ * repeat a short pattern, and anything estimated below 128 bits of entropy.
+ *
+ * The estimate is deliberately conservative and simple (no dictionary): key material given as hex
+ * or base64 counts 8 bits per byte of its shortest repeating unit, minus nothing for random bytes
+ * and zero for an arithmetic run (00 01 02 …); free text counts, per character, the smaller of the
+ * Shannon entropy of its characters and of the steps between neighbours (so `abcdef…` and
+ * `aaaa…` score low), over its shortest repeating unit. Generate secrets with
+ * `npm run secrets:generate` (or `openssl rand`), never by hand.
+ */
+
+/** Values written in this repository (compose, .env.example, docs): never accepted in production. */
+export const PUBLISHED_SECRET_VALUES: readonly string[] = [
+  'compose-demo-internal-token-change-me',
+  'change-me',
+  'changeme',
+  'replace-me',
+  'secret',
+  'password',
+];
+
+export const MIN_SECRET_BITS = 128;
+
+const isHex = (s: string) => /^(0x)?[0-9a-fA-F]+$/.test(s) && s.replace(/^0x/, '').length % 2 === 0;
+const isStdBase64 = (s: string) =>
+  /^[A-Za-z0-9+/]+={0,2}$/.test(s) && s.length % 4 === 0 && /[+/=]|^.{44}$/.test(s);
+
+/** The bytes of hex, standard base64 or `<id>:<base64|hex>` key material; undefined for text. */
+function keyMaterial(value: string): Uint8Array | undefined {
+  const material = /^[A-Za-z0-9_-]{1,32}:/.test(value)
+    ? value.slice(value.indexOf(':') + 1)
+    : value;
+  if (isHex(material) && material.replace(/^0x/, '').length >= 32) {
+    return Buffer.from(material.replace(/^0x/, ''), 'hex');
+  }
+  if (isStdBase64(material)) {
+    const bytes = Buffer.from(material, 'base64');
+    if (bytes.length >= 16 && bytes.toString('base64') === material) return bytes;
+  }
+  return undefined;
+}
+
+/** Length of the shortest unit whose repetition makes up `items` (its own length when none). */
+function period<T>(items: ArrayLike<T>): number {
+  const n = items.length;
+  for (let p = 1; p <= n / 2; p += 1) {
+    let repeats = true;
+    for (let i = p; i < n && repeats; i += 1) repeats = items[i] === items[i - p];
+    if (repeats) return p;
+  }
+  return n;
+}
+
+function shannonPerSymbol(symbols: number[]): number {
+  if (symbols.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (const s of symbols) counts.set(s, (counts.get(s) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / symbols.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function steps(symbols: number[]): number[] {
+  return symbols.slice(1).map((s, i) => s - (symbols[i] as number));
+}
+
+function alphabetBits(text: string): number {
+  let size = 0;
+  if (/[a-z]/.test(text)) size += 26;
+  if (/[A-Z]/.test(text)) size += 26;
+  if (/[0-9]/.test(text)) size += 10;
+  if (/[^A-Za-z0-9]/.test(text)) size += 33;
+  return Math.log2(Math.max(size, 2));
+}
+
+/** Estimated bits of entropy of a secret (see the module comment for how). */
+export function estimateSecretBits(value: string): number {
+  const bytes = keyMaterial(value);
+  if (bytes) {
+    const unit = Array.from(bytes.subarray(0, period(bytes)));
+    if (unit.length <= 1) return 0;
+    if (new Set(steps(unit)).size === 1) return 0;
+    return unit.length * 8;
+  }
+  const chars = Array.from(value).map((c) => c.codePointAt(0) ?? 0);
+  const unit = chars.slice(0, period(chars));
+  const perChar = Math.min(shannonPerSymbol(unit), shannonPerSymbol(steps(unit)) || 0);
+  return Math.min(unit.length * perChar, unit.length * alphabetBits(value));
+}
+
+/** Why `value` may not be used as a production secret, or undefined when it may. */
+export function secretWeakness(value: string): string | undefined {
+  const trimmed = value.trim();
+  const lower = trimmed.toLowerCase();
+  if (PUBLISHED_SECRET_VALUES.some((published) => published.toLowerCase() === lower)) {
+    return 'is a value published in this repository: generate a fresh one';
+  }
+  if (/change.?me|replace.?me|example|placeholder/i.test(trimmed)) {
+    return 'looks like a placeholder: generate a fresh one';
+  }
+  const bytes = keyMaterial(trimmed);
+  if (bytes && bytes.every((b) => b === bytes[0])) {
+    return 'is key material whose bytes are all the same';
+  }
+  const bits = estimateSecretBits(trimmed);
+  if (bits < MIN_SECRET_BITS) {
+    return `has an estimated ${Math.floor(bits)} bits of entropy; at least ${MIN_SECRET_BITS} are required`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks named secrets; returns one problem line per weak one (`NAME: why`), never the value.
+ * Undefined entries are skipped (the caller decides whether a missing secret is an error).
+ */
+export function weakSecretIssues(secrets: Record<string, string | undefined>): string[] {
+  const issues: string[] = [];
+  for (const [name, value] of Object.entries(secrets)) {
+    if (value === undefined) continue;
+    const weakness = secretWeakness(value);
+    if (weakness) issues.push(`${name}: ${weakness}`);
+  }
+  return issues;
+}

@@ -1,0 +1,62 @@
+import type { RestErrorDoc } from '../errors/service-errors.js';
+
+/** The authentication API's error catalog (`/v2/auth`, contract §2): HTTP status, `error.code`. */
+export const AUTH_ERRORS = {
+  malformed: {
+    status: 400,
+    code: '400',
+    when: 'malformed JSON (`Malformed JSON body`) or a body failing validation (the message names the member)',
+  },
+  loginRequestGone: {
+    status: 400,
+    code: '400',
+    when: 'auth-user-result-by-app / cancel: unknown, cancelled, timed-out or already handed-out login request',
+  },
+  badCredentials: {
+    status: 401,
+    code: '401',
+    when: 'wrong id or password (`Invalid id or password`, the same for an unknown id), a bad token to extend',
+  },
+  stillWaiting: {
+    status: 401,
+    code: '401',
+    when: 'auth-user-result-by-app: the user app has not answered yet',
+  },
+  invalidClient: {
+    status: 401,
+    code: 'invalid_client',
+    when: 'relying-party credentials missing or wrong (with `WWW-Authenticate: Basic`)',
+  },
+  forbidden: {
+    status: 403,
+    code: '403',
+    when: "requestId outside the client's registered prefixes; the approved user was disabled before the hand-out",
+  },
+  noRoute: { status: 404, code: '404', when: 'no such route' },
+  tooLarge: { status: 413, code: '413', when: 'body over the limit (`BODY_LIMIT_BYTES`, 1 MiB)' },
+  charset: {
+    status: 415,
+    code: '415',
+    when: 'a JSON body in a charset other than UTF-8/16/32',
+  },
+  tooManyAttempts: {
+    status: 429,
+    code: '429',
+    when: 'too many failed attempts (per id + client address, per client address, or a short per-id hold), with `Retry-After` (seconds)',
+  },
+  slowDown: {
+    status: 429,
+    code: 'slow_down',
+    when: 'auth-user-result-by-app polled faster than `LOGIN_POLL_MIN_INTERVAL_MS`, with `Retry-After`',
+  },
+  internal: {
+    status: 500,
+    code: '500',
+    when: 'a bug: `Internal error (request id …)` (the detail is only in the log)',
+  },
+  unavailable: {
+    status: 503,
+    code: '503',
+    when: 'a dependency is down (the user database, did-service for VP login)',
+  },
+} satisfies Record<string, RestErrorDoc>;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * auth-service's internal API (`/internal/v1/users/status`, bearer INTERNAL_API_TOKEN; never
+ * routed by the gateway): may this user still act? Services that act for a user with a JWT
+ * (did-service: create-did with a bearer, create-vc, create-vp) ask before every such write, so
+ * that a disabled user is refused within seconds although the JWT is still valid.
+ */
+export const userStatusRequestSchema = z
+  .object({ userId: z.string().min(1).max(256) })
+  .meta({ title: 'UserStatusRequest' });
+export type UserStatusRequest = z.infer<typeof userStatusRequestSchema>;
+
+export const userStatusResponseSchema = z
+  .object({
+    userId: z.string(),
+    /** false for a disabled user and for an id that does not exist (any more). */
+    active: z.boolean(),
+  })
+  .meta({ title: 'UserStatusResponse' });
+export type UserStatusResponse = z.infer<typeof userStatusResponseSchema>;

@@ -1,0 +1,17 @@
+import { CHAIN_UNAVAILABLE, type ServiceErrorDoc } from '../errors/service-errors.js';
+
+/** The block API's error catalog (`result.resultCode`, contract §5); protocol errors: §6. */
+export const BLOCK_SERVICE_ERRORS = {
+  notFound: { resultCode: '404', when: 'the block, transaction or receipt does not exist' },
+  chain: {
+    resultCode: '500',
+    when: 'the chain node failed or sent a malformed answer; the database failed',
+  },
+  chainUnavailable: CHAIN_UNAVAILABLE,
+} satisfies Record<string, ServiceErrorDoc>;
+
+/** The service errors of every method that reaches the chain node. */
+export const BLOCK_CHAIN_ERRORS: ServiceErrorDoc[] = [
+  BLOCK_SERVICE_ERRORS.chain,
+  BLOCK_SERVICE_ERRORS.chainUnavailable,
+];

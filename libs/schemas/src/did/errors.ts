@@ -1,0 +1,43 @@
+import type { RestErrorDoc } from '../errors/service-errors.js';
+
+/** The DID API's error catalog (`/v2/did`, contract §3): HTTP status, `error.code`. */
+export const DID_ERRORS = {
+  malformed: {
+    status: 400,
+    code: '400',
+    when: 'malformed JSON or a body failing validation (the message names the member; a reserved userInfo key is named)',
+  },
+  notOurs: {
+    status: 400,
+    code: '400',
+    when: "a body that is no VC / VP; an issuer / verifier that is not the service's; a holder create-did did not make; credentials that do not verify or are not the holder's",
+  },
+  unauthenticated: {
+    status: 401,
+    code: '401',
+    when: 'missing / invalid / expired bearer JWT; a user disabled since the JWT was issued',
+  },
+  badWalletSecret: {
+    status: 401,
+    code: '401',
+    when: 'create-did: `address and secretKey do not match a wallet address`',
+  },
+  notBound: {
+    status: 403,
+    code: '403',
+    when: "create-vc / create-vp: the holder DID is not bound to the caller (unbound or another user's; the message says how to bind); a credential names another user",
+  },
+  noRoute: { status: 404, code: '404', when: 'no such route' },
+  tooLarge: { status: 413, code: '413', when: 'body over the limit (`BODY_LIMIT_BYTES`, 1 MiB)' },
+  internal: {
+    status: 500,
+    code: '500',
+    when: 'a bug: `Internal error (request id …)` (the detail is only in the log)',
+  },
+  badUpstream: { status: 502, code: '502', when: 'token-rpc answered something unexpected' },
+  unavailable: {
+    status: 503,
+    code: '503',
+    when: "token-rpc, the JWKS, auth-service's user status (with no recent answer) or the chain is unavailable",
+  },
+} satisfies Record<string, RestErrorDoc>;
