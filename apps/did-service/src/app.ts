@@ -28,14 +28,14 @@ import {
 import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
 import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
-import { didMigrations, type DidTables } from './bindings/did-tables.js';
-import { HolderBindings } from './bindings/holder-bindings.js';
+import { didMigrations, type DidTables } from './db/did-tables.js';
+import { HolderBindings } from './db/holder-bindings.js';
 import { configSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
 import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
 import { didRouter } from './http/did-router.js';
 import { internalRouter } from './http/internal-router.js';
-import { resolveSecrets } from './secrets/resolve-secrets.js';
+import { resolveSecrets } from './secrets.js';
 import { ActiveUsers } from './users/active-users.js';
 import { AuthServiceUserStatus } from './users/auth-service-user-status.js';
 import type { UserStatusPort } from './users/user-status-port.js';

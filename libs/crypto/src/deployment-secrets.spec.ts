@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -31,5 +31,17 @@ describe('deployment secrets', () => {
         undefined,
       );
     }
+  });
+
+  it('keeps a dev secret that is already there and generates only once', () => {
+    mkdirSync(join(dir, 'kept', 'secrets'), { recursive: true });
+    writeFileSync(join(dir, 'kept', 'secrets', 'x'), 'kept\n');
+    let calls = 0;
+    const generate = () => `new-${++calls}`;
+    const config = { APP_ENV: 'development', DATA_DIR: join(dir, 'kept') };
+    expect(resolveDeploymentSecret(config, undefined, 'x', generate)).toBe('kept');
+    expect(resolveDeploymentSecret(config, undefined, 'y', generate)).toBe('new-1');
+    expect(resolveDeploymentSecret(config, undefined, 'y', generate)).toBe('new-1');
+    expect(calls).toBe(1);
   });
 });

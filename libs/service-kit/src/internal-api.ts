@@ -6,7 +6,6 @@ import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
-  InternalError,
   NotFoundError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -53,7 +52,8 @@ const byStatus: Record<number, new (message: string) => BaseError> = {
 
 /**
  * A small JSON client for the internal API of another service. A REST error answer becomes the
- * matching BaseError (same status and message); a network failure or timeout becomes a 502/503.
+ * matching BaseError (same status and message); a network failure, a timeout or an upstream
+ * 503/504 becomes a 503, any other upstream failure a 502.
  */
 export class InternalClient {
   constructor(private readonly options: InternalClientOptions) {}
@@ -95,6 +95,11 @@ export class InternalClient {
     }
     const ErrorClass = byStatus[res.status];
     if (ErrorClass) throw new ErrorClass(String(message));
-    throw new InternalError(`${this.options.service} failed (${res.status})`);
+    // The other service is down or overloaded (503/504): so is this request, retry later. Any other
+    // answer (a 500, an unexpected status) is the other service's fault: a 502, never our 500.
+    if (res.status === 503 || res.status === 504) {
+      throw new ServiceUnavailableError(`${this.options.service} is unavailable (${res.status})`);
+    }
+    throw new BadGatewayError(`${this.options.service} failed (${res.status})`);
   }
 }

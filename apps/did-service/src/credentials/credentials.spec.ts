@@ -4,13 +4,13 @@ import { Resolver } from 'did-resolver';
 import { getResolver } from 'ethr-did-resolver';
 import { Wallet } from 'ethers';
 import { testChainUrl } from '@itp/testing';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import {
   breakSignature,
   decodePayload,
   editJwtPayload,
   foreignCredential,
-} from '../test-support/jwt-tampering.js';
+} from '../testing/jwt-tampering.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -1,7 +1,7 @@
 import type { IIdentifier } from '@veramo/core';
 import { WALLET_KMS } from '../agent/wallet-kms.js';
 import type { DidAgent } from '../agent/create-did-agent.js';
-import { UnknownHolderError } from '../dids/did-errors.js';
+import { UnknownHolderError } from '../errors.js';
 import { findIdentifier } from '../dids/find-identifier.js';
 
 /** The stored holder DID (one create-did made: its key is in the wallet), else a 400. */

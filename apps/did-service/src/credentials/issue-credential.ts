@@ -1,8 +1,8 @@
 import type { VerifiableCredential } from '@veramo/core';
 import { W3C_CREDENTIALS_CONTEXT, type CreateVcRequest } from '@itp/schemas';
-import type { HolderBindings } from '../bindings/holder-bindings.js';
+import type { HolderBindings } from '../db/holder-bindings.js';
 import { canonicalDid } from '../dids/did-ethr.js';
-import { HolderNotBoundError, NotAnIssuerError } from '../dids/did-errors.js';
+import { HolderNotBoundError, NotAnIssuerError } from '../errors.js';
 import type { CredentialContext } from './credential-context.js';
 import { holderIdentifier } from './holder-identifier.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SigningKey } from 'ethers';
 import { DID_KEY_ALGORITHMS } from '@itp/schemas';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
-import type { StandInAccount } from '../test-support/wallet-stand-in.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import type { StandInAccount } from '../testing/wallet-stand-in.js';
 
 describe('POST /v2/did/create-did', () => {
   let h: DidHarness;

@@ -6,7 +6,7 @@ import type { Logger } from '@itp/service-kit';
 import type { KvStore } from '@itp/stores';
 import type { DidAgent } from '../agent/create-did-agent.js';
 import { WALLET_KMS } from '../agent/wallet-kms.js';
-import type { HolderBindings } from '../bindings/holder-bindings.js';
+import type { HolderBindings } from '../db/holder-bindings.js';
 import type { WalletPort } from '../wallet/wallet-port.js';
 import { didForAddress } from './did-ethr.js';
 import { scopedAlias, toDidRecord } from './did-record.js';

@@ -10,8 +10,8 @@ import pg from 'pg';
 import { ConfigError } from '@itp/service-kit';
 import { createTestDatabase } from '@itp/testing';
 import { VERAMO_PG_SCHEMA } from '../agent/veramo-data-source.js';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
-import type { StandInAccount } from '../test-support/wallet-stand-in.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import type { StandInAccount } from '../testing/wallet-stand-in.js';
 
 /** Every row of every table of the service, as text. */
 async function dumpDatabase(url: string): Promise<{ text: string; privateKeys: string[] }> {

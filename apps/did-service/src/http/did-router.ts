@@ -7,8 +7,8 @@ import {
 import { issueCredential, type IssueCredentialDeps } from '../credentials/issue-credential.js';
 import { verifyCredentialBody, verifyPresentationBody } from '../credentials/verify-bodies.js';
 import { createDid, type CreateDidDeps } from '../dids/create-did.js';
+import { parseBody } from '@itp/service-kit';
 import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
-import { parseBody } from './parse-body.js';
 
 export interface DidRouterDeps {
   createDid: CreateDidDeps;

@@ -1,11 +1,10 @@
 import express, { Router } from 'express';
 import { verifyLoginVpRequestSchema } from '@itp/schemas';
-import { requireInternalToken } from '@itp/service-kit';
+import { parseBody, requireInternalToken } from '@itp/service-kit';
 import {
   verifyLoginPresentation,
   type LoginPresentationDeps,
 } from '../login/verify-login-presentation.js';
-import { parseBody } from './parse-body.js';
 
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;

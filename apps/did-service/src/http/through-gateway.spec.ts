@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
-import { spawnGateway } from '../test-support/spawn-gateway.js';
-import type { SpawnedService } from '../test-support/spawn-service.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import { spawnGateway } from '../testing/spawn-gateway.js';
+import type { SpawnedService } from '../testing/spawn-service.js';
 
 // Answers are asserted field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

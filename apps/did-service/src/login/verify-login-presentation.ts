@@ -1,6 +1,6 @@
 import { BadRequestError, UnauthorizedError } from '@itp/errors';
 import { verifiablePresentationSchema, type VerifyLoginVpResult } from '@itp/schemas';
-import type { HolderBindings } from '../bindings/holder-bindings.js';
+import type { HolderBindings } from '../db/holder-bindings.js';
 import { checkPresentation } from '../credentials/check-presentation.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 

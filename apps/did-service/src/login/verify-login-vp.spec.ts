@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
-import { breakSignature, foreignCredential } from '../test-support/jwt-tampering.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import { breakSignature, foreignCredential } from '../testing/jwt-tampering.js';
 
 describe('POST /internal/v1/verify-login-vp', () => {
   let h: DidHarness;

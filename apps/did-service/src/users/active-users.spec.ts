@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
-import { ActiveUsers, DisabledUserError } from './active-users.js';
+import { DisabledUserError } from '../errors.js';
+import { ActiveUsers } from './active-users.js';
 import type { UserStatusPort } from './user-status-port.js';
 
 function fakeStatus() {

@@ -1,4 +1,5 @@
-import { ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
+import { ServiceUnavailableError } from '@itp/errors';
+import { DisabledUserError } from '../errors.js';
 import type { Logger } from '@itp/service-kit';
 import type { UserStatusPort } from './user-status-port.js';
 
@@ -11,13 +12,6 @@ export interface ActiveUsersOptions {
   max?: number;
   now?: () => number;
   logger?: Logger;
-}
-
-/** A JWT's user was disabled (or removed) after the token was issued. */
-export class DisabledUserError extends UnauthorizedError {
-  constructor() {
-    super('This user is disabled: the token no longer authorises changes');
-  }
 }
 
 interface Entry {

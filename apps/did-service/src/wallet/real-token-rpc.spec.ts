@@ -7,8 +7,8 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
-import { startDidHarness, type DidHarness } from '../test-support/did-harness.js';
-import { spawnService, type SpawnedService } from '../test-support/spawn-service.js';
+import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import { spawnService, type SpawnedService } from '../testing/spawn-service.js';
 
 /** did-service against the real token-rpc process: holder keys stay in its wallet. */
 describe('did-service with the real token-rpc wallet (token-rpc process)', () => {

@@ -7,8 +7,8 @@ import {
   UnauthorizedError,
 } from '@itp/errors';
 import { freePort } from '@itp/testing';
-import { sendJson, startTestServer, type TestServer } from '../test-support/http-server.js';
-import { startWalletStandIn, type WalletStandIn } from '../test-support/wallet-stand-in.js';
+import { sendJson, startTestServer, type TestServer } from '../testing/http-server.js';
+import { startWalletStandIn, type WalletStandIn } from '../testing/wallet-stand-in.js';
 import { TokenRpcWallet } from './token-rpc-wallet.js';
 
 describe('TokenRpcWallet (token-rpc internal wallet API)', () => {

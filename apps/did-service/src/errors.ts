@@ -1,4 +1,10 @@
-import { BadRequestError, ForbiddenError } from '@itp/errors';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '@itp/errors';
+
+/**
+ * The business failures of the DID API. Each is a BaseError from @itp/errors, turned into
+ * `{ error: { code, message } }` only at the edge (service-kit's error handler); the codes and when
+ * each is answered are in DID_ERRORS (@itp/schemas), the catalog the README table comes from.
+ */
 
 /**
  * create-vc / create-vp for a holder DID that is not bound to the caller: unbound, or bound to
@@ -29,5 +35,12 @@ export class NotAnIssuerError extends BadRequestError {
 export class NotAVerifierError extends BadRequestError {
   constructor(did: string) {
     super(`verifier ${did} is not a verifier DID of this service (GET /v2/did/verifiers)`);
+  }
+}
+
+/** A JWT's user was disabled (or removed) after the token was issued. */
+export class DisabledUserError extends UnauthorizedError {
+  constructor() {
+    super('This user is disabled: the token no longer authorises changes');
   }
 }

@@ -1,31 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@itp/service-kit';
-import { loadOrCreateDevSecret } from '@itp/crypto';
-import { resolveSecrets } from './resolve-secrets.js';
+import { resolveSecrets } from './secrets.js';
 
 describe('secrets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'did-secrets-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('generates a dev secret once (mode 0600) and reads it back', () => {
-    const file = join(dir, 'a', 'secret');
-    let calls = 0;
-    const first = loadOrCreateDevSecret(file, () => `value-${++calls}`);
-    expect(first).toBe('value-1');
-    expect(loadOrCreateDevSecret(file, () => `value-${++calls}`)).toBe('value-1');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(calls).toBe(1);
-  });
-
-  it('keeps a secret that is already there', () => {
-    mkdirSync(join(dir, 'b'));
-    writeFileSync(join(dir, 'b', 'secret'), 'kept\n');
-    expect(loadOrCreateDevSecret(join(dir, 'b', 'secret'), () => 'new')).toBe('kept');
-  });
 
   it('in development fills missing secrets from DATA_DIR/secrets', () => {
     const secrets = resolveSecrets({ APP_ENV: 'development', DATA_DIR: join(dir, 'dev') });
