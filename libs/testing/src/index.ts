@@ -9,3 +9,4 @@ export {
   type TestDatabase,
 } from './test-infra.js';
 export { spawnApp, type SpawnAppOptions, type SpawnedApp } from './spawn-app.js';
+export { describeMinimalEnvStart, type MinimalEnvSuite } from './minimal-env-suite.js';
