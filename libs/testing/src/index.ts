@@ -10,3 +10,8 @@ export {
 } from './test-infra.js';
 export { spawnApp, type SpawnAppOptions, type SpawnedApp } from './spawn-app.js';
 export { describeMinimalEnvStart, type MinimalEnvSuite } from './minimal-env-suite.js';
+export {
+  errorClassesOf,
+  expectRestErrorsInCatalog,
+  expectServiceErrorsInCatalog,
+} from './error-catalog-check.js';
