@@ -34,4 +34,25 @@ describe('parseBody', () => {
     expect(message).toContain('info.sub: is reserved');
     expect(message).not.toContain('hunter2');
   });
+
+  it('drops members the schema does not know (documented: unknown members are ignored)', () => {
+    const parsed = parseBody(schema, { name: 'a', info: {}, admin: true, __proto__: { x: 1 } });
+    expect(parsed).toEqual({ name: 'a', info: {} });
+    expect(Object.keys(parsed)).toEqual(['name', 'info']);
+  });
+
+  it('refuses a body that is not an object, and names at most five problems', () => {
+    expect(() => parseBody(schema, [])).toThrow(BadRequestError);
+    expect(() => parseBody(schema, 'text')).toThrow(BadRequestError);
+    const many = z.object(Object.fromEntries([...'abcdefg'].map((k) => [k, z.string()])));
+    const message = (() => {
+      try {
+        parseBody(many, {});
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(message.split('; ')).toHaveLength(5);
+  });
 });
