@@ -257,12 +257,18 @@ describe('token-rpc errors', () => {
     it('401 for a signature that does not recover from; the tempKey is consumed anyway', async () => {
       const params = await transferParams(app.url, alice, TO, '1000');
       const tampered = { ...params, amount: '2000' };
+      const message =
+        'signature does not recover the from address: sign the SHA-256 of "from|to|amount|tempKey|hashKey" with signData';
       expect(serviceError(await rpc(app.url, '/token', 'transfer', tampered))).toEqual({
         code: '401',
-        message:
-          'signature does not recover the from address: sign the SHA-256 of "from|to|amount|tempKey|hashKey" with signData',
+        message,
       });
       expect(serviceError(await rpc(app.url, '/token', 'transfer', params)).code).toBe('409');
+      // The identical request again gets its own answer, marked as a replay.
+      expect(serviceError(await rpc(app.url, '/token', 'transfer', tampered))).toEqual({
+        code: '401',
+        message: `${message} (the answer of the first request with this tempKey, which is used: get a new tempKey to try again)`,
+      });
     });
 
     it('401 for a signature made by another wallet address', async () => {
@@ -309,8 +315,13 @@ describe('token-rpc errors', () => {
         message: 'tempKey was issued for keyType "createToken", this method needs "transfer"',
       });
       const params = await transferParams(app.url, alice, TO, '1');
-      expect((await rpc(app.url, '/token', 'transfer', params)).result.resultCode).toBe('200');
-      expect(serviceError(await rpc(app.url, '/token', 'transfer', params)).code).toBe('409');
+      const sent = await rpc(app.url, '/token', 'transfer', params);
+      expect(sent.result.resultCode).toBe('200');
+      // An identical retry gets the same answer (contract §4); another request with it is 409.
+      expect((await rpc(app.url, '/token', 'transfer', params)).result).toEqual(sent.result);
+      expect(
+        serviceError(await rpc(app.url, '/token', 'transfer', { ...params, amount: '2' })).code,
+      ).toBe('409');
     });
 
     it('402 when the address cannot pay amount + gas; nothing is sent', async () => {
@@ -404,8 +415,15 @@ describe('token-rpc with the chain node down', () => {
       code: '503',
       message: expect.stringMatching(/^Chain node unavailable/),
     });
-    // The tempKey was consumed by that attempt: nothing can be sent twice with it.
-    expect(serviceError(await rpc(app.url, '/token', 'transfer', params)).code).toBe('409');
+    // The tempKey was consumed by that attempt: nothing can be sent twice with it. The identical
+    // request gets the same answer again; another one is 409.
+    expect(serviceError(await rpc(app.url, '/token', 'transfer', params))).toEqual({
+      code: '503',
+      message: expect.stringMatching(/^Chain node unavailable.*get a new tempKey to try again\)$/),
+    });
+    expect(
+      serviceError(await rpc(app.url, '/token', 'transfer', { ...params, amount: '2' })).code,
+    ).toBe('409');
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as Json).notReady).toEqual(['chain']);

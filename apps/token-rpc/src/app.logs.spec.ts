@@ -80,11 +80,15 @@ describe('token-rpc logs', () => {
     remember(imported.secretKey);
     wallet = { ...wallet, secretKey: imported.secretKey };
 
-    // A native transfer, then failures: bad hashKey, bad signature, used tempKey, too much.
+    // A native transfer and its identical retry, then failures: used tempKey, bad hashKey, bad
+    // signature (and its replay), too much.
     const params = await transferParams(app.url, wallet, wallet.address, '1');
     rememberCredentials(params as { tempKey: string; hashKey: string });
     expect((await rpc(app.url, '/token', 'transfer', params)).result.resultCode).toBe('200');
-    expect((await rpc(app.url, '/token', 'transfer', params)).result.resultCode).toBe('409');
+    expect((await rpc(app.url, '/token', 'transfer', params)).result.resultCode).toBe('200');
+    expect(
+      (await rpc(app.url, '/token', 'transfer', { ...params, amount: '2' })).result.resultCode,
+    ).toBe('409');
     const bad = await transferParams(app.url, wallet, wallet.address, '1');
     rememberCredentials(bad as { tempKey: string; hashKey: string });
     expect(
@@ -93,6 +97,9 @@ describe('token-rpc logs', () => {
     ).toBe('401');
     const badSig = await transferParams(app.url, wallet, wallet.address, '1');
     rememberCredentials(badSig as { tempKey: string; hashKey: string });
+    expect(
+      (await rpc(app.url, '/token', 'transfer', { ...badSig, amount: '2' })).result.resultCode,
+    ).toBe('401');
     expect(
       (await rpc(app.url, '/token', 'transfer', { ...badSig, amount: '2' })).result.resultCode,
     ).toBe('401');

@@ -108,7 +108,8 @@ describe('token-rpc seed flow (dev mode)', () => {
         .selectAll()
         .orderBy('created_at')
         .execute();
-      expect(rows.map((r) => [r.kind, r.status])).toEqual([
+      // sent, or mined once the reconciler has been by (TX_RECONCILE_GRACE_MS after the send).
+      expect(rows.map((r) => [r.kind, r.status === 'mined' ? 'sent' : r.status])).toEqual([
         ['devFunding', 'sent'],
         ['transfer', 'sent'],
       ]);
@@ -152,15 +153,25 @@ describe('token-rpc seed flow (dev mode)', () => {
       'signData',
       'transfer',
       'createToken',
+      'getTransactionStatus',
     ]);
     const transfer = doc.methods.find((m: { name: string }) => m.name === 'transfer');
     expect(transfer['x-service-errors'].map((e: { resultCode: string }) => e.resultCode)).toEqual([
+      '409',
       '409',
       '404',
       '401',
       '401',
       '402',
       '400',
+      '500',
+      '503',
+      '503',
+    ]);
+    const status = doc.methods.find((m: { name: string }) => m.name === 'getTransactionStatus');
+    expect(status.params.map((p: { name: string }) => p.name)).toEqual(['transactionId']);
+    expect(status['x-service-errors'].map((e: { resultCode: string }) => e.resultCode)).toEqual([
+      '404',
       '500',
       '503',
     ]);

@@ -105,9 +105,12 @@ describe('token-rpc through the gateway (gateway process, real Redis, PostgreSQL
     expect(tx.to.toLowerCase()).toBe(to.toLowerCase());
     expect(BigInt(tx.value)).toBe(BigInt(amount));
 
-    // A replay of the same request is refused: the tempKey was consumed.
+    // An identical retry gets the same answer (contract §4); another request with the used
+    // tempKey is refused.
     const replay = await rpc(gateway.url, '/token', 'transfer', params);
-    expect(replay.result.resultCode).toBe('409');
+    expect(replay.result).toEqual(sent.result);
+    const other = await rpc(gateway.url, '/token', 'transfer', { ...params, amount: '1' });
+    expect(other.result.resultCode).toBe('409');
   });
 
   it('passes service and protocol errors through unchanged (HTTP 200)', async () => {

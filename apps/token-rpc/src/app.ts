@@ -27,6 +27,7 @@ import { rateLimited } from './rpc/rate-limited.js';
 import { tokenMethods } from './rpc/token-methods.js';
 import { NonceManager } from './transactions/nonce-manager.js';
 import { TokenService } from './transactions/token-service.js';
+import { TransactionReconciler } from './transactions/transaction-reconciler.js';
 import { TransactionSender } from './transactions/transaction-sender.js';
 import { KeyCustody } from './wallet/key-custody.js';
 import { WalletService } from './wallet/wallet-service.js';
@@ -74,10 +75,11 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     nextNonceTtlMs: config.NONCE_CACHE_TTL_MS,
     gapTimeoutMs: config.NONCE_GAP_TIMEOUT_MS,
   });
+  const transactionLog = new SqlTransactionLog(database);
   const sender: TransactionSender = new TransactionSender({
     chain,
     nonces,
-    log: new SqlTransactionLog(database),
+    log: transactionLog,
     logger,
     errorInterface: itpTokenInterface,
     gasMarginPercent: config.GAS_ESTIMATE_MARGIN_PERCENT,
@@ -95,11 +97,14 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
   const wallets = new WalletService({
     repository: new SqlWalletRepository(database),
     custody: new KeyCustody(secrets.keyring),
-    tempKeys: new TempKeyStore(kv, config.TEMP_KEY_TTL_MS),
+    tempKeys: new TempKeyStore(kv, config.TEMP_KEY_TTL_MS, {
+      retryTtlMs: config.TEMP_KEY_RETRY_TTL_MS,
+    }),
     logger,
     fundNewAddress,
+    retryWaitMs: config.TEMP_KEY_RETRY_WAIT_MS,
   });
-  const tokens = new TokenService(wallets, sender, chain);
+  const tokens = new TokenService(wallets, sender, chain, transactionLog);
   const erc20 = new Erc20Service(wallets, sender, chain);
 
   const tokenServer = new RpcServer({
@@ -153,5 +158,18 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     .addReadinessCheck(kvReadinessCheck(kv))
     .addReadinessCheck(sqlReadinessCheck(database))
     .addReadinessCheck(chainReadinessCheck(chain));
+
+  // Settles records left sending / sent / unknown against the chain: right after start, then on a
+  // timer that shutdown stops (before the database and the chain client close: the scope closes
+  // newest first).
+  const reconciler = new TransactionReconciler({
+    log: transactionLog,
+    chain,
+    logger: logger.child({ component: 'reconciler' }),
+    intervalMs: config.TX_RECONCILE_INTERVAL_MS,
+    graceMs: config.TX_RECONCILE_GRACE_MS,
+  });
+  scope.onClose('transaction reconciler', () => reconciler.stop());
+  reconciler.start();
   return service;
 });

@@ -37,7 +37,25 @@ describe('token-rpc config', () => {
     expect(config.APP_ENV).toBe('production');
     expect(config.PORT).toBe(8083);
     expect(config.TEMP_KEY_TTL_MS).toBe(300_000);
+    expect(config.TEMP_KEY_RETRY_TTL_MS).toBe(86_400_000);
+    expect(config.TEMP_KEY_RETRY_WAIT_MS).toBe(10_000);
+    expect(config.TX_RECONCILE_INTERVAL_MS).toBe(30_000);
+    expect(config.TX_RECONCILE_GRACE_MS).toBe(10_000);
     expect(config.DEV_FUNDING_WEI).toBe('10000000000000000000');
+  });
+
+  it('validates the reconciler and retry settings', () => {
+    const ok = { ...base, APP_ENV: 'development' };
+    expect(issuesOf({ ...ok, TX_RECONCILE_INTERVAL_MS: '0', TX_RECONCILE_GRACE_MS: '0' })).toEqual(
+      [],
+    );
+    expect(issuesOf({ ...ok, TX_RECONCILE_INTERVAL_MS: '50' })).toEqual([
+      'TX_RECONCILE_INTERVAL_MS: must be 0 (off) or at least 100 ms',
+    ]);
+    expect(issuesOf({ ...ok, TX_RECONCILE_INTERVAL_MS: '-1' })).toHaveLength(1);
+    expect(issuesOf({ ...ok, TX_RECONCILE_GRACE_MS: 'soon' })).toHaveLength(1);
+    expect(issuesOf({ ...ok, TEMP_KEY_RETRY_TTL_MS: '0' })).toHaveLength(1);
+    expect(issuesOf({ ...ok, TEMP_KEY_RETRY_WAIT_MS: '1.5' })).toHaveLength(1);
   });
 
   it('needs no secret in development (they are generated into DATA_DIR)', () => {

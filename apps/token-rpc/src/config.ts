@@ -46,6 +46,24 @@ export const configShape = {
   INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Lifetime of a tempKey (default 5 minutes). */
   TEMP_KEY_TTL_MS: positiveInt.default(300_000),
+  /**
+   * How long an identical retry of a transaction request (same tempKey, params and signature)
+   * gets the first request's answer (default 24 hours); later it is "409" like any used tempKey.
+   */
+  TEMP_KEY_RETRY_TTL_MS: positiveInt.default(86_400_000),
+  /** How long an identical retry waits for the first request while it still runs (default 10 s). */
+  TEMP_KEY_RETRY_WAIT_MS: positiveInt.default(10_000),
+  /**
+   * Time between two runs of the transaction reconciler (the first runs right after start), which
+   * settles records that are not final against the chain; 0 = off (another replica does it).
+   */
+  TX_RECONCILE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100 ms')
+    .default(30_000),
+  /** The reconciler leaves a record alone while it changed less than this long ago. */
+  TX_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Per-address nonce lease: time to live (longer than one whole send). */
   NONCE_LEASE_TTL_MS: positiveInt.default(60_000),
   /** How long a transaction waits for the per-address nonce lease. */

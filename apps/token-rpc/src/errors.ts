@@ -66,7 +66,51 @@ export class UnknownContractError extends NotFoundError {
   }
 }
 
+export class UnknownTransactionError extends NotFoundError {
+  constructor(transactionId: string) {
+    super(`${transactionId} is not a transaction this service sent`);
+  }
+}
+
 export class TempKeyRejectedError extends ConflictError {}
+
+/** An identical retry gave up waiting for the first request with its tempKey. */
+export class TempKeyInProgressError extends ConflictError {
+  constructor() {
+    super(
+      'the first request with this tempKey is still being processed: retry the same request shortly to get its result',
+    );
+  }
+}
+
+/**
+ * The answer of the first request with a tempKey, given again to an identical retry (contract §4):
+ * the same resultCode and message, with a note that the tempKey is used.
+ */
+export class ReplayedResultError extends BaseError {
+  readonly status: number;
+
+  constructor(
+    private readonly resultCode: string,
+    message: string,
+    private readonly exposeMessage: boolean,
+  ) {
+    super(
+      `${message} (the answer of the first request with this tempKey, which is used: get a new ` +
+        'tempKey to try again)',
+    );
+    const status = Number(resultCode);
+    this.status = Number.isInteger(status) && status >= 400 && status < 600 ? status : 500;
+  }
+
+  override get code(): string {
+    return this.resultCode;
+  }
+
+  override get expose(): boolean {
+    return this.exposeMessage;
+  }
+}
 
 /**
  * importAddress of a mnemonic whose keys are public (the dev chain's funding accounts): anyone can
@@ -107,3 +151,16 @@ export class ChainFailureError extends InternalError {
  * (503) with a message that names the transaction, which may or may not have been accepted.
  */
 export class ChainNodeUnavailableError extends ServiceUnavailableError {}
+
+/**
+ * PostgreSQL / SQLite cannot be reached, lost the connection or refuses connections (resultCode
+ * "503", like the chain node): the message says so without naming the server (db/sql-errors.ts).
+ */
+export class DatabaseUnavailableError extends ServiceUnavailableError {}
+
+/** Dev mode: the funding of a new address failed (the dev funding account is empty, …). */
+export class DevFundingError extends InternalError {
+  override get expose(): boolean {
+    return true;
+  }
+}

@@ -23,28 +23,63 @@ describe('TempKeyStore (Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(300_000);
   });
 
-  it('peeks without consuming; consume hands the binding out once', async () => {
+  it('peeks without consuming; the first claim uses the tempKey, signData then sees it used', async () => {
     const store = new TempKeyStore(kv, 300_000);
     const tempKey = await store.issue(binding);
     expect(await store.peek(tempKey)).toEqual(binding);
     expect(await store.peek(tempKey)).toEqual(binding);
-    expect(await store.consume(tempKey)).toEqual(binding);
-    expect(await store.consume(tempKey)).toBeNull();
+    const claim = await store.claim(tempKey, 'f1');
+    expect(claim).toMatchObject({ state: 'claimed', binding });
     expect(await store.peek(tempKey)).toBeNull();
+    expect(await store.claim(tempKey, 'f1')).toEqual({ state: 'inProgress' });
+    expect(await store.claim(tempKey, 'f2')).toEqual({ state: 'usedByOther' });
   });
 
-  it('gives the binding to exactly one of 20 concurrent consumers', async () => {
+  it('keeps the answer of the first request for identical retries only, for retryTtlMs', async () => {
+    const store = new TempKeyStore(kv, 300_000, { retryTtlMs: 60_000 });
+    const tempKey = await store.issue(binding);
+    const claim = await store.claim(tempKey, 'f1');
+    if (claim.state !== 'claimed') throw new Error(`not claimed: ${claim.state}`);
+    const outcome = { transactionId: `0x${'ab'.repeat(32)}`, resultData: `0x${'ab'.repeat(32)}` };
+    expect(await store.answer(tempKey, claim.marker, { outcome })).toBe(true);
+    expect(await store.claim(tempKey, 'f1')).toEqual({ state: 'answered', outcome });
+    expect(await store.claim(tempKey, 'f2')).toEqual({ state: 'usedByOther' });
+    const ttl = await kv.ttlMs(`tempkey:${tempKey}`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Only the claim it answers: a second answer finds the claim gone.
+    expect(await store.answer(tempKey, claim.marker, { outcome })).toBe(false);
+    const failed = await store.issue(binding);
+    const second = await store.claim(failed, 'f3');
+    if (second.state !== 'claimed') throw new Error('not claimed');
+    const failure = { code: '402', message: 'cannot pay', expose: true };
+    await store.answer(failed, second.marker, { failure });
+    expect(await store.claim(failed, 'f3')).toEqual({ state: 'answered', failure });
+  });
+
+  it('lets exactly one of 20 concurrent claims with one tempKey through', async () => {
     const store = new TempKeyStore(kv, 300_000);
     const tempKey = await store.issue(binding);
-    const results = await Promise.all(Array.from({ length: 20 }, () => store.consume(tempKey)));
-    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.claim(tempKey, i % 2 === 0 ? 'same' : `other${i}`),
+      ),
+    );
+    expect(results.filter((r) => r.state === 'claimed')).toHaveLength(1);
   });
 
-  it('forgets an expired tempKey', async () => {
+  it('forgets an expired tempKey; stores no hashKey, signature or fingerprint input in clear', async () => {
     const store = new TempKeyStore(kv, 50);
     const tempKey = await store.issue(binding);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await store.consume(tempKey)).toBeNull();
+    expect(await store.claim(tempKey, 'f')).toEqual({ state: 'missing' });
+    const live = await new TempKeyStore(kv, 10_000).issue(binding);
+    await store.claim(live, 'a'.repeat(64));
+    expect(JSON.parse((await kv.get(`tempkey:${live}`)) as string)).toEqual({
+      used: true,
+      fingerprint: 'a'.repeat(64),
+      state: 'pending',
+    });
   });
 
   it('reports an unreachable Redis as an internal error (500), not a crash', async () => {

@@ -27,8 +27,18 @@ export interface TokenTransactionsTable {
   nonce: number;
   /** Wei sent with the transaction, decimal string. */
   value: string;
-  /** sending → sent | failed | unknown (no answer from the node: may or may not be mined). */
+  /**
+   * The amount of the request (wei, token base units, createToken's initial supply), decimal
+   * string; null on rows written before migration 0003 (then `value`).
+   */
+  amount: string | null;
+  /**
+   * sending → sent | failed | unknown when the broadcast is answered; then the reconciler settles
+   * every one of sending / sent / unknown against the chain: mined | failed (reverted) | dropped.
+   */
   status: string;
+  /** The block it was mined in (mined, or failed by a revert); null otherwise. */
+  block_number: number | null;
   error: string | null;
   request_id: string | null;
   created_at: number;

@@ -53,11 +53,33 @@ const m0002: Migration = {
   },
 };
 
+/**
+ * The transaction reconciler (ADR 0011): the block a transaction was mined in, the request's
+ * amount (getTransactionStatus), and an index to find the records that are not final.
+ */
+const m0003: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('token_transactions').addColumn('block_number', 'bigint').execute();
+    await db.schema.alterTable('token_transactions').addColumn('amount', 'varchar(80)').execute();
+    await db.schema
+      .createIndex('token_transactions_status_created')
+      .on('token_transactions')
+      .columns(['status', 'created_at'])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex('token_transactions_status_created').execute();
+    await db.schema.alterTable('token_transactions').dropColumn('amount').execute();
+    await db.schema.alterTable('token_transactions').dropColumn('block_number').execute();
+  },
+};
+
 /** token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. */
 export const tokenMigrations: MigrationSet = {
   tableName: 'token_rpc_migrations',
   migrations: {
     '0001_wallet_and_transactions': m0001,
     '0002_wallet_did_registered_at': m0002,
+    '0003_transaction_settlement': m0003,
   },
 };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrateToLatest, openSqlDatabase } from '@itp/stores';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import type { TransactionEntry } from '../transactions/transaction-log.js';
 import { SqlTransactionLog } from './sql-transaction-log.js';
 import { SqlWalletRepository } from './sql-wallet-repository.js';
 import type { TokenDatabase, TokenSqlDatabase } from './database.js';
@@ -84,11 +85,14 @@ describe.each(dialects)('token-rpc tables on %s', (_name, create) => {
       contractAddress: null,
       nonce: 7,
       value: '123456789012345678901234567890',
+      amount: '123456789012345678901234567890',
       requestId: 'req-1',
       createdAt: 4000,
     });
     expect((await log.find(hash))?.status).toBe('sending');
-    await log.markOutcome(hash, 'failed', 'x'.repeat(5000));
+    expect(await log.markOutcome(hash, 'failed', 'x'.repeat(5000))).toBe(true);
+    // Only a record still sending takes the broadcast's outcome.
+    expect(await log.markOutcome(hash, 'sent')).toBe(false);
     const entry = await log.find(hash);
     expect(entry).toMatchObject({
       hash,
@@ -100,6 +104,61 @@ describe.each(dialects)('token-rpc tables on %s', (_name, create) => {
       updatedAt: 5000,
     });
     expect(entry?.error).toHaveLength(1000);
+    expect(entry?.blockNumber).toBeNull();
     expect(await log.listByAddress(A, 10)).toHaveLength(1);
+  });
+
+  it('lists the records that are not final, oldest first, page by page, and settles each once', async () => {
+    const B = '0x3000000000000000000000000000000000000003';
+    let now = 10_000;
+    const log = new SqlTransactionLog(database, () => now);
+    const hashes = ['01', '02', '03', '04'].map((n) => `0x${n.repeat(32)}`);
+    for (const [i, hash] of hashes.entries()) {
+      await log.recordSending({
+        hash,
+        kind: 'erc20.transfer',
+        from: B,
+        to: A,
+        contractAddress: null,
+        nonce: i,
+        value: '0',
+        amount: String(100 + i),
+        requestId: null,
+        createdAt: 9_000,
+      });
+    }
+    await log.markOutcome(hashes[1] as string, 'sent');
+    await log.markOutcome(hashes[2] as string, 'unknown', 'no answer');
+    await log.markOutcome(hashes[3] as string, 'failed', 'refused');
+    const mine = (entries: TransactionEntry[]) => entries.filter((e) => e.from === B);
+    const page1 = mine(await log.listPending({ updatedBefore: now, limit: 2 }));
+    expect(page1.map((e) => e.hash)).toEqual(hashes.slice(0, 2));
+    const last = page1[1] as { createdAt: number; hash: string };
+    const page2 = mine(await log.listPending({ updatedBefore: now, limit: 2, after: last }));
+    expect(page2.map((e) => [e.hash, e.status])).toEqual([[hashes[2], 'unknown']]);
+    expect(page2[0]?.amount).toBe('102');
+    // Changed after the cutoff (within the grace): not listed.
+    expect(mine(await log.listPending({ updatedBefore: 9_999, limit: 10 }))).toHaveLength(1);
+
+    now = 11_000;
+    const mined = { status: 'mined' as const, blockNumber: 42, error: null };
+    expect(await log.settle(hashes[1] as string, 'sent', mined)).toBe(true);
+    expect(await log.settle(hashes[1] as string, 'sent', mined)).toBe(false);
+    expect(await log.settle(hashes[0] as string, 'sent', mined)).toBe(false); // it is sending
+    const dropped = { status: 'dropped' as const, blockNumber: null, error: 'never mined' };
+    const race = await Promise.all([
+      log.settle(hashes[0] as string, 'sending', dropped),
+      log.settle(hashes[0] as string, 'sending', dropped),
+    ]);
+    expect(race.filter(Boolean)).toHaveLength(1);
+    expect(await log.find(hashes[1] as string)).toMatchObject({
+      status: 'mined',
+      blockNumber: 42,
+      updatedAt: 11_000,
+    });
+    expect(await log.markOutcome(hashes[1] as string, 'sent')).toBe(false);
+    expect(
+      mine(await log.listPending({ updatedBefore: now, limit: 10 })).map((e) => e.hash),
+    ).toEqual([hashes[2]]);
   });
 });

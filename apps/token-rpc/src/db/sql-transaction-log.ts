@@ -1,5 +1,10 @@
+import { PENDING_TRANSACTION_STATUSES } from '@itp/schemas';
 import type { TokenSqlDatabase, TokenTransactionsTable } from './database.js';
+import { sqlCall } from './sql-errors.js';
 import type {
+  PendingTransactionStatus,
+  SendOutcome,
+  Settlement,
   TransactionEntry,
   TransactionKind,
   TransactionLog,
@@ -17,7 +22,9 @@ function toEntry(row: TokenTransactionsTable): TransactionEntry {
     contractAddress: row.contract_address,
     nonce: Number(row.nonce),
     value: row.value,
+    amount: row.amount ?? row.value,
     status: row.status as TransactionStatus,
+    blockNumber: row.block_number === null ? null : Number(row.block_number),
     error: row.error,
     requestId: row.request_id,
     createdAt: Number(row.created_at),
@@ -25,69 +32,127 @@ function toEntry(row: TokenTransactionsTable): TransactionEntry {
   };
 }
 
-/** The transaction record in `token_transactions`. */
+const errorText = (error: string | null | undefined) =>
+  error === undefined || error === null ? null : error.slice(0, MAX_ERROR_LENGTH);
+
+/**
+ * The transaction record in `token_transactions`. Every status change is a conditional UPDATE
+ * (`WHERE status = <the status it leaves>`), so the request that sends a transaction and any
+ * number of reconcilers (one per replica) never overwrite each other. Database failures become
+ * "503" / "500" (db/sql-errors.ts).
+ */
 export class SqlTransactionLog implements TransactionLog {
   constructor(
     private readonly database: TokenSqlDatabase,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async recordSending(
-    entry: Omit<TransactionEntry, 'status' | 'error' | 'updatedAt'>,
+  recordSending(
+    entry: Omit<TransactionEntry, 'status' | 'blockNumber' | 'error' | 'updatedAt'>,
   ): Promise<void> {
-    await this.database.db
-      .insertInto('token_transactions')
-      .values({
-        hash: entry.hash,
-        kind: entry.kind,
-        from_address: entry.from,
-        to_address: entry.to,
-        contract_address: entry.contractAddress,
-        nonce: entry.nonce,
-        value: entry.value,
-        status: 'sending',
-        error: null,
-        request_id: entry.requestId,
-        created_at: entry.createdAt,
-        updated_at: entry.createdAt,
-      })
-      .execute();
+    return sqlCall('record a transaction', async () => {
+      await this.database.db
+        .insertInto('token_transactions')
+        .values({
+          hash: entry.hash,
+          kind: entry.kind,
+          from_address: entry.from,
+          to_address: entry.to,
+          contract_address: entry.contractAddress,
+          nonce: entry.nonce,
+          value: entry.value,
+          amount: entry.amount,
+          status: 'sending',
+          block_number: null,
+          error: null,
+          request_id: entry.requestId,
+          created_at: entry.createdAt,
+          updated_at: entry.createdAt,
+        })
+        .execute();
+    });
   }
 
-  async markOutcome(
-    hash: string,
-    status: Exclude<TransactionStatus, 'sending'>,
-    error?: string,
-  ): Promise<void> {
-    await this.database.db
-      .updateTable('token_transactions')
-      .set({
-        status,
-        error: error === undefined ? null : error.slice(0, MAX_ERROR_LENGTH),
-        updated_at: this.now(),
-      })
-      .where('hash', '=', hash)
-      .execute();
+  markOutcome(hash: string, status: SendOutcome, error?: string): Promise<boolean> {
+    return sqlCall('record a transaction outcome', async () => {
+      const result = await this.database.db
+        .updateTable('token_transactions')
+        .set({ status, error: errorText(error), updated_at: this.now() })
+        .where('hash', '=', hash)
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
   }
 
-  async find(hash: string): Promise<TransactionEntry | null> {
-    const row = await this.database.db
-      .selectFrom('token_transactions')
-      .selectAll()
-      .where('hash', '=', hash)
-      .executeTakeFirst();
-    return row ? toEntry(row) : null;
+  settle(hash: string, from: PendingTransactionStatus, to: Settlement): Promise<boolean> {
+    return sqlCall('settle a transaction', async () => {
+      const result = await this.database.db
+        .updateTable('token_transactions')
+        .set({
+          status: to.status,
+          block_number: to.blockNumber,
+          error: errorText(to.error),
+          updated_at: this.now(),
+        })
+        .where('hash', '=', hash)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
   }
 
-  async listByAddress(from: string, limit: number): Promise<TransactionEntry[]> {
-    const rows = await this.database.db
-      .selectFrom('token_transactions')
-      .selectAll()
-      .where('from_address', '=', from)
-      .orderBy('created_at', 'desc')
-      .orderBy('nonce', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toEntry);
+  listPending(options: {
+    updatedBefore: number;
+    limit: number;
+    after?: { createdAt: number; hash: string };
+  }): Promise<TransactionEntry[]> {
+    return sqlCall('list pending transactions', async () => {
+      let query = this.database.db
+        .selectFrom('token_transactions')
+        .selectAll()
+        .where('status', 'in', [...PENDING_TRANSACTION_STATUSES])
+        .where('updated_at', '<=', options.updatedBefore);
+      const after = options.after;
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('hash', '>', after.hash)]),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy('created_at', 'asc')
+        .orderBy('hash', 'asc')
+        .limit(options.limit)
+        .execute();
+      return rows.map(toEntry);
+    });
+  }
+
+  find(hash: string): Promise<TransactionEntry | null> {
+    return sqlCall('find a transaction', async () => {
+      const row = await this.database.db
+        .selectFrom('token_transactions')
+        .selectAll()
+        .where('hash', '=', hash)
+        .executeTakeFirst();
+      return row ? toEntry(row) : null;
+    });
+  }
+
+  listByAddress(from: string, limit: number): Promise<TransactionEntry[]> {
+    return sqlCall('list transactions', async () => {
+      const rows = await this.database.db
+        .selectFrom('token_transactions')
+        .selectAll()
+        .where('from_address', '=', from)
+        .orderBy('created_at', 'desc')
+        .orderBy('nonce', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toEntry);
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { TokenSqlDatabase, WalletKeysTable } from './database.js';
+import { sqlCall } from './sql-errors.js';
 import type { SealedWalletSecrets } from '../wallet/key-custody.js';
 import type { WalletRecord, WalletRepository } from '../wallet/wallet-repository.js';
 
@@ -14,67 +15,78 @@ function toRecord(row: WalletKeysTable): WalletRecord {
   };
 }
 
-/** The wallet in the `wallet_keys` table (PostgreSQL or SQLite). */
+/**
+ * The wallet in the `wallet_keys` table (PostgreSQL or SQLite). Database failures become "503" /
+ * "500" (db/sql-errors.ts).
+ */
 export class SqlWalletRepository implements WalletRepository {
   constructor(private readonly database: TokenSqlDatabase) {}
 
-  async upsert(record: Omit<WalletRecord, 'didRegisteredAt'>): Promise<void> {
-    await this.database.db
-      .insertInto('wallet_keys')
-      .values({
-        address: record.address,
-        private_key_sealed: record.privateKeySealed,
-        mnemonic_sealed: record.mnemonicSealed,
-        secret_key_sealed: record.secretKeySealed,
-        created_at: record.createdAt,
-        updated_at: record.updatedAt,
-      })
-      .onConflict((oc) =>
-        oc.column('address').doUpdateSet({
+  upsert(record: Omit<WalletRecord, 'didRegisteredAt'>): Promise<void> {
+    return sqlCall('store a wallet address', async () => {
+      await this.database.db
+        .insertInto('wallet_keys')
+        .values({
+          address: record.address,
           private_key_sealed: record.privateKeySealed,
           mnemonic_sealed: record.mnemonicSealed,
           secret_key_sealed: record.secretKeySealed,
+          created_at: record.createdAt,
           updated_at: record.updatedAt,
-        }),
-      )
-      .execute();
+        })
+        .onConflict((oc) =>
+          oc.column('address').doUpdateSet({
+            private_key_sealed: record.privateKeySealed,
+            mnemonic_sealed: record.mnemonicSealed,
+            secret_key_sealed: record.secretKeySealed,
+            updated_at: record.updatedAt,
+          }),
+        )
+        .execute();
+    });
   }
 
-  async markDidRegistered(address: string, at: number): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('wallet_keys')
-      .set((eb) => ({ did_registered_at: eb.fn.coalesce('did_registered_at', eb.val(at)) }))
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  markDidRegistered(address: string, at: number): Promise<boolean> {
+    return sqlCall('register a DID address', async () => {
+      const result = await this.database.db
+        .updateTable('wallet_keys')
+        .set((eb) => ({ did_registered_at: eb.fn.coalesce('did_registered_at', eb.val(at)) }))
+        .where('address', '=', address)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
   }
 
-  async find(address: string): Promise<WalletRecord | null> {
-    const row = await this.database.db
-      .selectFrom('wallet_keys')
-      .selectAll()
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return row ? toRecord(row) : null;
+  find(address: string): Promise<WalletRecord | null> {
+    return sqlCall('find a wallet address', async () => {
+      const row = await this.database.db
+        .selectFrom('wallet_keys')
+        .selectAll()
+        .where('address', '=', address)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    });
   }
 
-  async replaceSealed(
+  replaceSealed(
     address: string,
     previous: SealedWalletSecrets,
     next: SealedWalletSecrets,
   ): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('wallet_keys')
-      .set({
-        private_key_sealed: next.privateKeySealed,
-        mnemonic_sealed: next.mnemonicSealed,
-        secret_key_sealed: next.secretKeySealed,
-      })
-      .where('address', '=', address)
-      .where('private_key_sealed', '=', previous.privateKeySealed)
-      .where('mnemonic_sealed', '=', previous.mnemonicSealed)
-      .where('secret_key_sealed', '=', previous.secretKeySealed)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return sqlCall('re-seal a wallet address', async () => {
+      const result = await this.database.db
+        .updateTable('wallet_keys')
+        .set({
+          private_key_sealed: next.privateKeySealed,
+          mnemonic_sealed: next.mnemonicSealed,
+          secret_key_sealed: next.secretKeySealed,
+        })
+        .where('address', '=', address)
+        .where('private_key_sealed', '=', previous.privateKeySealed)
+        .where('mnemonic_sealed', '=', previous.mnemonicSealed)
+        .where('secret_key_sealed', '=', previous.secretKeySealed)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
   }
 }

@@ -105,32 +105,39 @@ export class Erc20Service {
     );
   }
 
-  private async write(
-    p: Erc20TransferParams,
+  private write(
+    p: Erc20TransferParams | Erc20TransferFromParams,
     kind: 'erc20.transfer' | 'erc20.approve' | 'erc20.transferFrom',
     fn: 'transfer' | 'approve' | 'transferFrom',
     args: unknown[],
     requestId: string | undefined,
   ): Promise<TransactionOutcome<string>> {
-    const wallet = await this.wallets.authorizeTransaction({
-      from: p.from,
-      keyType: 'erc20',
-      tempKey: p.tempKey,
-      hashKey: p.hashKey,
-      signature: p.signature,
-      signing: erc20SigningString(p),
-    });
-    const contract = getAddress(p.contract);
-    await this.requireContract(contract);
-    const sent = await this.sender.send({
-      kind,
-      wallet,
-      to: contract,
-      value: 0n,
-      data: itpTokenInterface.encodeFunctionData(fn, args),
-      requestId,
-    });
-    return { transactionId: sent.hash, resultData: sent.hash };
+    return this.wallets.authorizeTransaction(
+      {
+        method: kind,
+        params: p,
+        from: p.from,
+        keyType: 'erc20',
+        tempKey: p.tempKey,
+        hashKey: p.hashKey,
+        signature: p.signature,
+        signing: erc20SigningString(p),
+      },
+      async (wallet) => {
+        const contract = getAddress(p.contract);
+        await this.requireContract(contract);
+        const sent = await this.sender.send({
+          kind,
+          wallet,
+          to: contract,
+          value: 0n,
+          amount: BigInt(p.amount),
+          data: itpTokenInterface.encodeFunctionData(fn, args),
+          requestId,
+        });
+        return { transactionId: sent.hash, resultData: sent.hash };
+      },
+    );
   }
 
   private async read(contract: string, fn: ReadFunction, args: unknown[]): Promise<Result> {

@@ -17,12 +17,15 @@ import {
   TOKEN_TRANSACTION_ERRORS as TRANSACTION_ERRORS,
 } from '@itp/schemas';
 import type { Erc20Service } from '../erc20/erc20-service.js';
+import { RETRY } from './token-methods.js';
 
 const READ_ERRORS = [E.unknownContract, E.notErc20, E.chain, E.chainUnavailable];
+// In the order they are checked: the contract after the credentials, before the gas estimate.
+const CONTRACT_CHECKED_AT = TRANSACTION_ERRORS.indexOf(E.badSignature) + 1;
 const WRITE_ERRORS = [
-  ...TRANSACTION_ERRORS.slice(0, 4),
+  ...TRANSACTION_ERRORS.slice(0, CONTRACT_CHECKED_AT),
   E.unknownContract,
-  ...TRANSACTION_ERRORS.slice(4),
+  ...TRANSACTION_ERRORS.slice(CONTRACT_CHECKED_AT),
 ];
 const SIGNING =
   'keyType "erc20"; signature = signData over SHA-256("from|contract|to|amount|tempKey|hashKey"), each field exactly as sent.';
@@ -87,7 +90,7 @@ export function erc20Methods(erc20: Erc20Service): RpcMethod[] {
     defineMethod({
       name: 'transfer',
       summary: 'Sends tokens from a wallet address to `to`.',
-      description: `${SIGNING} resultData and TransactionID are the transaction hash.`,
+      description: `${SIGNING} resultData and TransactionID are the transaction hash. ${RETRY}`,
       paramsStyle: 'object',
       params: erc20TransferParamsSchema,
       result: erc20TransactionResultSchema,
@@ -98,7 +101,7 @@ export function erc20Methods(erc20: Erc20Service): RpcMethod[] {
     defineMethod({
       name: 'approve',
       summary: 'Allows `to` (the spender) to spend up to `amount` of the wallet address’s tokens.',
-      description: `${SIGNING} Here \`to\` is the spender. resultData and TransactionID are the transaction hash.`,
+      description: `${SIGNING} Here \`to\` is the spender. resultData and TransactionID are the transaction hash. ${RETRY}`,
       paramsStyle: 'object',
       params: erc20ApproveParamsSchema,
       result: erc20TransactionResultSchema,
@@ -111,7 +114,7 @@ export function erc20Methods(erc20: Erc20Service): RpcMethod[] {
       summary: 'Moves `owner`’s tokens to `to`, sent by the spender `from` within its allowance.',
       description:
         `${SIGNING} \`from\` is the spender (the wallet address that signs and sends); \`owner\` is not ` +
-        'part of the signing string. resultData and TransactionID are the transaction hash.',
+        `part of the signing string. resultData and TransactionID are the transaction hash. ${RETRY}`,
       paramsStyle: 'object',
       params: erc20TransferFromParamsSchema,
       result: erc20TransactionResultSchema,

@@ -8,6 +8,8 @@ import {
   getBalanceResultSchema,
   getTempKeyParamsSchema,
   getTempKeyResultSchema,
+  getTransactionStatusParamsSchema,
+  getTransactionStatusResultSchema,
   importAddressParamsSchema,
   importAddressResultSchema,
   signDataParamsSchema,
@@ -20,6 +22,12 @@ import {
 import type { TokenService } from '../transactions/token-service.js';
 import type { WalletService } from '../wallet/wallet-service.js';
 
+/** How a retry of a transaction request is answered (contract §4); in the OpenRPC document. */
+export const RETRY =
+  'An identical retry (same tempKey, same params, same signature) is not sent again: it gets the ' +
+  'answer of the first request (the same TransactionID, or the same service error), waiting for ' +
+  'it while it still runs; any other request with a used tempKey is "409".';
+
 /** The methods of `/token` (contract §4). */
 export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcMethod[] {
   return [
@@ -29,11 +37,11 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       description:
         "A 12-word BIP-39 mnemonic, the secp256k1 key on m/44'/60'/0'/0/0 and a 256-bit secretKey. " +
         'The key and mnemonic are stored encrypted; mnemonic and secretKey are returned only here. ' +
-        'In dev mode the address is funded with test coin before the answer.',
+        'In dev mode the address is stored, then funded with test coin before the answer.',
       paramsStyle: 'object',
       params: createAddressParamsSchema,
       result: createAddressResultSchema,
-      errors: [E.rateLimited, E.chain, E.chainUnavailable],
+      errors: [E.rateLimited, E.chain, E.devFunding, E.chainUnavailable, E.databaseUnavailable],
       handler: () => wallets.createAddress(),
     }),
     defineMethod({
@@ -45,7 +53,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: importAddressParamsSchema,
       result: importAddressResultSchema,
-      errors: [E.rateLimited, E.badMnemonic, E.publicDevAccount, E.chain],
+      errors: [E.rateLimited, E.badMnemonic, E.publicDevAccount, E.chain, E.databaseUnavailable],
       handler: (p) => wallets.importAddress(p.mnemonic),
     }),
     defineMethod({
@@ -66,7 +74,7 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: getTempKeyParamsSchema,
       result: getTempKeyResultSchema,
-      errors: [E.rateLimited, E.unknownAddress, E.chain],
+      errors: [E.rateLimited, E.unknownAddress, E.chain, E.databaseUnavailable],
       handler: (p) => wallets.issueTempKey(p.address, p.keyType),
     }),
     defineMethod({
@@ -80,7 +88,14 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       paramsStyle: 'object',
       params: signDataParamsSchema,
       result: signDataResultSchema,
-      errors: [E.rateLimited, E.unknownAddress, E.tempKey, E.badHashKey, E.chain],
+      errors: [
+        E.rateLimited,
+        E.unknownAddress,
+        E.tempKey,
+        E.badHashKey,
+        E.chain,
+        E.databaseUnavailable,
+      ],
       handler: (p) => wallets.signData(p),
     }),
     defineMethod({
@@ -89,8 +104,8 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       description:
         'keyType "transfer"; signature = signData over SHA-256("from|to|amount|tempKey|hashKey"), ' +
         'each field exactly as sent. resultData and TransactionID are the transaction hash; the ' +
-        'answer comes when the node accepted the transaction (poll getTransactionReceipt on /block for ' +
-        'its block).',
+        'answer comes when the node accepted the transaction (getTransactionStatus follows it to its ' +
+        `block). ${RETRY}`,
       paramsStyle: 'object',
       params: transferParamsSchema,
       result: transferResultSchema,
@@ -104,13 +119,27 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       description:
         'keyType "createToken"; signature over SHA-256("from|name|symbol|decimals|initialSupply|tempKey|hashKey") ' +
         '(decimals as sent; a JSON number in its shortest decimal form). resultData is the address ' +
-        'of the new contract, TransactionID the deployment transaction.',
+        `of the new contract, TransactionID the deployment transaction. ${RETRY}`,
       paramsStyle: 'object',
       params: createTokenParamsSchema,
       result: createTokenResultSchema,
       kind: 'transaction',
       errors: TRANSACTION_ERRORS,
       handler: (p, ctx) => tokens.createToken(p, ctx.requestId),
+    }),
+    defineMethod({
+      name: 'getTransactionStatus',
+      summary: 'The status of a transaction this service sent, by its TransactionID.',
+      description:
+        'status: sending | sent | unknown (not final: the service settles them against the chain ' +
+        'after start and every TX_RECONCILE_INTERVAL_MS) | mined | failed | dropped (final). failed ' +
+        'with a blockNumber: mined and reverted (receipt status 0); without: the node refused it ' +
+        'and nothing was sent. dropped: never mined, its nonce went to another transaction.',
+      paramsStyle: 'object',
+      params: getTransactionStatusParamsSchema,
+      result: getTransactionStatusResultSchema,
+      errors: [E.unknownTransaction, E.chain, E.databaseUnavailable],
+      handler: (p) => tokens.getTransactionStatus(p.transactionId),
     }),
   ] as RpcMethod[];
 }

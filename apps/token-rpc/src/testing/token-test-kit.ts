@@ -3,6 +3,7 @@
  * with app.ts against the real Redis, PostgreSQL and an anvil chain, and talk JSON-RPC over HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { loadConfig } from '@itp/service-kit';
@@ -198,3 +199,58 @@ export async function receiptOf(chainUrl: string, hash: string): Promise<Json> {
 }
 
 export const ONE_ETH = 10n ** 18n;
+
+/** Runs SQL statements on a test database (triggers that make a write fail, direct reads). */
+export async function runSql(databaseUrl: string, text: string): Promise<Json[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Makes PostgreSQL refuse one kind of write on a token-rpc table, the way a database that went
+ * away at that moment would: a trigger raising an exception. `condition` is a PL/pgSQL boolean
+ * over OLD / NEW. Returns what removes it again.
+ */
+export async function failWrites(
+  databaseUrl: string,
+  table: 'token_transactions' | 'wallet_keys',
+  event: 'INSERT' | 'UPDATE',
+  condition = 'true',
+): Promise<() => Promise<void>> {
+  const name = `test_fail_${event.toLowerCase()}_${table}`;
+  await runSql(
+    databaseUrl,
+    `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger AS $$
+     BEGIN
+       IF ${condition} THEN RAISE EXCEPTION 'test: % on ${table} refused', TG_OP; END IF;
+       RETURN NEW;
+     END $$ LANGUAGE plpgsql;
+     CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}();`,
+  );
+  return async () => {
+    await runSql(databaseUrl, `DROP TRIGGER IF EXISTS ${name} ON ${table}`);
+  };
+}
+
+/** Polls getTransactionStatus until `done` holds for its resultData (or fails the test). */
+export async function waitForTransactionStatus(
+  baseUrl: string,
+  transactionId: string,
+  done: (status: Json) => boolean,
+  timeoutMs = 15_000,
+): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await ok(baseUrl, '/token', 'getTransactionStatus', { transactionId });
+    if (done(status)) return status;
+    if (Date.now() > deadline) {
+      throw new Error(`transaction ${transactionId} still ${JSON.stringify(status)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,19 +1,27 @@
 import { getAddress } from 'ethers';
 import type { ChainClient } from '@itp/chain';
-import type { CreateTokenParams, GetBalanceResult, TransferParams } from '@itp/schemas';
+import type {
+  CreateTokenParams,
+  GetBalanceResult,
+  GetTransactionStatusResult,
+  TransferParams,
+} from '@itp/schemas';
 import type { TransactionOutcome } from '@itp/jsonrpc';
 import { createTokenSigningString, transferSigningString } from '../auth/signing-string.js';
 import { itpTokenDeployData } from '../erc20/itp-token.js';
 import { InternalError } from '@itp/errors';
+import { UnknownTransactionError } from '../errors.js';
 import type { WalletService } from '../wallet/wallet-service.js';
+import { FINAL_STATUSES, type TransactionLog } from './transaction-log.js';
 import type { TransactionSender } from './transaction-sender.js';
 
-/** The native-coin and token-deployment transactions of /token, and getBalance. */
+/** The native-coin and token-deployment transactions of /token, getBalance and their status. */
 export class TokenService {
   constructor(
     private readonly wallets: WalletService,
     private readonly sender: TransactionSender,
     private readonly chain: ChainClient,
+    private readonly log: TransactionLog,
   ) {}
 
   async getBalance(address: string): Promise<GetBalanceResult> {
@@ -23,46 +31,80 @@ export class TokenService {
   }
 
   /** transfer: native coin from a wallet address; resultData = the transaction hash. */
-  async transfer(p: TransferParams, requestId?: string): Promise<TransactionOutcome<string>> {
-    const wallet = await this.wallets.authorizeTransaction({
-      from: p.from,
-      keyType: 'transfer',
-      tempKey: p.tempKey,
-      hashKey: p.hashKey,
-      signature: p.signature,
-      signing: transferSigningString(p),
-    });
-    const sent = await this.sender.send({
-      kind: 'transfer',
-      wallet,
-      to: getAddress(p.to),
-      value: BigInt(p.amount),
-      data: '0x',
-      requestId,
-    });
-    return { transactionId: sent.hash, resultData: sent.hash };
+  transfer(p: TransferParams, requestId?: string): Promise<TransactionOutcome<string>> {
+    return this.wallets.authorizeTransaction(
+      {
+        method: 'transfer',
+        params: p,
+        from: p.from,
+        keyType: 'transfer',
+        tempKey: p.tempKey,
+        hashKey: p.hashKey,
+        signature: p.signature,
+        signing: transferSigningString(p),
+      },
+      async (wallet) => {
+        const sent = await this.sender.send({
+          kind: 'transfer',
+          wallet,
+          to: getAddress(p.to),
+          value: BigInt(p.amount),
+          data: '0x',
+          requestId,
+        });
+        return { transactionId: sent.hash, resultData: sent.hash };
+      },
+    );
   }
 
   /** createToken: deploys the ERC-20; resultData = the new contract's address. */
-  async createToken(p: CreateTokenParams, requestId?: string): Promise<TransactionOutcome<string>> {
-    const wallet = await this.wallets.authorizeTransaction({
-      from: p.from,
-      keyType: 'createToken',
-      tempKey: p.tempKey,
-      hashKey: p.hashKey,
-      signature: p.signature,
-      signing: createTokenSigningString(p),
-    });
-    const sent = await this.sender.send({
-      kind: 'createToken',
-      wallet,
-      to: null,
-      value: 0n,
-      data: itpTokenDeployData(p.name, p.symbol, Number(p.decimals), BigInt(p.initialSupply)),
-      requestId,
-    });
-    if (!sent.contractAddress)
-      throw new InternalError('deployment sent without a contract address');
-    return { transactionId: sent.hash, resultData: sent.contractAddress };
+  createToken(p: CreateTokenParams, requestId?: string): Promise<TransactionOutcome<string>> {
+    return this.wallets.authorizeTransaction(
+      {
+        method: 'createToken',
+        params: p,
+        from: p.from,
+        keyType: 'createToken',
+        tempKey: p.tempKey,
+        hashKey: p.hashKey,
+        signature: p.signature,
+        signing: createTokenSigningString(p),
+      },
+      async (wallet) => {
+        const sent = await this.sender.send({
+          kind: 'createToken',
+          wallet,
+          to: null,
+          value: 0n,
+          amount: BigInt(p.initialSupply),
+          data: itpTokenDeployData(p.name, p.symbol, Number(p.decimals), BigInt(p.initialSupply)),
+          requestId,
+        });
+        if (!sent.contractAddress)
+          throw new InternalError('deployment sent without a contract address');
+        return { transactionId: sent.hash, resultData: sent.contractAddress };
+      },
+    );
+  }
+
+  /** getTransactionStatus: the record of a transaction this service sent, by its TransactionID. */
+  async getTransactionStatus(transactionId: string): Promise<GetTransactionStatusResult> {
+    const entry = await this.log.find(transactionId.toLowerCase());
+    if (!entry) throw new UnknownTransactionError(transactionId);
+    return {
+      transactionId: entry.hash,
+      kind: entry.kind,
+      status: entry.status,
+      final: FINAL_STATUSES.has(entry.status),
+      from: entry.from,
+      to: entry.to,
+      contractAddress: entry.contractAddress,
+      amount: entry.amount,
+      nonce: entry.nonce,
+      blockNumber: entry.blockNumber,
+      error: entry.error,
+      createdAt: new Date(entry.createdAt).toISOString(),
+      updatedAt: new Date(entry.updatedAt).toISOString(),
+    };
   }
 }

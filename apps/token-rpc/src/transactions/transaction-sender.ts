@@ -2,12 +2,12 @@ import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ether
 import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
 import { InternalError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import { ChainNodeUnavailableError } from '../errors.js';
+import { ChainNodeUnavailableError, DatabaseUnavailableError } from '../errors.js';
 import type { AuthorizedWallet } from '../wallet/wallet-service.js';
 import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
 import { mapChainError } from './map-chain-error.js';
 import type { NonceManager } from './nonce-manager.js';
-import type { TransactionKind, TransactionLog } from './transaction-log.js';
+import type { SendOutcome, TransactionKind, TransactionLog } from './transaction-log.js';
 
 export interface OutgoingTransaction {
   kind: TransactionKind;
@@ -16,6 +16,11 @@ export interface OutgoingTransaction {
   to: string | null;
   value: bigint;
   data: string;
+  /**
+   * The amount of the request as the record shows it (token base units for the erc20 methods,
+   * the initial supply for createToken); default: `value` in wei.
+   */
+  amount?: bigint;
   requestId?: string;
 }
 
@@ -165,10 +170,17 @@ export class TransactionSender {
         contractAddress,
         nonce,
         value: tx.value.toString(10),
+        amount: (tx.amount ?? tx.value).toString(10),
         requestId: tx.requestId ?? null,
         createdAt: this.now(),
       });
     } catch (err) {
+      if (err instanceof DatabaseUnavailableError) {
+        throw new DatabaseUnavailableError(
+          `${err.message}; the transaction was not recorded and nothing was sent`,
+          { cause: err },
+        );
+      }
       throw new InternalError('the transaction could not be recorded; nothing was sent', {
         cause: err,
       });
@@ -189,15 +201,19 @@ export class TransactionSender {
     return mapped;
   }
 
-  private async outcome(
-    hash: string,
-    status: 'sent' | 'failed' | 'unknown',
-    error?: string,
-  ): Promise<void> {
+  /**
+   * Best effort: the caller gets its answer even when this write fails (the database went away
+   * after the broadcast). The record then stays `sending` until the reconciler settles it against
+   * the chain (transaction-reconciler.ts).
+   */
+  private async outcome(hash: string, status: SendOutcome, error?: string): Promise<void> {
     try {
       await this.options.log.markOutcome(hash, status, error);
     } catch (err) {
-      this.options.logger.error({ hash, status, err }, 'could not record the transaction outcome');
+      this.options.logger.error(
+        { hash, status, err },
+        'could not record the transaction outcome; the reconciler will settle it',
+      );
     }
   }
 }

@@ -2,6 +2,7 @@ import { SigningKey, getAddress } from 'ethers';
 import { DEV_CHAIN } from '@itp/dev-chain';
 import { DecryptionError, constantTimeEqual } from '@itp/crypto';
 import { InternalError } from '@itp/errors';
+import type { TransactionOutcome } from '@itp/jsonrpc';
 import type {
   CreateAddressResult,
   ImportAddressResult,
@@ -11,7 +12,9 @@ import type {
 } from '@itp/schemas';
 import type { Logger } from '@itp/service-kit';
 import { hashKeyMatches } from '../auth/hash-key.js';
+import { requestFingerprint } from '../auth/request-fingerprint.js';
 import { signingHash, type SigningString } from '../auth/signing-string.js';
+import { TempKeyRequests } from '../auth/temp-key-requests.js';
 import type { TempKeyBinding, TempKeyStore } from '../auth/temp-key-store.js';
 import {
   BadHashKeyError,
@@ -51,13 +54,23 @@ export interface TransactionCredentials {
   signing: SigningString;
 }
 
+/** A transaction request: its credentials and what identifies it for identical retries. */
+export interface TransactionRequest extends TransactionCredentials {
+  /** The transaction kind (e.g. `transfer`, `erc20.approve`). */
+  method: string;
+  /** Every param as validated (fields exactly as sent): with `method`, the request's fingerprint. */
+  params: Readonly<Record<string, unknown>>;
+}
+
 export interface WalletServiceOptions {
   repository: WalletRepository;
   custody: KeyCustody;
   tempKeys: TempKeyStore;
   logger: Logger;
-  /** Dev mode: funds a new address before it is stored (contract §1). */
+  /** Dev mode: funds a new address once it is stored (contract §1). */
   fundNewAddress?: (address: string) => Promise<void>;
+  /** How long an identical retry waits for the first request's answer (default 10 s). */
+  retryWaitMs?: number;
   now?: () => number;
 }
 
@@ -74,16 +87,26 @@ const PUBLIC_DEV_MNEMONIC = normalizeMnemonic(DEV_CHAIN.mnemonic);
  */
 export class WalletService {
   private readonly now: () => number;
+  private readonly requests: TempKeyRequests;
 
   constructor(private readonly options: WalletServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.requests = new TempKeyRequests({
+      tempKeys: options.tempKeys,
+      logger: options.logger,
+      waitMs: options.retryWaitMs ?? 10_000,
+    });
   }
 
+  /**
+   * A new address: stored (sealed) first, then — dev mode — funded, so that coin never goes to an
+   * address the wallet failed to store. When the funding fails the address stays in the wallet
+   * unfunded and unused (its secretKey was never handed out).
+   */
   async createAddress(): Promise<CreateAddressResult> {
     const mnemonic = generateMnemonic();
     const key = deriveWalletKey(mnemonic);
     const secretKey = generateSecretKey();
-    if (this.options.fundNewAddress) await this.options.fundNewAddress(key.address);
     const now = this.now();
     await this.options.repository.upsert({
       address: key.address,
@@ -96,6 +119,7 @@ export class WalletService {
       updatedAt: now,
     });
     this.options.logger.info({ address: key.address }, 'wallet address created');
+    if (this.options.fundNewAddress) await this.options.fundNewAddress(key.address);
     return { address: key.address, mnemonic, secretKey };
   }
 
@@ -149,13 +173,27 @@ export class WalletService {
   }
 
   /**
-   * The checks of a transaction-creating request, in this order: the tempKey is consumed first
-   * (GETDEL: whatever follows, it is gone), then it must be bound to `from` and the keyType, the
-   * address must be in the wallet, the hashKey must match its secretKey and the signature over the
-   * signing string's hash must recover `from`.
+   * Authorises a transaction-creating request and runs `send` with the wallet's key, once per
+   * tempKey (contract §4). The checks, in this order: the tempKey is claimed first (whatever
+   * follows, it is used), then it must be bound to `from` and the keyType, the address must be in
+   * the wallet, the hashKey must match its secretKey and the signature over the signing string's
+   * hash must recover `from`. An identical retry (same tempKey, same params and signature) is not
+   * run again: it gets the first request's answer (the same TransactionID, or the same error).
    */
-  async authorizeTransaction(c: TransactionCredentials): Promise<AuthorizedWallet> {
-    const binding = await this.options.tempKeys.consume(c.tempKey);
+  authorizeTransaction(
+    request: TransactionRequest,
+    send: (wallet: AuthorizedWallet) => Promise<TransactionOutcome<string>>,
+  ): Promise<TransactionOutcome<string>> {
+    const fingerprint = requestFingerprint(request.method, request.params);
+    return this.requests.runOnce(request.tempKey, fingerprint, async (binding) =>
+      send(await this.checkTransaction(binding, request)),
+    );
+  }
+
+  private async checkTransaction(
+    binding: TempKeyBinding,
+    c: TransactionCredentials,
+  ): Promise<AuthorizedWallet> {
     const address = getAddress(c.from);
     this.checkBinding(binding, address, c.keyType);
     const record = await this.load(address);

@@ -10,6 +10,7 @@ export * from './get-temp-key.js';
 export * from './sign-data.js';
 export * from './transfer.js';
 export * from './create-token.js';
+export * from './get-transaction-status.js';
 export * from './erc20-read.js';
 export * from './erc20-write.js';
 export * from './internal-wallet.js';

@@ -90,6 +90,17 @@ export const hash32Param = z
   .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a 32-byte hash: 64 hex digits, with or without 0x')
   .meta({ description: '32-byte hash as 64 hex digits, with or without 0x' });
 
+/** A TransactionID (transaction hash) as a client sends it back: 0x + 64 hex digits, either case. */
+export const transactionIdParam = z
+  .string()
+  .regex(
+    /^0x[0-9a-fA-F]{64}$/,
+    'must be a TransactionID: 0x + 64 hex digits (the transaction hash)',
+  )
+  .meta({
+    description: 'TransactionID of a transaction: 0x + 64 hex digits (the transaction hash)',
+  });
+
 export const transactionHashResult = z
   .string()
   .regex(/^0x[0-9a-f]{64}$/)

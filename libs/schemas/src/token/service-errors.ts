@@ -34,9 +34,21 @@ export const TOKEN_SERVICE_ERRORS = {
     when: '`from` / `address` is not a wallet address of this service',
   },
   unknownContract: { resultCode: '404', when: 'no contract is deployed at `contract`' },
+  unknownTransaction: {
+    resultCode: '404',
+    when: '`transactionId` is not a transaction this service sent',
+  },
   tempKey: {
     resultCode: '409',
-    when: 'tempKey unknown, expired or already used, or issued for another address or keyType',
+    when:
+      'tempKey unknown, expired or already used by a different request (an identical retry gets ' +
+      'the original result instead), or issued for another address or keyType',
+  },
+  tempKeyInProgress: {
+    resultCode: '409',
+    when:
+      'an identical retry while the first request with that tempKey is still being processed: ' +
+      'retry it shortly to get its result',
   },
   rateLimited: {
     resultCode: '429',
@@ -48,11 +60,23 @@ export const TOKEN_SERVICE_ERRORS = {
     resultCode: '500',
     when: 'the chain refused the transaction for another reason (e.g. a nonce conflict), or an internal failure',
   },
+  devFunding: {
+    resultCode: '500',
+    when:
+      'dev mode only (createAddress): the dev funding account is empty, or the funding was not ' +
+      'mined in time (resultMessage says which)',
+  },
   chainUnavailable: {
     resultCode: CHAIN_UNAVAILABLE.resultCode,
     when:
       `${CHAIN_UNAVAILABLE.when}; when this happens while sending, the message names the ` +
       'transaction, which may or may not have been accepted',
+  },
+  databaseUnavailable: {
+    resultCode: '503',
+    when:
+      'the database cannot be reached or lost the connection (resultMessage "Database unavailable: …"): ' +
+      'nothing was stored or sent (a tempKey presented is used all the same); retry later',
   },
 } satisfies Record<string, ServiceErrorDoc>;
 
@@ -61,6 +85,7 @@ const E = TOKEN_SERVICE_ERRORS;
 /** The errors of every transaction-creating method, in the order they are checked. */
 export const TOKEN_TRANSACTION_ERRORS: ServiceErrorDoc[] = [
   E.tempKey,
+  E.tempKeyInProgress,
   E.unknownAddress,
   E.badHashKey,
   E.badSignature,
@@ -68,4 +93,5 @@ export const TOKEN_TRANSACTION_ERRORS: ServiceErrorDoc[] = [
   E.reverted,
   E.chain,
   E.chainUnavailable,
+  E.databaseUnavailable,
 ];

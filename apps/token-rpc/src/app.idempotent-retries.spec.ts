@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningAnvil } from '@itp/dev-chain';
+import { RedisKvStore } from '@itp/stores';
+import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  ONE_ETH,
+  authorize,
+  chainCall,
+  createAddress,
+  ok,
+  receiptOf,
+  rpc,
+  runSql,
+  setBalance,
+  startFundedTestChain,
+  startTokenApp,
+  transferParams,
+  type Json,
+  type TestWallet,
+  type TokenTestApp,
+} from './testing/token-test-kit.js';
+
+const TO = '0x000000000000000000000000000000000000dEaD';
+
+/**
+ * Issue 10, part 3 (contract §4): an identical retry of a transaction request (same tempKey, same
+ * params, same signature) gets the original answer — the same TransactionID — instead of "409";
+ * any other request with a used tempKey is "409". Two replicas on one Redis and PostgreSQL, anvil.
+ */
+describe('token-rpc idempotent retries', () => {
+  let chain: RunningAnvil;
+  let db: TestDatabase;
+  let redisPrefix: string;
+  let first: TokenTestApp;
+  let second: TokenTestApp;
+
+  const minedNonce = async (address: string) =>
+    Number(await chainCall(chain.url, 'eth_getTransactionCount', [address, 'latest']));
+  const pendingNonce = async (address: string) =>
+    Number(await chainCall(chain.url, 'eth_getTransactionCount', [address, 'pending']));
+  const recordsFrom = (address: string) =>
+    runSql(db.url, `SELECT hash FROM token_transactions WHERE from_address = '${address}'`);
+
+  async function fundedWallet(): Promise<TestWallet> {
+    const wallet = await createAddress(first.url);
+    await setBalance(chain.url, wallet.address, ONE_ETH);
+    return wallet;
+  }
+
+  beforeAll(async () => {
+    chain = await startFundedTestChain();
+    db = await createTestDatabase();
+    redisPrefix = uniquePrefix('token');
+    first = await startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix });
+    second = await startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await db?.drop();
+    await chain?.stop();
+  });
+
+  it('20 concurrent identical transfers (two replicas): one transaction, every answer its TransactionID', async () => {
+    const wallet = await fundedWallet();
+    const params = await transferParams(first.url, wallet, TO, '1000');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        rpc(i % 2 === 0 ? first.url : second.url, '/token', 'transfer', params),
+      ),
+    );
+    expect(answers.map((a) => a.result.resultCode)).toEqual(Array(20).fill('200'));
+    const ids = new Set(answers.map((a) => a.result.TransactionID));
+    expect(ids.size).toBe(1);
+    const [transactionId] = [...ids] as [string];
+    expect(answers.every((a) => a.result.resultData === transactionId)).toBe(true);
+    expect((await receiptOf(chain.url, transactionId)).status).toBe('0x1');
+    expect(await minedNonce(wallet.address)).toBe(1);
+    expect(await recordsFrom(wallet.address)).toEqual([{ hash: transactionId }]);
+  });
+
+  it('a retry after a lost answer gets the same TransactionID; nothing is sent again', async () => {
+    const wallet = await fundedWallet();
+    const params = await transferParams(first.url, wallet, TO, '2000');
+    // The first call completed; say the client never saw the answer.
+    const lost = await rpc(first.url, '/token', 'transfer', params);
+    await receiptOf(chain.url, lost.result.TransactionID);
+    const retried = await rpc(second.url, '/token', 'transfer', params);
+    expect(retried.result).toEqual(lost.result);
+    const again = await rpc(first.url, '/token', 'transfer', [params]);
+    expect(again.result.TransactionID).toBe(lost.result.TransactionID);
+    expect(await pendingNonce(wallet.address)).toBe(1);
+  });
+
+  it('any other request with a used tempKey stays 409: another amount, another signature', async () => {
+    const wallet = await fundedWallet();
+    const params = await transferParams(first.url, wallet, TO, '3000');
+    expect((await rpc(first.url, '/token', 'transfer', params)).result.resultCode).toBe('200');
+    const other = await transferParams(first.url, wallet, TO, '3001');
+    for (const changed of [
+      { ...params, amount: '3001' },
+      { ...params, signature: other.signature },
+      { ...params, to: TO.toLowerCase() },
+    ]) {
+      const answer = await rpc(second.url, '/token', 'transfer', changed);
+      expect(answer.result).toEqual({
+        resultCode: '409',
+        resultMessage:
+          'tempKey was already used by another request (only an identical retry, with the same ' +
+          'params and signature, gets its answer): get a new one with net_getTempKey',
+        resultData: '',
+      });
+    }
+    expect(await pendingNonce(wallet.address)).toBe(1);
+  });
+
+  it('an identical retry of a refused request gets the same refusal, and is not run again', async () => {
+    const wallet = await createAddress(first.url); // no coin
+    const params = await transferParams(first.url, wallet, TO, '1');
+    const refused = await rpc(first.url, '/token', 'transfer', params);
+    expect(refused.result.resultCode).toBe('402');
+    await setBalance(chain.url, wallet.address, ONE_ETH);
+    const retried = await rpc(second.url, '/token', 'transfer', params);
+    expect(retried.result).toEqual({
+      resultCode: '402',
+      resultMessage:
+        `${refused.result.resultMessage} (the answer of the first request with this tempKey, ` +
+        'which is used: get a new tempKey to try again)',
+      resultData: '',
+    });
+    expect(await pendingNonce(wallet.address)).toBe(0);
+  });
+
+  it('an identical retry waits for the first request while it runs, up to TEMP_KEY_RETRY_WAIT_MS', async () => {
+    const impatient = await startTokenApp({
+      chainUrl: chain.url,
+      databaseUrl: db.url,
+      redisPrefix,
+      env: { TEMP_KEY_RETRY_WAIT_MS: '300' },
+    });
+    const kv = new RedisKvStore({ url: testRedisUrl(), keyPrefix: redisPrefix });
+    try {
+      const wallet = await fundedWallet();
+      const params = await transferParams(first.url, wallet, TO, '4000');
+      // Someone else holds the address's nonce lease: the first request waits for it.
+      const lease = `nonce:lease:${wallet.address.toLowerCase()}`;
+      await kv.set(lease, 'held-by-the-test', { ttlMs: 30_000 });
+      const running = rpc(first.url, '/token', 'transfer', params);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const early = await rpc(impatient.url, '/token', 'transfer', params);
+      expect(early.result).toEqual({
+        resultCode: '409',
+        resultMessage:
+          'the first request with this tempKey is still being processed: retry the same request ' +
+          'shortly to get its result',
+        resultData: '',
+      });
+      const waiting = rpc(second.url, '/token', 'transfer', params); // waits up to 10 s
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await kv.del(lease);
+      const [done, waited]: Json[] = await Promise.all([running, waiting]);
+      expect(done.result.resultCode).toBe('200');
+      expect(waited.result).toEqual(done.result);
+      expect((await rpc(impatient.url, '/token', 'transfer', params)).result).toEqual(done.result);
+      await receiptOf(chain.url, done.result.TransactionID);
+      expect(await minedNonce(wallet.address)).toBe(1);
+    } finally {
+      await kv.close();
+      await impatient.close();
+    }
+  });
+
+  it('createToken and the erc20 transfer / approve / transferFrom answer identical retries the same way', async () => {
+    const wallet = await fundedWallet();
+    const spender = await fundedWallet();
+    const token = { name: 'Retry Token', symbol: 'RTY', decimals: 18, initialSupply: '1000000' };
+    const deploy = await authorize(first.url, wallet, 'createToken', (t, h) => [
+      wallet.address,
+      token.name,
+      token.symbol,
+      token.decimals,
+      token.initialSupply,
+      t,
+      h,
+    ]);
+    const createParams = { from: wallet.address, ...token, ...deploy };
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        rpc(i % 2 === 0 ? first.url : second.url, '/token', 'createToken', createParams),
+      ),
+    );
+    expect(new Set(created.map((a) => JSON.stringify(a.result))).size).toBe(1);
+    const contract: string = created[0].result.resultData;
+    await receiptOf(chain.url, created[0].result.TransactionID);
+    const deployment = await ok(first.url, '/token', 'getTransactionStatus', {
+      transactionId: created[0].result.TransactionID,
+    });
+    expect(deployment).toMatchObject({
+      kind: 'createToken',
+      to: null,
+      contractAddress: contract,
+      amount: '1000000',
+    });
+
+    const erc20 = async (
+      method: 'transfer' | 'approve' | 'transferFrom',
+      from: TestWallet,
+      extra: Record<string, string>,
+      to: string,
+      amount: string,
+    ) => {
+      const c = await authorize(first.url, from, 'erc20', (t, h) => [
+        from.address,
+        contract,
+        to,
+        amount,
+        t,
+        h,
+      ]);
+      const params = { from: from.address, contract, to, amount, ...extra, ...c };
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          rpc(i % 2 === 0 ? first.url : second.url, '/token/erc20', method, params),
+        ),
+      );
+      expect(answers.map((a) => a.result.resultCode)).toEqual(Array(4).fill('200'));
+      expect(new Set(answers.map((a) => a.result.TransactionID)).size).toBe(1);
+      await receiptOf(chain.url, answers[0].result.TransactionID);
+    };
+    await erc20('transfer', wallet, {}, TO, '10');
+    await erc20('approve', wallet, {}, spender.address, '50');
+    await erc20('transferFrom', spender, { owner: wallet.address }, TO, '20');
+    const balance = await ok(first.url, '/token/erc20', 'balanceOf', { contract, address: TO });
+    expect(balance.balance).toBe('30');
+    expect(await minedNonce(wallet.address)).toBe(3); // deploy, transfer, approve
+    expect(await minedNonce(spender.address)).toBe(1);
+  });
+});
