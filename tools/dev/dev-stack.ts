@@ -95,6 +95,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     bundling = bundleServices(settings.repoRoot, [...UPSTREAMS.map((u) => u.name), GATEWAY]);
     bundling.catch(() => undefined); // awaited below, after the chain
     chain = await chainStarting;
+    if (chain.notice) say(`chain state: ${chain.notice}`);
     chain.anvil.process.once('exit', (code, signal) => {
       if (!stopping) void shutdown(1, `the dev chain (anvil) ended (code ${code}, ${signal})`);
     });

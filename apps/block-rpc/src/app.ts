@@ -26,6 +26,7 @@ import { TipCache } from './cache/tip-cache.js';
 import { HeadTracker } from './chain/head-tracker.js';
 import { blockRpcConfigSchema, type BlockRpcConfig } from './config.js';
 import type { BlockDb } from './db/block-db.js';
+import { indexHealthRouter } from './http/index-health.js';
 import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './db/migrations.js';
 import { BlockIndexStore } from './indexer/block-index-store.js';
 import { BlockIndexer } from './indexer/block-indexer.js';
@@ -100,7 +101,12 @@ async function wireBlockRpc(
     migrations: blockRpcMigrations,
   });
 
-  const service = new HttpService({ name: SERVICE_NAME, config, logger });
+  const service = new HttpService({
+    name: SERVICE_NAME,
+    config,
+    logger,
+    quietPaths: ['/health/live', '/health/ready', '/health/index', '/metrics'],
+  });
   const cacheMetrics = createCacheMetrics(service.metrics);
   const head = new HeadTracker({
     chain,
@@ -160,7 +166,10 @@ async function wireBlockRpc(
     servers: [{ name: 'block', url: '/block' }],
   });
   service.app.use('/block', jsonRpcRouter(rpc, { bodyLimitBytes: config.BODY_LIMIT_BYTES }));
+  service.app.use(indexHealthRouter(indexer));
 
+  // The indexer is not a readiness condition (a stalled one is reported at /health/index): the
+  // block API answers without it, and all replicas share the one index.
   service
     .addReadinessCheck(sqlReadinessCheck(sql))
     .addReadinessCheck(kvReadinessCheck(kv))

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { settleAnvilState, type StateSettlement } from './anvil-state.js';
 import { assertPortFree, freePort } from './free-port.js';
 
 export interface AnvilOptions {
@@ -9,7 +10,11 @@ export interface AnvilOptions {
   port?: number;
   host?: string;
   chainId?: number;
-  /** File the chain state is loaded from at start and written to on exit (anvil --state). */
+  /**
+   * File the chain state is loaded from at start and written to on exit (anvil --state). Before
+   * anvil loads it, the genesis blocks anvil added on earlier starts are removed from it
+   * (settleAnvilState), so that block 0 is the same at every start and block 1 links to it.
+   */
   stateFile?: string;
   /** Mine a block every N seconds as well as on each transaction (anvil --block-time). */
   blockTimeSeconds?: number;
@@ -22,6 +27,8 @@ export interface AnvilOptions {
 export interface RunningAnvil {
   url: string;
   process: ChildProcess;
+  /** With a stateFile: what was found in it and done to it before anvil loaded it. */
+  state?: StateSettlement;
   stop(): Promise<void>;
 }
 
@@ -83,11 +90,13 @@ async function waitForRpc(
 
 /** Starts anvil (the dev chain) and resolves once it answers JSON-RPC. */
 export async function startAnvil(options: AnvilOptions = {}): Promise<RunningAnvil> {
-  if (options.port !== undefined) return startAnvilOn(options.port, options);
+  const state = options.stateFile ? { state: settleAnvilState(options.stateFile) } : {};
+  if (options.port !== undefined)
+    return { ...(await startAnvilOn(options.port, options)), ...state };
   // A port found free can be taken before anvil binds it: then anvil exits, and we try another.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startAnvilOn(await freePort(options.host), options);
+      return { ...(await startAnvilOn(await freePort(options.host), options)), ...state };
     } catch (err) {
       if (attempt === 3 || !isPortTaken(err)) throw err;
     }

@@ -4,6 +4,7 @@
  * production, so `@foundry-rs/anvil` stays a dev dependency. The chain client and the dev chain's
  * constants (`DEV_CHAIN`) live in @itp/chain.
  */
+export { headerHash, settleAnvilState, type StateSettlement } from './anvil-state.js';
 export { anvilBinaryPath, startAnvil, type AnvilOptions, type RunningAnvil } from './anvil.js';
 export { DID_REGISTRY_RUNTIME_CODE, deployDidRegistry } from './deploy-did-registry.js';
 export { assertPortFree, freePort } from './free-port.js';

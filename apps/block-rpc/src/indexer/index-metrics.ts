@@ -6,6 +6,10 @@ export interface IndexMetrics {
   reorg(removedBlocks: number): void;
   /** Whether this replica holds the indexer lease. */
   leader(isLeader: boolean): void;
+  /** Whether this replica's indexer is stalled on a chain it cannot follow. */
+  stalled(isStalled: boolean): void;
+  /** The index was cleared because the chain was replaced. */
+  reset(removedBlocks: number): void;
 }
 
 export interface IndexLagSource {
@@ -54,6 +58,19 @@ export function createIndexMetrics(registry: Registry, lag: IndexLagSource): Ind
     help: 'Indexed blocks removed because the chain reorganised',
     registers: [registry],
   });
+  const stalled = new Gauge({
+    name: 'block_index_stalled',
+    help:
+      "1 while this replica's indexer is stalled: the node's chain does not link above the " +
+      'indexed tip (see GET /health/index), else 0',
+    registers: [registry],
+  });
+  stalled.set(0);
+  const resets = new Counter({
+    name: 'block_index_resets_total',
+    help: 'Times the index was cleared because the node serves another chain (genesis changed)',
+    registers: [registry],
+  });
   return {
     indexed: (n) => last.set(n),
     reorg: (n) => {
@@ -61,6 +78,8 @@ export function createIndexMetrics(registry: Registry, lag: IndexLagSource): Ind
       removed.inc(n);
     },
     leader: (isLeader) => leader.set(isLeader ? 1 : 0),
+    stalled: (isStalled) => stalled.set(isStalled ? 1 : 0),
+    reset: () => resets.inc(),
   };
 }
 
@@ -68,4 +87,6 @@ export const noIndexMetrics: IndexMetrics = {
   indexed: () => undefined,
   reorg: () => undefined,
   leader: () => undefined,
+  stalled: () => undefined,
+  reset: () => undefined,
 };

@@ -1,4 +1,4 @@
-import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
+import { startAnvil, type AnvilOptions, type RunningAnvil } from '@itp/dev-chain';
 import { freePort } from '@itp/testing';
 
 /** anvil's first two unlocked accounts. */
@@ -25,9 +25,12 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-/** Starts a private anvil on a free port and the client that scripts it. */
-export async function startScriptableTestChain(): Promise<TestChain> {
-  const anvil: RunningAnvil = await startAnvil({ port: await freePort() });
+/**
+ * Starts a private anvil (on a free port unless `options` name one: a test may stop it and start
+ * another chain at the same URL) and the client that scripts it.
+ */
+export async function startScriptableTestChain(options: AnvilOptions = {}): Promise<TestChain> {
+  const anvil: RunningAnvil = await startAnvil({ port: await freePort(), ...options });
   let id = 0;
   const call = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const res = await fetch(anvil.url, {

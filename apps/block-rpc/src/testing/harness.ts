@@ -1,5 +1,5 @@
 import type { ChainClient } from '@itp/chain';
-import { createLogger, type RunningService } from '@itp/service-kit';
+import { createLogger, type Logger, type RunningService } from '@itp/service-kit';
 import { SERVICE_NAME, buildBlockRpc, type BlockRpcApp } from '../app.js';
 import { loadBlockRpcConfig } from '../config.js';
 
@@ -13,6 +13,8 @@ export interface HarnessOptions {
   chain?: ChainClient;
   /** Default false: tests step the indexer themselves (app.indexer.catchUp()). */
   autoStartIndexer?: boolean;
+  /** Default: a logger at LOG_LEVEL (silent). See testing/log-capture.ts. */
+  logger?: Logger;
 }
 
 export interface JsonRpcAnswer {
@@ -50,7 +52,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     BLOCK_INDEX_POLL_MS: '50',
     ...options.env,
   });
-  const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
+  const logger = options.logger ?? createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL });
   const app = await buildBlockRpc(config, logger, {
     ...(options.chain ? { chain: options.chain } : {}),
     autoStartIndexer: options.autoStartIndexer ?? false,
