@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
 import { freshDatabase, type DialectDatabase } from '../testing/test-databases.js';
 import type { BlockDb } from '../db/block-db.js';
-import { LeaseLostError } from '../errors.js';
+import { LeaseLostError } from './lease-lost-error.js';
 import { BlockIndexStore, type IndexedBlock } from './block-index-store.js';
 import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from '../db/migrations.js';
 

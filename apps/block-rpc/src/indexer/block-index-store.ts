@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BlockDb } from '../db/block-db.js';
-import { LeaseLostError } from '../errors.js';
+import { LeaseLostError } from './lease-lost-error.js';
 import { utcDay } from './utc-day.js';
 
 /** What the index keeps of one block. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseQuantity, type ChainClient } from '@itp/chain';
 import type { Logger } from '@itp/service-kit';
 import { toQuantity } from '../chain/hex.js';
-import { LeaseLostError } from '../errors.js';
+import { LeaseLostError } from './lease-lost-error.js';
 import type { BlockIndexStore, BlockRef, IndexedBlock, LeaseHolder } from './block-index-store.js';
 import type { IndexMetrics } from './index-metrics.js';
 import { mapIndexedBlock } from './map-indexed-block.js';
