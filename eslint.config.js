@@ -59,6 +59,7 @@ export default tseslint.config(
       'libs/testing/**/*.ts',
       'libs/*/src/testing/**/*.ts',
       'bench/**/*.ts',
+      'resilience/**/*.ts',
       '**/*.spec.ts',
     ],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
