@@ -1,3 +1,4 @@
+import { inSpan } from '@itp/service-kit';
 import { ChainRpcError, ChainUnavailableError } from './chain-errors.js';
 import { parseRpcUrl } from './rpc-url.js';
 
@@ -83,14 +84,19 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
     let status: number;
     let text: string;
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = res.status;
-      text = await res.text();
+      [status, text] = await inSpan(
+        `chain ${method}`,
+        { attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': method } },
+        async () => {
+          const res = await fetch(url, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          return [res.status, await res.text()] as const;
+        },
+      );
     } catch (err) {
       throw new ChainUnavailableError(networkReason(err, timeoutMs), { cause: err });
     }

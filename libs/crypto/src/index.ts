@@ -8,6 +8,7 @@ export {
   estimateSecretBits,
   secretWeakness,
   weakSecretIssues,
+  weakSecretListIssues,
 } from './secret-strength.js';
 export {
   resolveDeploymentSecret,

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { estimateSecretBits, secretWeakness, weakSecretIssues } from './secret-strength.js';
+import {
+  estimateSecretBits,
+  secretWeakness,
+  weakSecretIssues,
+  weakSecretListIssues,
+} from './secret-strength.js';
 
 describe('secretWeakness', () => {
   it('accepts freshly generated secrets in every form the services take', () => {
@@ -52,5 +57,21 @@ describe('weakSecretIssues', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(/^INTERNAL_API_TOKEN: /);
     expect(issues[0]).not.toMatch(/compose-demo/);
+  });
+});
+
+describe('weakSecretListIssues', () => {
+  it('checks every entry of a list setting, naming the entry, never its value', () => {
+    const strong = randomBytes(32).toString('base64url');
+    expect(weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', undefined)).toEqual([]);
+    expect(weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', [strong])).toEqual([]);
+    const issues = weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', [
+      strong,
+      'compose-demo-internal-token-change-me',
+    ]);
+    expect(issues).toEqual([
+      expect.stringMatching(/^INTERNAL_API_ACCEPTED_TOKENS \(entry 2\): .*published/),
+    ]);
+    expect(issues[0]).not.toContain('compose-demo');
   });
 });

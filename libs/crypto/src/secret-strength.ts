@@ -127,3 +127,16 @@ export function weakSecretIssues(secrets: Record<string, string | undefined>): s
   }
   return issues;
 }
+
+/**
+ * weakSecretIssues for a list setting (e.g. INTERNAL_API_ACCEPTED_TOKENS): each weak entry gives
+ * `NAME (entry n): why`, n counted from 1, never the value.
+ */
+export function weakSecretListIssues(
+  name: string,
+  values: readonly string[] | undefined,
+): string[] {
+  return weakSecretIssues(
+    Object.fromEntries((values ?? []).map((value, i) => [`${name} (entry ${i + 1})`, value])),
+  );
+}

@@ -57,7 +57,31 @@ export class BadGatewayError extends BaseError {
   readonly status = 502;
 }
 
+/** What a client is told to wait (`Retry-After`) when nothing more precise is known. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+export interface ServiceUnavailableErrorOptions extends BaseErrorOptions {
+  /** Seconds after which a retry may succeed; default DEFAULT_RETRY_AFTER_SECONDS. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * A dependency is down or unreachable (database, Redis, chain node, another service), or the
+ * service is shutting down: nothing is wrong with the request, the same request may succeed
+ * later. REST: HTTP 503 with `Retry-After`; JSON-RPC: `resultCode` "503".
+ */
 export class ServiceUnavailableError extends BaseError {
   static override readonly code: string = '503';
   readonly status = 503;
+  /** Seconds the client should wait before retrying (sent as `Retry-After`), at least 1. */
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, options: ServiceUnavailableErrorOptions = {}) {
+    super(message, options);
+    const seconds = options.retryAfterSeconds;
+    this.retryAfterSeconds =
+      seconds !== undefined && Number.isFinite(seconds)
+        ? Math.max(1, Math.ceil(seconds))
+        : DEFAULT_RETRY_AFTER_SECONDS;
+  }
 }

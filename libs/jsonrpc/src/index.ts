@@ -24,8 +24,15 @@ export {
   type TransactionResult,
 } from './envelope.js';
 export type { RpcId } from './check-request.js';
-export { OPENRPC_VERSION, type OpenRpcInfo, type OpenRpcServer } from './openrpc.js';
 export {
+  OPENRPC_VERSION,
+  absoluteServers,
+  type OpenRpcInfo,
+  type OpenRpcServer,
+} from './openrpc.js';
+export { publicUrlSetting } from './openrpc-public-url.js';
+export {
+  DEFAULT_MAX_BATCH_ANSWER_BYTES,
   DEFAULT_MAX_BATCH_SIZE,
   RpcServer,
   type RpcHandleContext,
@@ -33,4 +40,4 @@ export {
   type RpcServerOptions,
 } from './rpc-server.js';
 export { jsonRpcRouter, type JsonRpcRouterOptions } from './json-rpc-router.js';
-export { stringifyJson } from './serialize.js';
+export { RawJson, rawJson, stringifyJson } from './serialize.js';

@@ -75,15 +75,23 @@ export function jsonRpcRouter(server: RpcServer, options: JsonRpcRouterOptions):
       }
       const answer = await server.handle(raw.body, {
         requestId: requestIdOf(req),
-        logger: (req as { log?: Logger }).log,
+        // service-kit makes req.log on first use: only read it when a handler logs.
+        logger: 'log' in req ? () => (req as { log: Logger }).log : undefined,
         charset: charsetOf(req.headers['content-type']),
-        clientIp: req.ip,
+        clientIp: () => req.ip,
+        // express: X-Forwarded-Proto / X-Forwarded-Host only from peers `trust proxy` believes.
+        baseUrl: () => (req.host ? `${req.protocol}://${req.host}` : undefined),
       });
       if (answer.body === undefined) {
         res.status(204).end();
         return;
       }
-      res.status(answer.status).type(JSON_TYPE).send(answer.body);
+      // Straight to node (express's send would also check freshness and convert the text).
+      res.writeHead(answer.status, {
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(answer.body),
+      });
+      res.end(answer.body);
     } catch (err) {
       next(err);
     }

@@ -248,6 +248,21 @@ function buildMethod(method: RpcMethod, collector: SchemaCollector): JsonSchema 
 }
 
 /**
+ * `servers[].url` made absolute, as the meta-schema demands (format `uri`): a relative URL (e.g.
+ * `/token`) is appended to `base` (`PUBLIC_URL`, or the origin the client reached: protocol and
+ * host as express saw them, honouring trust proxy). Absolute URLs stay; without a base, unchanged.
+ */
+export function absoluteServers(
+  servers: readonly OpenRpcServer[],
+  base: string | undefined,
+): OpenRpcServer[] {
+  return servers.map(({ name, url }) => {
+    if (!base || /^[a-z][a-z0-9+.-]*:/i.test(url)) return { name, url };
+    return { name, url: `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}` };
+  });
+}
+
+/**
  * The OpenRPC 1.2.6 document of a set of methods (answered by `rpc.discover`). Built once, at
  * server construction.
  */

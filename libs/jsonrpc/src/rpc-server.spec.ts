@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { ConflictError, InternalError, NotFoundError } from '@itp/errors';
+import { ConflictError, InternalError, NotFoundError, ServiceUnavailableError } from '@itp/errors';
 import { defineMethod, type RpcMethod } from './method.js';
 import { InvalidParamsError, RpcError } from './rpc-errors.js';
 import { RpcServer } from './rpc-server.js';
@@ -101,11 +101,18 @@ const methods: RpcMethod[] = [
     name: 'lookup',
     summary: 'Throws service errors',
     paramsStyle: 'object',
-    params: z.object({ what: z.enum(['missing', 'used', 'chain']) }),
+    params: z.object({ what: z.enum(['missing', 'used', 'chain', 'database']) }),
     result: z.string(),
     handler: async ({ what }) => {
       if (what === 'missing') throw new NotFoundError('unknown address');
       if (what === 'used') throw new ConflictError('tempKey already used');
+      if (what === 'database') {
+        // What @itp/stores throws when PostgreSQL or Redis is unreachable.
+        throw new ServiceUnavailableError(
+          'The database is temporarily unavailable; try again later',
+          { cause: new Error('connect ECONNREFUSED 10.0.0.5:5432') },
+        );
+      }
       throw new InternalError('chain unavailable', { cause: new Error('ECONNREFUSED') });
     },
   }),
@@ -412,6 +419,70 @@ describe('RpcServer: batches', () => {
     const within = await small.handle(batch(3), { requestId: 'r' });
     expect(JSON.parse(within.body ?? '')).toHaveLength(3);
   });
+
+  it('caps the total size of a batch answer: answers over it become -32600 with their id', async () => {
+    const discover = (n: number) =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => rpc('rpc.discover', undefined, i)));
+    const one = await server.handle(discover(1), { requestId: 'r' });
+    const size = Buffer.byteLength(one.body ?? '');
+    // Room for two discover answers and the small refusals, not for three discover answers.
+    const capped = new RpcServer({
+      info: { title: 'Test RPC', version: '1.0.0' },
+      methods,
+      logger: captureLogger().logger,
+      maxBatchAnswerBytes: size * 2 + 1000,
+    });
+    const answer = await capped.handle(discover(5), { requestId: 'r' });
+    expect(Buffer.byteLength(answer.body ?? '')).toBeLessThanOrEqual(size * 2 + 1000);
+    const answers = JSON.parse(answer.body ?? '') as Array<{ id: number; result?: unknown }>;
+    expect(answers.map((a) => a.id)).toEqual([0, 1, 2, 3, 4]);
+    expect(answers[0]?.result).toMatchObject({ openrpc: expect.any(String) });
+    expect(answers[1]?.result).toMatchObject({ openrpc: expect.any(String) });
+    for (const refused of answers.slice(2)) {
+      expect(refused).toEqual(
+        protocolError(refused.id, -32600, 'Invalid Request', {
+          reason: `the answers of this batch would exceed ${size * 2 + 1000} bytes: send this request on its own or in a smaller batch`,
+        }),
+      );
+    }
+    // Small answers after a refused big one still fit and are kept.
+    const mixed = JSON.stringify([
+      rpc('rpc.discover', undefined, 'a'),
+      rpc('rpc.discover', undefined, 'b'),
+      rpc('rpc.discover', undefined, 'c'),
+      rpc('sum', [1, 2], 'd'),
+    ]);
+    const kept = JSON.parse((await capped.handle(mixed, { requestId: 'r' })).body ?? '') as Array<{
+      id: string;
+      result?: unknown;
+      error?: { code: number };
+    }>;
+    expect(kept[2]?.error?.code).toBe(-32600);
+    expect(kept[3]?.id).toBe('d');
+    expect(kept[3]?.error).toBeUndefined();
+    expect(kept[3]?.result).toBeDefined();
+  });
+
+  it('keeps a batch of 100 rpc.discover within the default cap of 1 MiB', async () => {
+    const batch = JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => rpc('rpc.discover', undefined, i)),
+    );
+    const answer = await server.handle(batch, { requestId: 'r' });
+    expect(Buffer.byteLength(answer.body ?? '')).toBeLessThanOrEqual(1024 * 1024);
+    expect(JSON.parse(answer.body ?? '')).toHaveLength(100);
+  });
+
+  it('refuses a cap that is not a positive integer', () => {
+    const build = (maxBatchAnswerBytes: number) =>
+      new RpcServer({
+        info: { title: 'Test RPC', version: '1.0.0' },
+        methods,
+        logger: captureLogger().logger,
+        maxBatchAnswerBytes,
+      });
+    expect(() => build(0)).toThrow(/maxBatchAnswerBytes/);
+    expect(() => build(1.5)).toThrow(/maxBatchAnswerBytes/);
+  });
 });
 
 describe('RpcServer: methods', () => {
@@ -537,6 +608,21 @@ describe('RpcServer: failures', () => {
     });
     expect(chain.text).not.toContain('chain unavailable');
     expect(chain.text).not.toContain('ECONNREFUSED');
+  });
+
+  it('answers a dependency outage (ServiceUnavailableError) as resultCode "503", never -32603', async () => {
+    const down = await call(rpc('lookup', { what: 'database' }));
+    expect(down).toMatchObject({ status: 200 });
+    expect(down.json).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        resultCode: '503',
+        resultMessage: 'The database is temporarily unavailable; try again later',
+        resultData: '',
+      },
+    });
+    expect(down.text).not.toContain('10.0.0.5');
   });
 
   it('answers a thrown RpcError as that protocol error', async () => {

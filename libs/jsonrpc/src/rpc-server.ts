@@ -7,7 +7,12 @@ import { decodeBody } from './decode-body.js';
 import { serviceError } from './envelope.js';
 import type { RpcContext, RpcMethod } from './method.js';
 import { normalizeParams } from './normalize-params.js';
-import { buildOpenRpcDocument, type OpenRpcInfo, type OpenRpcServer } from './openrpc.js';
+import {
+  absoluteServers,
+  buildOpenRpcDocument,
+  type OpenRpcInfo,
+  type OpenRpcServer,
+} from './openrpc.js';
 import { paramIssues } from './param-issues.js';
 import {
   InvalidParamsError,
@@ -16,28 +21,48 @@ import {
   rpcErrorObject,
   type RpcErrorObject,
 } from './rpc-errors.js';
-import { stringifyJson } from './serialize.js';
+import { RawJson, stringifyJson } from './serialize.js';
 import { wrapOutcome } from './wrap-outcome.js';
 
 export interface RpcServerOptions {
   info: OpenRpcInfo;
   methods: RpcMethod[];
   logger: Logger;
-  /** `servers` of the OpenRPC document (omitted when not given). */
+  /** `servers` of the OpenRPC document (omitted when not given); relative URLs are made absolute. */
   servers?: OpenRpcServer[];
+  /**
+   * The public base URL (e.g. `https://api.example.com`) the relative `servers` URLs are resolved
+   * against; when absent, the origin of each `rpc.discover` request (RpcHandleContext.baseUrl).
+   */
+  publicUrl?: string;
   /** Most requests allowed in one batch (default 100); a larger batch is answered with one -32600. */
   maxBatchSize?: number;
+  /**
+   * Largest total size in bytes of a batch's answer (default 1 MiB, DEFAULT_MAX_BATCH_ANSWER_BYTES).
+   * Answers are kept in batch order while the total stays within it; each answer that would take
+   * the total over it is replaced by a -32600 naming the limit (same id), so one batch cannot make
+   * the server build and send megabytes (100 × `rpc.discover` is ~1.8 MB). Calls are run all the
+   * same: a replaced transaction answer is recovered by sending the same request again on its own
+   * (an identical retry returns the original result).
+   */
+  maxBatchAnswerBytes?: number;
 }
 
 /** Per HTTP request: the id that follows the call through the logs, and its logger. */
 export interface RpcHandleContext {
   requestId: string;
-  /** Defaults to a child of the server's logger bound to the request id. */
-  logger?: Logger;
+  /**
+   * Defaults to a child of the server's logger bound to the request id. A function is called
+   * only when a handler logs (a child logger per request costs more than the rest of a cached
+   * answer).
+   */
+  logger?: Logger | (() => Logger);
   /** The Content-Type charset the body was sent in, if any (lower-case); not UTF-8 → -32701. */
   charset?: string;
   /** The client's address (express req.ip, honouring trust proxy); becomes RpcContext.clientIp. */
-  clientIp?: string;
+  clientIp?: string | (() => string | undefined);
+  /** The origin the client reached (`https://host[:port]`): base of the OpenRPC servers' URLs. */
+  baseUrl?: string | (() => string | undefined);
 }
 
 export interface RpcHttpAnswer {
@@ -53,6 +78,7 @@ interface JaysonReply {
 }
 
 export const DEFAULT_MAX_BATCH_SIZE = 100;
+export const DEFAULT_MAX_BATCH_ANSWER_BYTES = 1024 * 1024;
 /**
  * jayson treats `"id": null` as a notification. Every call is therefore dispatched under this
  * id, and the answer gets the caller's real id back (null included).
@@ -73,6 +99,12 @@ function invalidRequest(id: RpcId, reason: string): string {
   return errorText(id, rpcErrorObject(RPC_ERRORS.INVALID_REQUEST.code, undefined, { reason }));
 }
 
+/** The id of a batch item whose answer is replaced (it was answered, so its id is valid). */
+function idOf(item: unknown): RpcId {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}
+
 /** jayson's error member (our RpcError, or jayson's own `{ code, message }`) → our error object. */
 function toErrorObject(error: unknown): RpcErrorObject {
   if (error instanceof RpcError) return error.toErrorObject();
@@ -87,6 +119,34 @@ function toErrorObject(error: unknown): RpcErrorObject {
   return rpcErrorObject(RPC_ERRORS.INTERNAL_ERROR.code);
 }
 
+/** `ctx[key]`, computed (once) when the transport handed a function. */
+function lazy(ctx: RpcHandleContext, key: 'clientIp' | 'baseUrl'): string | undefined {
+  const value = ctx[key];
+  if (typeof value !== 'function') return value;
+  const computed = value();
+  ctx[key] = computed;
+  return computed;
+}
+
+/**
+ * `"result":{…}` for a success whose resultData is pre-serialised (RawJson): the envelope written
+ * around the bytes, in the member order stringifyJson would use. Undefined otherwise.
+ */
+function rawSuccessText(result: unknown): string | undefined {
+  if (result === null || typeof result !== 'object') return undefined;
+  const data = (result as { resultData?: unknown }).resultData;
+  if (!(data instanceof RawJson)) return undefined;
+  const { resultCode, resultMessage, TransactionID } = result as Record<string, unknown>;
+  if (resultCode !== '200' || resultMessage !== 'Success') return undefined;
+  const transaction = typeof TransactionID === 'string';
+  if (Object.keys(result).length !== (transaction ? 4 : 3)) return undefined;
+  return (
+    `"result":{"resultCode":"200","resultMessage":"Success",` +
+    (transaction ? `"TransactionID":${JSON.stringify(TransactionID)},` : '') +
+    `"resultData":${data.text}}`
+  );
+}
+
 /**
  * The transport-free JSON-RPC 2.0 core: raw body in, HTTP status and JSON text out. jayson does
  * the dispatch; the envelope checks of interface §2.8/§7.2 and contract §6 (encodings, id rules,
@@ -97,13 +157,22 @@ export class RpcServer {
   private readonly jayson: JaysonServer;
   private readonly logger: Logger;
   private readonly maxBatchSize: number;
+  private readonly maxBatchAnswerBytes: number;
   private readonly documentJson: string;
+  private readonly servers: readonly OpenRpcServer[];
+  private readonly publicUrl: string | undefined;
 
   constructor(options: RpcServerOptions) {
     this.logger = options.logger;
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     if (!Number.isInteger(this.maxBatchSize) || this.maxBatchSize < 1) {
       throw new TypeError(`maxBatchSize must be a positive integer: ${options.maxBatchSize}`);
+    }
+    this.maxBatchAnswerBytes = options.maxBatchAnswerBytes ?? DEFAULT_MAX_BATCH_ANSWER_BYTES;
+    if (!Number.isInteger(this.maxBatchAnswerBytes) || this.maxBatchAnswerBytes < 1) {
+      throw new TypeError(
+        `maxBatchAnswerBytes must be a positive integer: ${options.maxBatchAnswerBytes}`,
+      );
     }
     this.jayson = new jayson.Server({}, { useContext: true });
     for (const { code, message } of Object.values(RPC_ERRORS)) {
@@ -122,14 +191,22 @@ export class RpcServer {
         new jayson.Method(this.invoker(method), { useContext: true }),
       );
     }
+    this.servers = options.servers ?? [];
+    this.publicUrl = options.publicUrl;
     this.documentJson = stringifyJson(
       buildOpenRpcDocument(options.info, options.methods, options.servers),
     );
   }
 
-  /** The OpenRPC document `rpc.discover` answers (a fresh copy; built once at construction). */
-  openRpcDocument(): Record<string, unknown> {
-    return JSON.parse(this.documentJson) as Record<string, unknown>;
+  /**
+   * The OpenRPC document `rpc.discover` answers (a fresh copy; built once at construction), its
+   * relative server URLs resolved against PUBLIC_URL or else `baseUrl` (the request's origin).
+   */
+  openRpcDocument(baseUrl?: string): Record<string, unknown> {
+    const doc = JSON.parse(this.documentJson) as Record<string, unknown>;
+    const base = this.publicUrl ?? baseUrl;
+    if (this.servers.length > 0 && base) doc['servers'] = absoluteServers(this.servers, base);
+    return doc;
   }
 
   /**
@@ -147,11 +224,7 @@ export class RpcServer {
       // The parser's message quotes the body: never echoed.
       return { status: 200, body: errorText(null, rpcErrorObject(RPC_ERRORS.PARSE_ERROR.code)) };
     }
-    const context: RpcContext = {
-      requestId: ctx.requestId,
-      logger: ctx.logger ?? this.logger.child({ reqId: ctx.requestId }),
-      clientIp: ctx.clientIp,
-    };
+    const context = this.contextFor(ctx);
     if (!Array.isArray(payload)) {
       const text = await this.answerOne(payload, context);
       return text === undefined ? NO_CONTENT : { status: 200, body: text };
@@ -166,8 +239,53 @@ export class RpcServer {
       };
     }
     const texts = await Promise.all(payload.map((item) => this.answerOne(item, context)));
-    const answered = texts.filter((text): text is string => text !== undefined);
+    const answered = this.capBatchAnswers(payload, texts);
     return answered.length === 0 ? NO_CONTENT : { status: 200, body: `[${answered.join(',')}]` };
+  }
+
+  /**
+   * The answers of a batch, in order, within maxBatchAnswerBytes in total (brackets and commas
+   * included): an answer that would go over is replaced by a small -32600 carrying its id.
+   */
+  private capBatchAnswers(payload: unknown[], texts: Array<string | undefined>): string[] {
+    const answered: string[] = [];
+    let total = 2; // `[` and `]`
+    texts.forEach((text, index) => {
+      if (text === undefined) return;
+      const separator = answered.length === 0 ? 0 : 1;
+      let kept = text;
+      if (total + separator + Buffer.byteLength(text) > this.maxBatchAnswerBytes) {
+        kept = invalidRequest(
+          idOf(payload[index]),
+          `the answers of this batch would exceed ${this.maxBatchAnswerBytes} bytes: ` +
+            'send this request on its own or in a smaller batch',
+        );
+      }
+      total += separator + Buffer.byteLength(kept);
+      answered.push(kept);
+    });
+    return answered;
+  }
+
+  /** The handlers' context; its logger is made on first use. */
+  private contextFor(ctx: RpcHandleContext): RpcContext {
+    const given = ctx.logger;
+    const server = this.logger;
+    let logger: Logger | undefined = typeof given === 'function' ? undefined : given;
+    return {
+      requestId: ctx.requestId,
+      // Functions (the transport's req.ip, its origin) run only when something reads them.
+      get clientIp() {
+        return lazy(ctx, 'clientIp');
+      },
+      get baseUrl() {
+        return lazy(ctx, 'baseUrl');
+      },
+      get logger(): Logger {
+        logger ??= typeof given === 'function' ? given() : server.child({ reqId: ctx.requestId });
+        return logger;
+      },
+    };
   }
 
   /** The JSON text answering one request object, or undefined for a notification. */
@@ -177,11 +295,14 @@ export class RpcServer {
     const { request } = checked;
     if (request.method === 'rpc.discover') {
       if (!request.hasId) return undefined;
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${this.documentJson}}`;
+      const document = stringifyJson(this.openRpcDocument(context.baseUrl));
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${document}}`;
     }
     const reply = await this.dispatch(request, context);
     if (!request.hasId) return undefined;
     if (reply?.error !== undefined) return errorText(request.id, toErrorObject(reply.error));
+    const raw = rawSuccessText(reply?.result);
+    if (raw !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},${raw}}`;
     try {
       return stringifyJson({ jsonrpc: '2.0', id: request.id, result: reply?.result ?? null });
     } catch (err) {

@@ -9,3 +9,22 @@ function bigintReplacer(_key: string, value: unknown): unknown {
 export function stringifyJson(value: unknown): string {
   return JSON.stringify(value, bigintReplacer) ?? 'null';
 }
+
+/**
+ * JSON text serialised once (a cached final block), to be sent as a method's `resultData`
+ * without being parsed or built again per request: return `rawJson(text)` from a handler and the
+ * server splices the text into the answer. The text must be valid JSON (it is trusted, not
+ * checked). Anywhere else in a result it still serialises correctly (`toJSON` parses it: slower).
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** See RawJson. */
+export function rawJson(text: string): RawJson {
+  return new RawJson(text);
+}

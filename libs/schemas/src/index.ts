@@ -3,3 +3,4 @@ export * from './token/index.js';
 export * from './auth/index.js';
 export * from './did/index.js';
 export * from './errors/index.js';
+export * from './openapi/index.js';

@@ -34,6 +34,10 @@ export const baseConfigShape = {
   METRICS_PORT: port.optional(),
   /** Address the metrics listener binds to; unset: HOST. */
   METRICS_HOST: z.string().min(1).optional(),
+  /** OTLP/HTTP collector base URL (spans to `<url>/v1/traces`); unset: tracing off (ADR 0012). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Share of new traces recorded, 0–1 (default 1); a caller's sampling decision is kept. */
+  OTEL_TRACES_SAMPLE_RATIO: z.coerce.number().min(0).max(1).optional(),
 } as const;
 
 export const configSchemas = { port, bool };
@@ -69,6 +73,8 @@ export type BaseConfig = {
   READINESS_TIMEOUT_MS: number;
   METRICS_PORT?: number;
   METRICS_HOST?: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_TRACES_SAMPLE_RATIO?: number;
 };
 
 /** The metrics listener's port: METRICS_PORT, else PORT + 1000 (0 stays 0: any free port). */

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isBaseError } from '@itp/errors';
+import { DEFAULT_RETRY_AFTER_SECONDS, isBaseError } from '@itp/errors';
 import type { Logger } from './logger.js';
 
 export interface ErrorBody {
@@ -16,7 +16,10 @@ interface BodyParserError {
   expose?: boolean;
 }
 
-/** Maps errors to the REST error shape of the contract. Never a stack trace; 500 only for bugs. */
+/**
+ * Maps errors to the REST error shape of the contract. Never a stack trace; 500 only for bugs.
+ * 429 and every 503 (a dependency down: ServiceUnavailableError) carry `Retry-After`.
+ */
 export function restErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
@@ -27,6 +30,9 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
       if (err.status >= 500) logger.error({ err, reqId: req.id }, err.message);
       if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
         res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      } else if (err.status === 503) {
+        // Every 503 says when to come back (a BaseError subclass of its own without the field).
+        res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
       }
       const message = err.expose ? err.message : internalErrorMessage(req.id);
       res.status(err.status).json(errorBody(err.code, message));

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import {
   BadRequestError,
+  BaseError,
+  DEFAULT_RETRY_AFTER_SECONDS,
   InternalError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -116,6 +118,34 @@ describe('HttpService', () => {
     expect(((await down.json()) as { error: { message: string } }).error.message).toBe(
       'The chain is unavailable',
     );
+  });
+
+  it('sends Retry-After with every 503: the error own value, else the default', async () => {
+    class OwnUnavailableError extends BaseError {
+      static override readonly code = '503';
+      readonly status = 503;
+    }
+    const { url } = await start((s) => {
+      s.app.get('/db-down', () => {
+        throw new ServiceUnavailableError('The database is temporarily unavailable');
+      });
+      s.app.get('/peer-down', () => {
+        throw new ServiceUnavailableError('peer is unavailable', { retryAfterSeconds: 30 });
+      });
+      s.app.get('/own', () => {
+        throw new OwnUnavailableError('busy');
+      });
+    });
+    const dbDown = await fetch(`${url}/db-down`);
+    expect(dbDown.status).toBe(503);
+    expect(dbDown.headers.get('retry-after')).toBe(String(DEFAULT_RETRY_AFTER_SECONDS));
+    expect(await dbDown.json()).toEqual({
+      error: { code: '503', message: 'The database is temporarily unavailable' },
+    });
+    expect((await fetch(`${url}/peer-down`)).headers.get('retry-after')).toBe('30');
+    const own = await fetch(`${url}/own`);
+    expect(own.status).toBe(503);
+    expect(own.headers.get('retry-after')).toBe(String(DEFAULT_RETRY_AFTER_SECONDS));
   });
 
   it('maps errors to the REST error shape, never a stack trace', async () => {
@@ -236,5 +266,28 @@ describe('internal API', () => {
       status: 503,
       message: 'peer is unavailable',
     });
+  });
+
+  it('accepts every token of a rotation window and nothing else', async () => {
+    const { url } = await start((s) => {
+      s.app.post(
+        '/internal/v1/echo',
+        requireInternalToken(['tok-new', 'tok-old']),
+        express.json(),
+        (req, res) => void res.json(req.body),
+      );
+    });
+    for (const token of ['tok-new', 'tok-old']) {
+      const client = new InternalClient({ baseUrl: url, token, service: 'peer' });
+      expect(await client.post('/internal/v1/echo', { token })).toEqual({ token });
+    }
+    for (const token of ['tok-older', 'tok-new,tok-old', 'tok-ne']) {
+      const client = new InternalClient({ baseUrl: url, token, service: 'peer' });
+      await expect(client.post('/internal/v1/echo', {})).rejects.toMatchObject({ status: 401 });
+    }
+    const none = await fetch(`${url}/internal/v1/echo`, { method: 'POST' });
+    expect(none.status).toBe(401);
+    expect(() => requireInternalToken([])).toThrow(/at least one/);
+    expect(() => requireInternalToken(['tok', ''])).toThrow(/non-empty/);
   });
 });

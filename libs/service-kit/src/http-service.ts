@@ -1,14 +1,31 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from '@opentelemetry/api';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
+import { accessLog, logRequest } from './access-log.js';
 import { metricsPortFor, type BaseConfig } from './config.js';
+import { ConnectionDrain } from './connection-drain.js';
+import { traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 import { notFoundHandler, restErrorHandler } from './error-handler.js';
 import { healthRouter, type HealthState, type ReadinessCheck } from './health.js';
 import type { Logger } from './logger.js';
-import { createHttpMetrics } from './metrics.js';
+import { createHttpMetrics, type HttpMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
+
+/**
+ * A route table answered on node:http directly, ahead of the express app (see
+ * HttpService.setRawRoutes): returns true when it took the request, false to leave it to express.
+ */
+export type RawRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** What HttpService.observe hands a raw route. */
+export interface ObservedRequest {
+  /** The request id (a well-formed incoming x-request-id, else a new one); also on the response. */
+  id: string;
+  /** The request's trace context when tracing is on (run the handler in it), else undefined. */
+  traceContext: Context | undefined;
+}
 
 export interface ServiceOptions {
   name: string;
@@ -24,7 +41,17 @@ export interface ServiceOptions {
   logger: Logger;
   /** Skip the access log for these paths (health probes, scrapes). */
   quietPaths?: string[];
+  /**
+   * Shutdown: an idle kept-alive connection is closed once nothing has been in flight for this
+   * long (default 250 ms), so that a request already on its way on it is still served.
+   */
+  idleLingerMs?: number;
 }
+
+/** Default of ServiceOptions.idleLingerMs. */
+export const DEFAULT_IDLE_LINGER_MS = 250;
+/** exitOnSignals ends the process this long after the drain's grace when closing hangs. */
+const EXIT_BACKSTOP_MS = 5_000;
 
 export type ShutdownHook = () => Promise<unknown> | unknown;
 
@@ -49,8 +76,12 @@ export class HttpService {
   private readonly hooks: ShutdownHook[] = [];
   private readonly state: HealthState = { shuttingDown: false };
   private server: Server | undefined;
+  private readonly drain = new ConnectionDrain();
   private metricsServer: Server | undefined;
   private closing: Promise<void> | undefined;
+  private rawRoutes: RawRoutes | undefined;
+  private readonly httpMetrics: HttpMetrics;
+  private readonly quiet: Set<string>;
 
   constructor(private readonly options: ServiceOptions) {
     this.logger = options.logger;
@@ -58,29 +89,57 @@ export class HttpService {
     app.disable('x-powered-by');
     app.set('etag', false);
     const quiet = new Set(options.quietPaths ?? ['/health/live', '/health/ready', '/metrics']);
-    app.use(
-      pinoHttp({
-        logger: options.logger,
-        genReqId: requestIdFor,
-        autoLogging: { ignore: (req) => quiet.has((req.url ?? '').split('?')[0] ?? '') },
-        customLogLevel: (_req, res, err) =>
-          err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-        // Only method, url and id: bodies and headers can hold secrets.
-        serializers: {
-          req: (req: { id: unknown; method: string; url: string }) => ({
-            id: req.id,
-            method: req.method,
-            url: req.url,
-          }),
-          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        },
-      }),
-    );
-    const { registry, middleware } = createHttpMetrics(options.name);
-    this.metrics = registry;
-    app.use(middleware);
-    app.use(healthRouter(this.checks, options.config.READINESS_TIMEOUT_MS, this.state));
+    this.quiet = quiet;
+    app.use(traceRequests(options.name));
+    app.use(accessLog(app, options.logger, quiet));
+    this.httpMetrics = createHttpMetrics(options.name);
+    this.metrics = this.httpMetrics.registry;
+    app.use(this.httpMetrics.middleware);
+    const health = healthRouter(this.checks, options.config.READINESS_TIMEOUT_MS, this.state);
+    // Only /health/* enters the health router: other requests skip its route matching.
+    app.use((req, res, next) => {
+      if (req.url.startsWith('/health/')) health(req, res, next);
+      else next();
+    });
     this.app = app;
+  }
+
+  /**
+   * Routes answered on node:http ahead of the express app, for a hot path that must not pay for a
+   * middleware stack per request (the gateway's forwarding table). Every request is offered to
+   * `routes` first (after the shutdown drain has seen it); what it declines goes to express. A
+   * raw route calls `observe` for its request id, access log line, metrics and trace span, and
+   * sets any other headers itself.
+   */
+  setRawRoutes(routes: RawRoutes): this {
+    this.rawRoutes = routes;
+    return this;
+  }
+
+  /**
+   * For a raw route: the request id (reused from a well-formed x-request-id, set on the response),
+   * and, once the response finishes, one access log line (the express path's fields: req id,
+   * method, url, status, responseTime) and one observation of the latency histogram under
+   * `route` (a template, never the raw URL). No serialiser, no child logger per request.
+   */
+  observe(req: IncomingMessage, res: ServerResponse, route: string): ObservedRequest {
+    const id = requestIdFor(req, res);
+    req.id = id;
+    const startedAt = performance.now();
+    const traceContext = traceRawRequest(this.options.name, req, res, route, id);
+    const logger = this.logger;
+    const metrics = this.httpMetrics;
+    const quiet = this.quiet.has(route);
+    res.once('close', () => {
+      metrics.observe(
+        req.method ?? 'GET',
+        route,
+        res.statusCode,
+        (performance.now() - startedAt) / 1000,
+      );
+      if (!quiet) logRequest(logger, req, res, id, startedAt);
+    });
+    return { id, traceContext };
   }
 
   addReadinessCheck(check: ReadinessCheck): this {
@@ -98,8 +157,16 @@ export class HttpService {
     this.app.use(notFoundHandler);
     this.app.use(restErrorHandler(this.logger));
     const { HOST, PORT } = this.options.config;
-    const server = this.app.listen(PORT, HOST);
+    const app = this.app;
+    const drain = this.drain;
+    const raw = this.rawRoutes;
+    const server = createServer((req, res) => {
+      drain.track(req, res);
+      if (raw?.(req, res)) return;
+      app(req, res);
+    });
     this.server = server;
+    server.listen(PORT, HOST);
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
     server.requestTimeout = 30_000;
@@ -146,24 +213,35 @@ export class HttpService {
     return `http://${reachableHost(host)}:${(server.address() as AddressInfo).port}`;
   }
 
-  /** Stops taking requests, drains in-flight ones (bounded), then runs the shutdown hooks. */
+  /**
+   * Graceful shutdown (ConnectionDrain): readiness answers 503, no new connections, every request
+   * in flight and every one still arriving on a kept-alive connection is answered (the latter
+   * with `Connection: close`), idle connections are closed once the server is quiet; after
+   * SHUTDOWN_TIMEOUT_MS what is left is cut. Then the metrics listener closes and the shutdown
+   * hooks (the app's resources) run, newest first. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= this.doClose();
     return this.closing;
+  }
+
+  /** The longest close() should take: the drain's grace plus time for the shutdown hooks. */
+  get shutdownDeadlineMs(): number {
+    return this.options.config.SHUTDOWN_TIMEOUT_MS + EXIT_BACKSTOP_MS;
   }
 
   private async doClose(): Promise<void> {
     this.state.shuttingDown = true;
     const server = this.server;
     if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(
-        () => server.closeAllConnections(),
-        this.options.config.SHUTDOWN_TIMEOUT_MS,
+      await this.drain.drain(
+        server,
+        {
+          graceMs: this.options.config.SHUTDOWN_TIMEOUT_MS,
+          idleLingerMs: this.options.idleLingerMs ?? DEFAULT_IDLE_LINGER_MS,
+        },
+        this.logger,
       );
-      await closed;
-      clearTimeout(timer);
     }
     const metricsServer = this.metricsServer;
     if (metricsServer?.listening) {
@@ -188,14 +266,28 @@ function reachableHost(host: string): string {
 
 /**
  * Wires SIGTERM / SIGINT (and the loss of the parent's IPC channel, when a supervisor such as the
- * dev stack spawned this process) to a graceful close, then exits.
+ * dev stack spawned this process) to a graceful close, then exits 0 (1 when closing failed).
+ * Further signals during the drain are logged and ignored (a Ctrl-C reaches every process of the
+ * terminal's group and the dev stack sends its own SIGTERM: the second must not end the drain);
+ * SIGKILL ends the process at once. Should closing hang (a resource that never closes), the
+ * process exits 1 after `service.shutdownDeadlineMs`.
  */
-export function exitOnSignals(service: HttpService, logger: Logger): void {
+export function exitOnSignals(
+  service: Pick<HttpService, 'close' | 'shutdownDeadlineMs'>,
+  logger: Logger,
+): void {
   let exiting = false;
   const stop = (reason: string) => {
-    if (exiting) return;
+    if (exiting) {
+      logger.warn({ reason }, 'already shutting down: the drain goes on');
+      return;
+    }
     exiting = true;
     logger.info({ reason }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ reason }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, service.shutdownDeadlineMs).unref();
     service.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -204,7 +296,7 @@ export function exitOnSignals(service: HttpService, logger: Logger): void {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   if (process.send) process.once('disconnect', () => stop('parent gone'));
 }

@@ -21,6 +21,8 @@ export { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 export {
   HttpService,
   exitOnSignals,
+  type ObservedRequest,
+  type RawRoutes,
   type RunningService,
   type ServiceOptions,
   type ShutdownHook,
@@ -35,4 +37,23 @@ export {
   requireInternalToken,
   type InternalClientOptions,
 } from './internal-api.js';
+export {
+  acceptedInternalApiTokens,
+  internalApiAcceptedTokensSetting,
+} from './internal-api-tokens.js';
 export { parseTrustProxy, trustProxySetting, type TrustProxy } from './trust-proxy.js';
+export {
+  SpanKind,
+  inSpan,
+  injectTraceHeaders,
+  traceLogFields,
+  tracingEnabled,
+  type SpanOptions,
+} from './tracing/tracing.js';
+export {
+  startTracing,
+  type StartTracingOptions,
+  type Tracing,
+  type TracingConfig,
+} from './tracing/start-tracing.js';
+export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/trace-requests.js';

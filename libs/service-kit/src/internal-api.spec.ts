@@ -24,6 +24,7 @@ beforeAll(async () => {
     }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 429) headers['retry-after'] = '7';
+    if (status === 503) headers['retry-after'] = '11';
     const body =
       status === 200
         ? { ok: true }
@@ -65,6 +66,11 @@ describe('InternalClient', () => {
       expect(err).toBeInstanceOf(ServiceUnavailableError);
       expect((err as ServiceUnavailableError).status).toBe(503);
     }
+    // The peer's Retry-After is passed on; without one, the default applies.
+    const withHint = await client()
+      .post('/503', {})
+      .catch((e: unknown) => e);
+    expect((withHint as ServiceUnavailableError).retryAfterSeconds).toBe(11);
   });
 
   it('answers an upstream 500 or an unexpected status as a bad gateway (502)', async () => {

@@ -13,6 +13,7 @@ import {
 } from '@itp/errors';
 import { bearerToken } from './bearer-token.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import { injectTraceHeaders, inSpan } from './tracing/tracing.js';
 
 /**
  * Service-to-service calls (`/internal/v1/...`): never routed by the gateway, authenticated with a
@@ -21,11 +22,23 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  */
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-export function requireInternalToken(token: string): RequestHandler {
-  const expected = digest(token);
+/**
+ * 401 unless the bearer is one of `tokens` (INTERNAL_API_TOKEN and, during a rotation,
+ * INTERNAL_API_ACCEPTED_TOKENS). The presented token is compared with every accepted one in
+ * constant time, without stopping at a match, so the answer time does not tell which matched.
+ */
+export function requireInternalToken(tokens: string | readonly string[]): RequestHandler {
+  const list = typeof tokens === 'string' ? [tokens] : tokens;
+  if (list.length === 0 || list.some((t) => t.length === 0)) {
+    throw new Error('requireInternalToken needs at least one non-empty token');
+  }
+  const expected = list.map(digest);
   return (req, _res, next) => {
     const presented = bearerToken(req) ?? '';
-    if (!presented || !timingSafeEqual(digest(presented), expected)) {
+    const given = digest(presented);
+    let match = false;
+    for (const candidate of expected) match = timingSafeEqual(given, candidate) || match;
+    if (!presented || !match) {
       next(new UnauthorizedError('Internal API token missing or wrong'));
       return;
     }
@@ -67,12 +80,19 @@ export class InternalClient {
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
     let res: Response;
     try {
-      res = await fetch(new URL(path, this.options.baseUrl), {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
+      res = await inSpan(
+        `POST ${this.options.service}${path}`,
+        { attributes: { 'http.request.method': 'POST', 'server.service': this.options.service } },
+        () => {
+          injectTraceHeaders(headers);
+          return fetch(new URL(path, this.options.baseUrl), {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+          });
+        },
+      );
     } catch (err) {
       throw new ServiceUnavailableError(`${this.options.service} is unavailable`, { cause: err });
     }
@@ -98,7 +118,10 @@ export class InternalClient {
     // The other service is down or overloaded (503/504): so is this request, retry later. Any other
     // answer (a 500, an unexpected status) is the other service's fault: a 502, never our 500.
     if (res.status === 503 || res.status === 504) {
-      throw new ServiceUnavailableError(`${this.options.service} is unavailable (${res.status})`);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new ServiceUnavailableError(`${this.options.service} is unavailable (${res.status})`, {
+        retryAfterSeconds: retryAfter > 0 ? retryAfter : undefined,
+      });
     }
     throw new BadGatewayError(`${this.options.service} failed (${res.status})`);
   }

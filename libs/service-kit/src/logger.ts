@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { traceLogFields } from './tracing/tracing.js';
 
 export type { Logger };
 
@@ -40,6 +41,8 @@ export function createLogger({ name, level, pretty = false }: LoggerOptions): Lo
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // traceId / spanId of the active span on every line (nothing while tracing is off).
+    mixin: traceLogFields,
   };
   return pretty ? pino(options, prettyStream(process.stdout)) : pino(options);
 }

@@ -4,6 +4,8 @@ import type { RequestHandler } from 'express';
 export interface HttpMetrics {
   registry: Registry;
   middleware: RequestHandler;
+  /** One observation of the latency histogram (raw routes, which have no express middleware). */
+  observe(method: string, route: string, status: number, seconds: number): void;
 }
 
 /** A registry per service with process metrics and one HTTP latency histogram. */
@@ -29,5 +31,8 @@ export function createHttpMetrics(service: string): HttpMetrics {
     });
     next();
   };
-  return { registry, middleware };
+  const observe = (method: string, route: string, status: number, seconds: number): void => {
+    duration.observe({ method, route, status: String(status) }, seconds);
+  };
+  return { registry, middleware, observe };
 }

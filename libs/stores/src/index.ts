@@ -17,3 +17,13 @@ export {
 
 export { kvReadinessCheck } from './readiness/kv-readiness-check.js';
 export { sqlReadinessCheck } from './readiness/sql-readiness-check.js';
+
+export {
+  STORE_UNAVAILABLE_MESSAGES,
+  driverError,
+  isStoreUnavailable,
+  databaseUnavailableReason,
+  redisUnavailableReason,
+  toStoreError,
+  type StoreName,
+} from './unavailable.js';

@@ -5,12 +5,15 @@ import { address, hash32, hexData, hexQuantity, uint } from './primitives.js';
 const omitted = (what: string) => `null when the node omits it (${what})`;
 
 /**
- * The block record of interface §2.9: the spec's names and types, plus baseFeePerGasRaw.
- * Integer fields are JSON numbers (exact up to 2^53 - 1, rounded beyond); each has a `…Raw` field
- * with the node's exact 0x hex. A field the node does not send is null.
+ * The block record of interface §2.9: the spec's names and types, plus baseFeePerGas, blobGasUsed
+ * and excessBlobGas with their `…Raw` forms. Integer fields are JSON numbers (exact up to
+ * 2^53 - 1, rounded beyond); each has a `…Raw` field with the node's exact 0x hex. A mapped field
+ * the node does not send is null. Every other field of the node's block (withdrawals,
+ * parentBeaconBlockRoot, requestsHash, whatever later forks add) is passed through as sent: the
+ * object is open (additional properties allowed).
  */
 export const blockRecordSchema = z
-  .object({
+  .looseObject({
     hash: hash32.nullable().meta({ description: omitted('only a pending block on some nodes') }),
     parentHash: hash32,
     stateRoot: hash32,
@@ -45,6 +48,23 @@ export const blockRecordSchema = z
       .nullable()
       .meta({ description: 'wei per gas (EIP-1559); null on chains without a base fee' }),
     baseFeePerGasRaw: hexQuantity.nullable(),
+    blobGasUsed: uint
+      .nullable()
+      .meta({ description: omitted('before Cancun (EIP-4844): blob gas used in the block') }),
+    blobGasUsedRaw: hexQuantity.nullable(),
+    excessBlobGas: uint.nullable().meta({ description: omitted('before Cancun (EIP-4844)') }),
+    excessBlobGasRaw: hexQuantity.nullable(),
+    withdrawals: z.array(z.looseObject({})).optional().meta({
+      description:
+        'as the node sent them (Shanghai, EIP-4895): { index, validatorIndex, address, amount } in hex; absent before',
+    }),
+    withdrawalsRoot: hash32.optional().meta({ description: 'as sent; absent before Shanghai' }),
+    parentBeaconBlockRoot: hash32
+      .optional()
+      .meta({ description: 'as sent; absent before Cancun (EIP-4788)' }),
+    requestsHash: hash32
+      .optional()
+      .meta({ description: 'as sent; absent before Prague (EIP-7685)' }),
     sealFields: z
       .array(hexData)
       .nullable()

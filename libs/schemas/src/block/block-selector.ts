@@ -22,7 +22,12 @@ export const blockHexNumberSchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{1,16}$/, 'must be a 0x-prefixed hex quantity of 1 to 16 digits')
   .refine((v) => Number.isSafeInteger(Number(v)), 'must be at most 0x1fffffffffffff (2^53 - 1)')
-  .meta({ description: 'block number as a 0x-prefixed hex quantity (e.g. "0x1b4")' });
+  .meta({
+    description:
+      'block number as a 0x-prefixed hex quantity (e.g. "0x1b4"), at most 0x1fffffffffffff',
+    // The same limit as a pattern, for the JSON Schema: 1-13 digits, or 14 starting with 1.
+    pattern: '^0x([0-9a-fA-F]{1,13}|1[0-9a-fA-F]{13})$',
+  });
 
 /** A block hash: 0x + 64 hex digits (always read as a hash, never as a number). */
 export const blockHashSchema = hash32;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { getTransactionStatsParamsSchema } from './get-transaction-stats.js';
-import { isRealDay } from './primitives.js';
+import { REAL_DAY, isRealDay } from './primitives.js';
 
 describe('getTransactionStatsParamsSchema', () => {
   it.each([
@@ -44,5 +44,38 @@ describe('isRealDay', () => {
     expect(isRealDay('1900-02-29')).toBe(false);
     expect(isRealDay('2024-04-31')).toBe(false);
     expect(isRealDay('2024-12-31')).toBe(true);
+  });
+});
+
+describe('REAL_DAY (the JSON Schema pattern of a day)', () => {
+  it('accepts exactly the days isRealDay accepts, leap years included', () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    const years = [
+      ...Array.from({ length: 140 }, (_, i) => 1960 + i),
+      2100,
+      2200,
+      2400,
+      2800,
+      3000,
+      9600,
+      9996,
+      9999,
+    ];
+    let checked = 0;
+    for (const year of years) {
+      for (let month = 0; month <= 13; month += 1) {
+        for (let day = 0; day <= 32; day += 1) {
+          const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          expect({ text, pattern: REAL_DAY.test(text) }).toEqual({
+            text,
+            pattern: isRealDay(text),
+          });
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBe(years.length * 14 * 33);
+    expect(REAL_DAY.test('2024-02-29')).toBe(true);
+    expect(REAL_DAY.test('2100-02-29')).toBe(false);
   });
 });

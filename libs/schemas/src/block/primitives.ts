@@ -46,11 +46,19 @@ export const decimalString = z
   .regex(/^(0|[1-9][0-9]*)$/, 'must be a non-negative decimal integer string')
   .meta({ description: 'non-negative integer as an exact decimal string (wei)' });
 
+/**
+ * Exactly the existing calendar dates 1970-01-01 … 9999-12-31 (leap years included), so the JSON
+ * Schema `pattern` is as strict as the service (isRealDay agrees, checked in primitives.spec.ts).
+ */
+export const REAL_DAY = new RegExp(
+  '^(?:(?:19[7-9]\\d|[2-9]\\d{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
+    '|(?:19(?:7[26]|8[048]|9[26])|[2-9]\\d(?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)-02-29)$',
+);
+
 /** A calendar date `YYYY-MM-DD` (UTC day), 1970-01-01 … 9999-12-31, that exists. */
 export const isoDay = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine(isRealDay, 'must be an existing calendar date between 1970-01-01 and 9999-12-31')
+  .regex(REAL_DAY, 'must be an existing calendar date YYYY-MM-DD between 1970-01-01 and 9999-12-31')
   .meta({ description: 'UTC calendar date YYYY-MM-DD' });
 
 export function isRealDay(value: string): boolean {

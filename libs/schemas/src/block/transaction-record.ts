@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, decimalString, hash32, hexData, uint } from './primitives.js';
+import { address, decimalString, hash32, hexData, hexQuantity, uint } from './primitives.js';
 
 export const accessListEntrySchema = z.object({
   address,
@@ -8,10 +8,12 @@ export const accessListEntrySchema = z.object({
 
 /**
  * One transaction, normalised from the node's answer. Counts (gas, nonce, indexes, type, chainId)
- * are integers; amounts of wei are exact decimal strings; signature parts stay 0x hex.
+ * are integers; amounts of wei are exact decimal strings; signature parts stay 0x hex. Numeric
+ * fields have a `…Raw` sibling with the node's exact hex (as web3j's Transaction). Fields not
+ * listed (blockTimestamp, blob fields, later forks) are passed through as the node sent them.
  */
 export const transactionRecordSchema = z
-  .object({
+  .looseObject({
     hash: hash32,
     blockHash: hash32.nullable().meta({ description: 'null while pending' }),
     blockNumber: uint.nullable().meta({ description: 'null while pending' }),
@@ -43,6 +45,17 @@ export const transactionRecordSchema = z
       .array(accessListEntrySchema)
       .nullable()
       .meta({ description: 'null for legacy transactions' }),
+    nonceRaw: hexQuantity,
+    blockNumberRaw: hexQuantity.nullable().meta({ description: 'null while pending' }),
+    transactionIndexRaw: hexQuantity.nullable().meta({ description: 'null while pending' }),
+    valueRaw: hexQuantity,
+    gasPriceRaw: hexQuantity.nullable(),
+    gasRaw: hexQuantity,
+    maxFeePerGasRaw: hexQuantity.nullable(),
+    maxPriorityFeePerGasRaw: hexQuantity.nullable(),
+    blockTimestamp: z.union([hexQuantity, uint]).optional().meta({
+      description: "as sent by nodes that include it: the block's timestamp (hex or number)",
+    }),
   })
   .meta({ title: 'TransactionRecord' });
 export type TransactionRecord = z.infer<typeof transactionRecordSchema>;

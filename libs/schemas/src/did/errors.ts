@@ -28,6 +28,11 @@ export const DID_ERRORS = {
     when: "create-vc / create-vp: the holder DID is not bound to the caller (unbound or another user's; the message says how to bind); a credential names another user",
   },
   noRoute: { status: 404, code: '404', when: 'no such route' },
+  charset: {
+    status: 415,
+    code: '415',
+    when: 'a JSON body in a charset other than UTF-8/16/32',
+  },
   tooLarge: { status: 413, code: '413', when: 'body over the limit (`BODY_LIMIT_BYTES`, 1 MiB)' },
   internal: {
     status: 500,

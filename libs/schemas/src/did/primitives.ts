@@ -11,7 +11,12 @@ export const didAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
   .refine((value) => isAddress(value), 'has a wrong EIP-55 checksum (mixed-case address)')
-  .meta({ description: '0x-prefixed 20-byte address (0x + 40 hex digits)' });
+  .meta({
+    description:
+      '0x-prefixed 20-byte address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum',
+    // JSON Schema cannot check a checksum: the pattern lists the forms that need none.
+    pattern: '^0x([0-9a-f]{40}|[0-9A-F]{40})$',
+  });
 
 /** Any DID (`did:<method>:<id>`), bounded. */
 export const didString = z
@@ -20,11 +25,21 @@ export const didString = z
   .regex(/^did:[a-z0-9]+:[A-Za-z0-9._:%-]+$/, 'must be a DID (did:<method>:<id>)')
   .meta({ description: 'a DID, e.g. did:ethr:0x…' });
 
-/** A `did:ethr:<address>` DID of the configured chain (no network segment). */
+/**
+ * A did:ethr DID of the configured chain: `did:ethr:<address>` (the default) or, where did-service
+ * sets DID_NETWORK, `did:ethr:<network>:<address>` (network: hex chain id or a name).
+ */
 export const didEthrString = z
   .string()
-  .regex(/^did:ethr:0x[0-9a-fA-F]{40}$/, 'must be did:ethr:<0x address>')
-  .meta({ description: 'did:ethr:<0x-prefixed 20-byte address>' });
+  .max(200)
+  .regex(
+    /^did:ethr:(?:[A-Za-z0-9_.-]+:)?0x[0-9a-fA-F]{40}$/,
+    'must be did:ethr:<0x address> or did:ethr:<network>:<0x address>',
+  )
+  .meta({
+    description:
+      'did:ethr:<0x-prefixed 20-byte address>, or did:ethr:<network>:<address> where the deployment sets a network segment (e.g. did:ethr:0x7a69:0x…)',
+  });
 
 /** The alias that names a DID: 1–100 printable characters, no leading/trailing space. */
 export const didAlias = z

@@ -35,10 +35,8 @@ export const createTokenParamsSchema = z
       .union(
         [
           z.number().int().min(0).max(255),
-          z
-            .string()
-            .regex(/^(0|[1-9][0-9]{0,2})$/)
-            .refine((v) => Number(v) <= 255),
+          // 0-255 as a pattern (not a refinement), so the JSON Schema is as strict as the service.
+          z.string().regex(/^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/),
         ],
         { error: 'must be an integer 0-255 (number or decimal string)' },
       )

@@ -46,7 +46,7 @@ export const JWS_SIGNING_INPUT_MAX_LENGTH = 256 * 1024;
 /**
  * POST /internal/v1/wallet/sign-jws: token-rpc signs `signingInput` (`base64url(header) "."
  * base64url(payload)` of a compact JWS) only when the header's `alg` is ES256K or ES256K-R and the
- * payload is a JSON object whose `iss` is `did:ethr:<address>`, for an address registered for a
+ * payload is a JSON object whose `iss` is `did:ethr:[<network>:]<address>`, for an address registered for a
  * DID (register-did). It hashes the input itself (SHA-256): it can never sign a transaction or
  * arbitrary data.
  */

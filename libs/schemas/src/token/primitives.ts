@@ -9,6 +9,9 @@ import { z } from 'zod';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
+/** The address forms that carry no checksum (the JSON Schema `pattern` of address params). */
+export const ADDRESS_WITHOUT_CHECKSUM = '^0x([0-9a-f]{40}|[0-9A-F]{40})$';
+
 /** A 20-byte address; all lower case, all upper case, or a valid EIP-55 mixed-case checksum. */
 export const addressParam = z
   .string()
@@ -17,7 +20,13 @@ export const addressParam = z
     (value) => !/^0x[0-9a-fA-F]{40}$/.test(value) || isAddress(value),
     'has a wrong EIP-55 checksum (mixed-case address)',
   )
-  .meta({ description: '0x-prefixed 20-byte address (0x + 40 hex digits)' });
+  .meta({
+    description:
+      '0x-prefixed 20-byte address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum',
+    // JSON Schema cannot check a checksum: the documented pattern lists the forms that need none
+    // (every value it allows, the service accepts); a checksummed mixed-case address is accepted too.
+    pattern: ADDRESS_WITHOUT_CHECKSUM,
+  });
 
 /** A checksummed address as the service answers it. */
 export const addressResult = z
@@ -34,7 +43,11 @@ export const amountParam = z
     'must not exceed 2^256 - 1',
   )
   .meta({
-    description: 'amount in the smallest unit (wei / token base units) as a decimal string',
+    description:
+      'amount in the smallest unit (wei / token base units) as a decimal string, 0 … 2^256 − 1',
+    // A pattern cannot say ≤ 2^256 − 1: it documents up to 77 digits (all below the limit); the
+    // service also accepts 78-digit values up to 2^256 − 1.
+    pattern: '^(0|[1-9][0-9]{0,76})$',
   });
 
 /** An amount the service answers: decimal string. */

@@ -75,7 +75,8 @@ export const TOKEN_SERVICE_ERRORS = {
   databaseUnavailable: {
     resultCode: '503',
     when:
-      'the database cannot be reached or lost the connection (resultMessage "Database unavailable: …"): ' +
+      'the database cannot be reached or lost the connection (resultMessage "Database unavailable: …"), ' +
+      'or Redis cannot be reached (resultMessage "Redis unavailable: …"): ' +
       'nothing was stored or sent (a tempKey presented is used all the same); retry later',
   },
 } satisfies Record<string, ServiceErrorDoc>;

@@ -8,6 +8,7 @@ describe('resolveStoreUrls', () => {
   it('development: a SQLite file per service and the in-process KV when nothing is set', () => {
     expect(resolveStoreUrls(dev, 'auth-service')).toEqual({
       redisUrl: undefined,
+      redisTopology: { mode: 'standalone' },
       databaseUrl: 'sqlite:./data/auth-service.sqlite',
     });
     expect(resolveStoreUrls({ ...dev, DATA_DIR: '/var/lib/itp/' }, 'token-rpc').databaseUrl).toBe(
@@ -21,7 +22,11 @@ describe('resolveStoreUrls', () => {
         { ...dev, REDIS_URL: 'redis://r:6379', DATABASE_URL: 'postgres://p/db' },
         'auth-service',
       ),
-    ).toEqual({ redisUrl: 'redis://r:6379', databaseUrl: 'postgres://p/db' });
+    ).toEqual({
+      redisUrl: 'redis://r:6379',
+      redisTopology: { mode: 'standalone' },
+      databaseUrl: 'postgres://p/db',
+    });
   });
 
   it.each(['production', 'test'])('%s: both URLs are required, named in a ConfigError', (env) => {
@@ -39,7 +44,49 @@ describe('resolveStoreUrls', () => {
         { ...config, REDIS_URL: 'redis://r:6379', DATABASE_URL: 'postgres://p/db' },
         'auth-service',
       ),
-    ).toEqual({ redisUrl: 'redis://r:6379', databaseUrl: 'postgres://p/db' });
+    ).toEqual({
+      redisUrl: 'redis://r:6379',
+      redisTopology: { mode: 'standalone' },
+      databaseUrl: 'postgres://p/db',
+    });
+  });
+
+  it('reads the Sentinel or Cluster topology, refusing both at once', () => {
+    const prod = {
+      APP_ENV: 'production',
+      DATA_DIR: './data',
+      REDIS_URL: 'redis://:pw@x',
+      DATABASE_URL: 'postgres://p/db',
+    };
+    expect(
+      resolveStoreUrls(
+        { ...prod, REDIS_SENTINELS: 's1:26380, [::1]', REDIS_SENTINEL_NAME: 'itp' },
+        'auth-service',
+      ).redisTopology,
+    ).toEqual({
+      mode: 'sentinel',
+      name: 'itp',
+      sentinels: [
+        { host: 's1', port: 26380 },
+        { host: '::1', port: 26379 },
+      ],
+    });
+    expect(
+      resolveStoreUrls({ ...prod, REDIS_CLUSTER_NODES: 'n1,n2:7001' }, 'auth-service')
+        .redisTopology,
+    ).toEqual({
+      mode: 'cluster',
+      nodes: [
+        { host: 'n1', port: 6379 },
+        { host: 'n2', port: 7001 },
+      ],
+    });
+    expect(() =>
+      resolveStoreUrls(
+        { ...prod, REDIS_SENTINELS: 's1', REDIS_CLUSTER_NODES: 'n1' },
+        'auth-service',
+      ),
+    ).toThrow(/not both/);
   });
 
   it('refuses a service name that could escape DATA_DIR', () => {

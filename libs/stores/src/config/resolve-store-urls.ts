@@ -1,6 +1,11 @@
 import { ConfigError } from '@itp/service-kit';
+import {
+  redisTopologyOf,
+  type RedisTopology,
+  type RedisTopologyConfig,
+} from '../kv/redis-topology.js';
 
-export interface StoreUrlConfig {
+export interface StoreUrlConfig extends RedisTopologyConfig {
   APP_ENV: string;
   REDIS_URL?: string;
   DATABASE_URL?: string;
@@ -10,6 +15,8 @@ export interface StoreUrlConfig {
 export interface StoreUrls {
   /** Undefined only in development: use the in-process key-value stand-in. */
   redisUrl?: string;
+  /** How to reach Redis: standalone unless REDIS_SENTINELS or REDIS_CLUSTER_NODES is set. */
+  redisTopology: RedisTopology;
   databaseUrl: string;
 }
 
@@ -23,10 +30,17 @@ const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
  */
 export function resolveStoreUrls(config: StoreUrlConfig, service: string): StoreUrls {
   if (!SERVICE_NAME.test(service)) throw new Error(`Invalid service name "${service}"`);
+  if (config.REDIS_SENTINELS && config.REDIS_CLUSTER_NODES) {
+    throw new ConfigError([
+      'REDIS_SENTINELS / REDIS_CLUSTER_NODES: set one of them (Sentinel or Cluster), not both',
+    ]);
+  }
+  const redisTopology = redisTopologyOf(config);
   if (config.APP_ENV === 'development') {
     const dataDir = config.DATA_DIR.replace(/\/+$/, '');
     return {
       redisUrl: config.REDIS_URL,
+      redisTopology,
       databaseUrl: config.DATABASE_URL ?? `sqlite:${dataDir}/${service}.sqlite`,
     };
   }
@@ -40,5 +54,5 @@ export function resolveStoreUrls(config: StoreUrlConfig, service: string): Store
     );
   }
   if (!config.REDIS_URL || !config.DATABASE_URL) throw new ConfigError(issues);
-  return { redisUrl: config.REDIS_URL, databaseUrl: config.DATABASE_URL };
+  return { redisUrl: config.REDIS_URL, redisTopology, databaseUrl: config.DATABASE_URL };
 }

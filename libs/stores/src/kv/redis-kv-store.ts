@@ -1,12 +1,16 @@
 import type { Socket } from 'node:net';
-import { Redis } from 'ioredis';
-import type { Logger } from '@itp/service-kit';
+import type { Cluster, Redis } from 'ioredis';
+import { inSpan, type Logger } from '@itp/service-kit';
+import { driverError, toStoreError } from '../unavailable.js';
 import type { KvStore, SetOptions } from './kv-store.js';
+import { createRedisClient, type RedisTopology } from './redis-topology.js';
 import { toTtlMs } from './ttl-ms.js';
 
 export interface RedisKvStoreOptions {
   /** `redis://` or `rediss://` URL (credentials in the URL are never logged). */
   url: string;
+  /** Standalone (default), Sentinel or Cluster: see redis-topology.ts. */
+  topology?: RedisTopology;
   /** Prepended to every key, e.g. `token-rpc:`; use one per service. */
   keyPrefix?: string;
   logger?: Logger;
@@ -68,17 +72,21 @@ export function reconnectDelayMs(attempt: number): number {
  *   and by `maxRetriesPerRequest: 1` (the queue is failed after the second failed reconnect);
  * - calls in flight when a connection drops are rejected, not re-sent: a re-sent GETDEL or CAS
  *   could report "not found"/"no match" for an operation that did succeed;
- * - reconnects forever with capped exponential backoff; readiness (`ping`) reports the outage.
+ * - reconnects forever with capped exponential backoff; readiness (`ping`) reports the outage;
+ * - a call that fails because Redis is unreachable (no connection after the retry, connection
+ *   closed, command timeout, LOADING/MASTERDOWN…) rejects with ServiceUnavailableError (cause:
+ *   the ioredis error), so that callers answer 503 rather than 500; `ping` rejects with the
+ *   ioredis error itself (readiness quotes it).
  */
 export class RedisKvStore implements KvStore {
-  private readonly redis: Redis;
+  private readonly redis: Redis | Cluster;
   private readonly scripts: ScriptCommands;
   private closing: Promise<void> | undefined;
   private closed = false;
 
   constructor(options: RedisKvStoreOptions) {
     const logger = options.logger;
-    this.redis = new Redis(options.url, {
+    this.redis = createRedisClient(options.url, options.topology ?? { mode: 'standalone' }, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: false,
       enableOfflineQueue: true,
@@ -110,13 +118,15 @@ export class RedisKvStore implements KvStore {
     });
   }
 
-  async get(key: string): Promise<string | null> {
-    this.assertOpen();
-    return this.redis.get(key);
+  get(key: string): Promise<string | null> {
+    return this.run('GET', () => this.redis.get(key));
   }
 
-  async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
-    this.assertOpen();
+  set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
+    return this.run('SET', () => this.doSet(key, value, options));
+  }
+
+  private async doSet(key: string, value: string, options: SetOptions): Promise<boolean> {
     const ttl = options.ttlMs === undefined ? undefined : toTtlMs(options.ttlMs);
     let reply: string | null;
     if (ttl !== undefined && options.onlyIfAbsent) {
@@ -131,14 +141,12 @@ export class RedisKvStore implements KvStore {
     return reply === 'OK';
   }
 
-  async getDel(key: string): Promise<string | null> {
-    this.assertOpen();
-    return this.redis.getdel(key);
+  getDel(key: string): Promise<string | null> {
+    return this.run('GETDEL', () => this.redis.getdel(key));
   }
 
-  async del(key: string): Promise<boolean> {
-    this.assertOpen();
-    return (await this.redis.del(key)) > 0;
+  del(key: string): Promise<boolean> {
+    return this.run('DEL', async () => (await this.redis.del(key)) > 0);
   }
 
   async compareAndSwap(
@@ -147,33 +155,55 @@ export class RedisKvStore implements KvStore {
     next: string | null,
     options: { ttlMs?: number } = {},
   ): Promise<boolean> {
-    this.assertOpen();
     const ttl = options.ttlMs === undefined ? '' : String(toTtlMs(options.ttlMs));
-    const swapped = await this.scripts.kvCompareAndSwap(
-      key,
-      expected,
-      next === null ? 'del' : 'set',
-      next ?? '',
-      ttl,
+    return this.run(
+      'EVALSHA cas',
+      async () =>
+        (await this.scripts.kvCompareAndSwap(
+          key,
+          expected,
+          next === null ? 'del' : 'set',
+          next ?? '',
+          ttl,
+        )) === 1,
     );
-    return swapped === 1;
   }
 
   async incr(key: string, options: { ttlMs?: number } = {}): Promise<number> {
-    this.assertOpen();
     const ttl = options.ttlMs === undefined ? '' : String(toTtlMs(options.ttlMs));
-    return this.scripts.kvIncr(key, ttl);
+    return this.run('EVALSHA incr', () => this.scripts.kvIncr(key, ttl));
   }
 
-  async ttlMs(key: string): Promise<number | null> {
-    this.assertOpen();
-    const remaining = await this.redis.pttl(key);
-    return remaining < 0 ? null : Math.max(1, remaining);
+  ttlMs(key: string): Promise<number | null> {
+    return this.run('PTTL', async () => {
+      const remaining = await this.redis.pttl(key);
+      return remaining < 0 ? null : Math.max(1, remaining);
+    });
   }
 
   async ping(): Promise<void> {
+    try {
+      await this.run('PING', () => this.redis.ping());
+    } catch (err) {
+      throw driverError(err);
+    }
+  }
+
+  /**
+   * One call: refused once this store is closed (a plain Error, like MemoryKvStore: a call after
+   * close() is a wiring mistake, not an outage); a Redis outage becomes ServiceUnavailableError.
+   */
+  private async run<T>(op: string, call: () => Promise<T>): Promise<T> {
     this.assertOpen();
-    await this.redis.ping();
+    try {
+      return await inSpan(
+        `redis ${op}`,
+        { attributes: { 'db.system': 'redis', 'db.operation': op } },
+        call,
+      );
+    } catch (err) {
+      throw toStoreError('redis', err);
+    }
   }
 
   /**
@@ -201,7 +231,7 @@ export class RedisKvStore implements KvStore {
       }
     }
     if (redis.status === 'end') return;
-    const stream = redis.stream as Socket | undefined;
+    const stream = ('stream' in redis ? redis.stream : undefined) as Socket | undefined;
     const streamOpen = stream !== undefined && !stream.destroyed;
     const streamClosed = streamOpen
       ? new Promise<void>((resolve) => stream.once('close', () => resolve()))

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { KyselyConfig, LogEvent } from 'kysely';
+import type { KyselyConfig, LogEvent, PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import type { Logger } from '@itp/service-kit';
+import { inSpan, type Logger } from '@itp/service-kit';
 import { parseInt8 } from './int8.js';
+import { driverError, toStoreError } from '../unavailable.js';
 import { SafeIntegerPlugin } from './safe-integer-plugin.js';
 import { PortableSqliteDialect } from './sqlite-dialect.js';
 import type { SqlDatabase, SqlDialectName } from './sql-database.js';
@@ -60,8 +61,19 @@ function openPostgres<DB>(url: string, options: OpenSqlDatabaseOptions): SqlData
       'idle PostgreSQL connection failed; the pool replaces it',
     );
   });
+  // A connection that breaks while checked out (a query in flight when PostgreSQL goes away)
+  // emits 'error' on its client, which pg-pool only listens to while the client is idle: without
+  // this listener that event would crash the process. The query itself rejects with the error.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      options.logger?.warn(
+        { err: { message: err.message, name: err.name } },
+        'PostgreSQL connection failed while in use',
+      );
+    });
+  });
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: outageAwarePool(pool) }),
     log: queryErrorLogger(options.logger),
   });
   return wrap(db, 'postgres', async () => {
@@ -97,6 +109,62 @@ function openSqlite<DB>(location: string, options: OpenSqlDatabaseOptions): SqlD
   });
 }
 
+/**
+ * The pool as Kysely sees it, with connection-level failures (PostgreSQL down or restarting,
+ * connections terminated, pool timeouts: see unavailable.ts) turned into ServiceUnavailableError
+ * — for every query, transaction statement and connection checkout. A client whose query failed
+ * that way is released as broken (pg-pool discards it instead of reusing it).
+ */
+function outageAwarePool(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let broken: unknown;
+    const query = (text: unknown, values?: ReadonlyArray<unknown>): unknown => {
+      if (typeof text !== 'string') return client.query(text as never); // a cursor (streaming)
+      return inSpan(
+        `sql ${operationOf(text)}`,
+        { attributes: { 'db.system': 'postgresql', 'db.operation': operationOf(text) } },
+        () => client.query(text, values as unknown[]),
+      ).catch((err: unknown) => {
+        const translated = toStoreError('database', err);
+        if (translated !== err) broken = err;
+        throw translated;
+      });
+    };
+    return {
+      query: query as PostgresPoolClient['query'],
+      release: () => {
+        const failure = broken;
+        broken = undefined;
+        if (failure === undefined) client.release();
+        else client.release(failure instanceof Error ? failure : true);
+      },
+    };
+  };
+  return {
+    connect: async () => {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw toStoreError('database', err);
+      }
+      let facade = wrapped.get(client);
+      if (!facade) {
+        facade = wrap(client);
+        wrapped.set(client, facade);
+      }
+      return facade;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** The statement's first word (`SELECT`, `INSERT`…): a span name without values or identifiers. */
+function operationOf(text: string): string {
+  return /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+}
+
 /** Failed queries at debug level: SQL text and duration only, never the bound parameters. */
 function queryErrorLogger(logger: Logger | undefined): KyselyConfig['log'] {
   if (!logger) return undefined;
@@ -129,7 +197,11 @@ function wrap<DB>(
     dialect,
     ping: async () => {
       if (closing) throw new Error('database is closed');
-      await sql`select 1`.execute(db);
+      try {
+        await sql`select 1`.execute(db);
+      } catch (err) {
+        throw driverError(err); // readiness quotes the driver's own reason
+      }
     },
     close: () => {
       closing ??= db.destroy().then(release);

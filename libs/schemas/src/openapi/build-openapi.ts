@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import type { RestErrorDoc } from '../errors/service-errors.js';
+import { REST_ENDPOINTS, type RestEndpoint } from './rest-endpoints.js';
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_VERSION = '3.1.0';
+const SCHEMA_REF = '#/components/schemas/';
+
+export interface OpenApiOptions {
+  version: string;
+  /** Absolute base URL of the gateway (servers[0].url); omitted: relative to the document. */
+  serverUrl?: string;
+  /** Links shown in info.description (e.g. the OpenRPC documents). */
+  links?: Array<{ title: string; url: string }>;
+}
+
+function isRecord(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function rewriteRefs(node: unknown, rename: (ref: string) => string): void {
+  if (Array.isArray(node)) return node.forEach((item) => rewriteRefs(item, rename));
+  if (!isRecord(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') node[key] = rename(value);
+    else rewriteRefs(value, rename);
+  }
+}
+
+/**
+ * zod → JSON Schema 2020-12 (the dialect of OpenAPI 3.1). Schemas with a `.meta({ id })` and
+ * recursive ones come out as `$defs`; they move to components.schemas, refs rewritten.
+ */
+class Components {
+  readonly schemas: Record<string, Json> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output', name: string): Json {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+    delete json['$schema'];
+    const defs = isRecord(json['$defs']) ? json['$defs'] : {};
+    delete json['$defs'];
+    const names = new Map<string, string>();
+    for (const key of Object.keys(defs)) {
+      names.set(key, key.startsWith('__schema') ? `${name}_${key.slice(2)}` : key);
+    }
+    const rename = (ref: string): string => {
+      if (ref === '#') return SCHEMA_REF + name;
+      const key = ref.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+      return key && names.has(key) ? SCHEMA_REF + names.get(key) : ref;
+    };
+    for (const [key, def] of Object.entries(defs)) {
+      rewriteRefs(def, rename);
+      this.schemas[names.get(key) as string] = def as Json;
+    }
+    rewriteRefs(json, rename);
+    this.schemas[name] = json;
+    // Always by reference: named components read better in the docs page.
+    return { $ref: SCHEMA_REF + name };
+  }
+}
+
+const pascal = (text: string) =>
+  text
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join('');
+
+const ERROR_BODY: Json = {
+  type: 'object',
+  description: 'The REST error body of every /v2 API.',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'the code of the error catalog, e.g. "400"' },
+        message: { type: 'string', description: 'what happened' },
+      },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+};
+
+/** The errors of one endpoint grouped by HTTP status, each (code, when) pair as an example. */
+function errorResponses(errors: RestErrorDoc[]): Json {
+  const byStatus = new Map<number, RestErrorDoc[]>();
+  for (const error of errors)
+    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  const responses: Json = {};
+  for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
+    const examples: Json = {};
+    list.forEach((error, i) => {
+      examples[`${error.code}${list.length > 1 ? `_${i + 1}` : ''}`] = {
+        summary: error.when,
+        value: { error: { code: error.code, message: error.when } },
+      };
+    });
+    const codes = [...new Set(list.map((error) => error.code))];
+    const response: Json = {
+      description: list.map((error) => `\`${error.code}\`: ${error.when}`).join('; '),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              { $ref: `${SCHEMA_REF}ErrorBody` },
+              { properties: { error: { properties: { code: { enum: codes } } } } },
+            ],
+          },
+          examples,
+        },
+      },
+    };
+    if (status === 429 || status === 503) {
+      response['headers'] = {
+        'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } },
+      };
+    }
+    responses[String(status)] = response;
+  }
+  return responses;
+}
+
+function operation(endpoint: RestEndpoint, components: Components): Json {
+  const base = pascal(endpoint.path.replace(/^\/v2\//, ''));
+  const op: Json = {
+    operationId: `${endpoint.tag}.${endpoint.path.split('/').pop()}`,
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+  };
+  if (endpoint.description) op['description'] = endpoint.description;
+  if (endpoint.security) {
+    const scheme = endpoint.security.scheme === 'basic' ? 'clientBasic' : 'userBearer';
+    op['security'] = endpoint.security.optional ? [{ [scheme]: [] }, {}] : [{ [scheme]: [] }];
+  }
+  if (endpoint.request) {
+    op['requestBody'] = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: components.convert(endpoint.request, 'input', `${base}Request`),
+        },
+      },
+    };
+  }
+  const ok: Json = { description: endpoint.response ? 'Success' : 'Success (no body)' };
+  if (endpoint.response) {
+    ok['content'] = {
+      'application/json': {
+        schema: components.convert(endpoint.response, 'output', `${base}Response`),
+      },
+    };
+  }
+  op['responses'] = { '200': ok, ...errorResponses(endpoint.errors) };
+  return op;
+}
+
+/** The OpenAPI 3.1 document of the REST APIs (/v2/auth, /v2/did), from their zod schemas. */
+export function buildOpenApiDocument(options: OpenApiOptions, endpoints = REST_ENDPOINTS): Json {
+  const components = new Components();
+  const paths: Record<string, Json> = {};
+  for (const endpoint of endpoints) {
+    paths[endpoint.path] = {
+      ...paths[endpoint.path],
+      [endpoint.method]: operation(endpoint, components),
+    };
+  }
+  const links = (options.links ?? []).map(({ title, url }) => `- [${title}](${url})`).join('\n');
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Identity and token platform: REST APIs',
+      version: options.version,
+      description:
+        'Authentication (`/v2/auth`) and DIDs / verifiable credentials (`/v2/did`). Every error is ' +
+        '`{ "error": { "code", "message" } }`; each operation lists the codes it can answer. ' +
+        'Unknown routes answer 404. The JSON-RPC APIs are described by OpenRPC documents' +
+        (links ? `:\n\n${links}` : '.'),
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: [
+      { name: 'auth', description: 'Users, password and QR (app) login, JWTs' },
+      { name: 'did', description: 'did:ethr DIDs, verifiable credentials and presentations' },
+    ],
+    paths,
+    components: {
+      schemas: { ErrorBody: ERROR_BODY, ...components.schemas },
+      securitySchemes: {
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'relying-party client id and secret',
+        },
+        userBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+    },
+  };
+}

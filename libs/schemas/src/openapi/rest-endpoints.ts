@@ -1,0 +1,182 @@
+import type { z } from 'zod';
+import {
+  AUTH_ERRORS,
+  authJwksSchema,
+  authUserByAppRequestSchema,
+  authUserByAppResponseSchema,
+  authUserRequestSchema,
+  authUserResultByAppRequestSchema,
+  cancelAuthUserByAppRequestSchema,
+  loginResultSchema,
+} from '../auth/index.js';
+import {
+  DID_ERRORS,
+  authUserWithVpRequestSchema,
+  createDidRequestSchema,
+  createVcRequestSchema,
+  createVpRequestSchema,
+  didRecordSchema,
+  serviceDidListSchema,
+  verifiableCredentialSchema,
+  verifiablePresentationSchema,
+  verificationResultSchema,
+} from '../did/index.js';
+import type { RestErrorDoc } from '../errors/service-errors.js';
+
+/**
+ * The public REST endpoints (interface §4.1) with the schemas the services validate with, and the
+ * entries of their API's error catalog each can answer. The OpenAPI document is built from this
+ * table (build-openapi.ts); nothing here is a second copy of a schema.
+ */
+export interface RestEndpoint {
+  method: 'get' | 'post';
+  path: string;
+  tag: 'auth' | 'did';
+  summary: string;
+  description?: string;
+  /** The body schema the route parses (parseBody); absent for GET. */
+  request?: z.ZodType;
+  /** The 200 body; absent: 200 without a body. */
+  response?: z.ZodType;
+  /** 'basic': relying-party client credentials; 'bearer': a user JWT; optional when marked so. */
+  security?: { scheme: 'basic' | 'bearer'; optional?: boolean };
+  /** Every error this endpoint can answer, from its API's catalog. */
+  errors: RestErrorDoc[];
+}
+
+const A = AUTH_ERRORS;
+const D = DID_ERRORS;
+/** Answered by every route of the API (body parsing, limits, bugs). */
+const AUTH_BODY = [A.malformed, A.tooLarge, A.charset, A.internal];
+const DID_BODY = [D.malformed, D.tooLarge, D.charset, D.internal];
+
+export const REST_ENDPOINTS: RestEndpoint[] = [
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user',
+    tag: 'auth',
+    summary: 'Password login (or extend a token)',
+    request: authUserRequestSchema,
+    response: loginResultSchema,
+    security: { scheme: 'bearer', optional: true },
+    errors: [...AUTH_BODY, A.badCredentials, A.tooManyAttempts, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user-with-vp',
+    tag: 'auth',
+    summary: 'Login with a verifiable presentation (the phone app approving a QR login request)',
+    request: authUserWithVpRequestSchema,
+    response: loginResultSchema,
+    errors: [...AUTH_BODY, A.loginRequestGone, A.badCredentials, A.tooManyAttempts, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user-by-app',
+    tag: 'auth',
+    summary: 'Open a QR login request (relying party)',
+    request: authUserByAppRequestSchema,
+    response: authUserByAppResponseSchema,
+    security: { scheme: 'basic' },
+    errors: [...AUTH_BODY, A.invalidClient, A.forbidden, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/cancel-auth-user-by-app',
+    tag: 'auth',
+    summary: 'Cancel a QR login request (relying party)',
+    request: cancelAuthUserByAppRequestSchema,
+    security: { scheme: 'basic' },
+    errors: [...AUTH_BODY, A.loginRequestGone, A.invalidClient, A.forbidden, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user-result-by-app',
+    tag: 'auth',
+    summary: 'Poll a QR login request for its result (relying party)',
+    request: authUserResultByAppRequestSchema,
+    response: loginResultSchema,
+    security: { scheme: 'basic' },
+    errors: [
+      ...AUTH_BODY,
+      A.loginRequestGone,
+      A.stillWaiting,
+      A.invalidClient,
+      A.forbidden,
+      A.slowDown,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'get',
+    path: '/v2/auth/.well-known/jwks.json',
+    tag: 'auth',
+    summary: 'Public keys of the login JWTs (JWKS)',
+    response: authJwksSchema,
+    errors: [A.internal],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/create-did',
+    tag: 'did',
+    summary: 'Create a did:ethr DID for a wallet address',
+    request: createDidRequestSchema,
+    response: didRecordSchema,
+    security: { scheme: 'bearer', optional: true },
+    errors: [...DID_BODY, D.unauthenticated, D.badWalletSecret, D.badUpstream, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/create-vc',
+    tag: 'did',
+    summary: 'Issue a verifiable credential (JWT proof) to a holder DID',
+    request: createVcRequestSchema,
+    response: verifiableCredentialSchema,
+    security: { scheme: 'bearer' },
+    errors: [...DID_BODY, D.notOurs, D.unauthenticated, D.notBound, D.badUpstream, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/verify-vc',
+    tag: 'did',
+    summary: 'Verify a verifiable credential (the VC is the whole body)',
+    request: verifiableCredentialSchema,
+    response: verificationResultSchema,
+    errors: [...DID_BODY, D.notOurs, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/create-vp',
+    tag: 'did',
+    summary: 'Create a verifiable presentation of the holder’s credentials',
+    request: createVpRequestSchema,
+    response: verifiablePresentationSchema,
+    security: { scheme: 'bearer' },
+    errors: [...DID_BODY, D.notOurs, D.unauthenticated, D.notBound, D.badUpstream, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/verify-vp',
+    tag: 'did',
+    summary: 'Verify a verifiable presentation (the VP is the whole body)',
+    request: verifiablePresentationSchema,
+    response: verificationResultSchema,
+    errors: [...DID_BODY, D.notOurs, D.unavailable],
+  },
+  {
+    method: 'get',
+    path: '/v2/did/issuers',
+    tag: 'did',
+    summary: 'The service’s issuer DIDs',
+    response: serviceDidListSchema,
+    errors: [D.internal],
+  },
+  {
+    method: 'get',
+    path: '/v2/did/verifiers',
+    tag: 'did',
+    summary: 'The service’s verifier DIDs',
+    response: serviceDidListSchema,
+    errors: [D.internal],
+  },
+];
