@@ -26,6 +26,8 @@ import {
   type SqlDatabase,
 } from '@itp/stores';
 import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
+import { KmsSecretBox } from './agent/kms-keyring.js';
+import { assertKmsKeysReadable } from './agent/kms-rotation.js';
 import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
 import { didMigrations, type DidTables } from './db/did-tables.js';
@@ -79,6 +81,7 @@ async function wireDidService(
     () =>
       createKvStore({
         redisUrl: urls.redisUrl,
+        redisTopology: urls.redisTopology,
         keyPrefix: config.REDIS_KEY_PREFIX ?? 'did:',
         logger,
       }),
@@ -100,6 +103,7 @@ async function wireDidService(
     (client) => client.close(),
   );
   const chainId = config.CHAIN_ID ?? (await chain.chainId());
+  assertDidNetworkMatchesChain(config.DID_NETWORK, chainId);
   const provider = await scope.open(
     'ethers-provider',
     () =>
@@ -113,6 +117,9 @@ async function wireDidService(
     () => openVeramoDataSource(urls.databaseUrl, { logger }),
     (ds) => ds.destroy(),
   );
+  // Every stored service key must open with DID_KMS_SECRET_KEY / DID_KMS_PREVIOUS_SECRET_KEYS.
+  const kmsSecretBox = new KmsSecretBox(secrets.kmsKeys);
+  await assertKmsKeysReadable(dataSource, kmsSecretBox, logger);
 
   const wallet =
     overrides.wallet ??
@@ -123,9 +130,10 @@ async function wireDidService(
     });
   const agent = createDidAgent({
     dataSource,
-    kmsSecretKey: secrets.kmsSecretKey,
+    kmsSecretBox,
     wallet,
     chain: { provider, chainId, registry },
+    didNetwork: config.DID_NETWORK,
     resolutionCache: createResolutionCache({
       ttlMs: config.DID_RESOLUTION_CACHE_TTL_MS,
       max: config.DID_RESOLUTION_CACHE_MAX,
@@ -134,6 +142,7 @@ async function wireDidService(
   const serviceDids = await ensureServiceDids(agent, {
     issuerAliases: config.DID_ISSUER_ALIASES,
     verifierAliases: config.DID_VERIFIER_ALIASES,
+    didNetwork: config.DID_NETWORK,
     logger,
   });
 
@@ -179,7 +188,7 @@ async function wireDidService(
 
   service.app.use(
     didRouter({
-      createDid: { agent, wallet, bindings, kv, logger },
+      createDid: { agent, wallet, bindings, kv, didNetwork: config.DID_NETWORK, logger },
       credentials: { ...context, bindings, vcLifetimeSeconds: config.VC_LIFETIME_SECONDS },
       users,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -188,7 +197,7 @@ async function wireDidService(
   service.app.use(
     internalRouter({
       login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
-      internalApiToken: secrets.internalApiToken,
+      internalApiToken: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
@@ -228,4 +237,16 @@ function registryAddress(config: DidConfig): string {
   throw new ConfigError([
     `DID_REGISTRY_ADDRESS: required when APP_ENV=${config.APP_ENV} (the ERC-1056 registry on the chain)`,
   ]);
+}
+
+/**
+ * DID_NETWORK given as a hex chain id must be the chain's: a DID naming another chain would send
+ * every other resolver to the wrong chain.
+ */
+function assertDidNetworkMatchesChain(didNetwork: string | undefined, chainId: number): void {
+  if (didNetwork?.startsWith('0x') && BigInt(didNetwork) !== BigInt(chainId)) {
+    throw new ConfigError([
+      `DID_NETWORK: ${didNetwork} is not the chain id of ETH_RPC_URL (0x${chainId.toString(16)}); use that or a network name`,
+    ]);
+  }
 }

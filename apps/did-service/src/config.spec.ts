@@ -38,6 +38,19 @@ describe('did-service config', () => {
     );
   });
 
+  it('reads DID_NETWORK: unset or empty is the bare form, else a hex chain id or a name', () => {
+    expect(loadConfig(configSchema, base).DID_NETWORK).toBeUndefined();
+    expect(loadConfig(configSchema, { ...base, DID_NETWORK: '' }).DID_NETWORK).toBeUndefined();
+    for (const network of ['0x7a69', 'sepolia', 'itp-dev']) {
+      expect(loadConfig(configSchema, { ...base, DID_NETWORK: network }).DID_NETWORK).toBe(network);
+    }
+    for (const network of ['0x7A69', '0x07a69', '31337', 'mainnet', 'a:b', 'Dev']) {
+      expect(() => loadConfig(configSchema, { ...base, DID_NETWORK: network })).toThrow(
+        /DID_NETWORK/,
+      );
+    }
+  });
+
   it('refuses malformed secrets and URLs without echoing them', () => {
     expect(() => loadConfig(configSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' })).toThrow(
       /DID_KMS_SECRET_KEY: must be 32 bytes as 64 hex digits/,

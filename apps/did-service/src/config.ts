@@ -1,10 +1,38 @@
 import { z } from 'zod';
-import { baseConfigShape } from '@itp/service-kit';
+import { baseConfigShape, internalApiAcceptedTokensSetting } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 import { didAlias } from '@itp/schemas';
+import { parseKmsKey } from './agent/kms-keyring.js';
 
 const positiveInt = z.coerce.number().int().positive();
+function isKmsKey(value: string): boolean {
+  try {
+    parseKmsKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const KMS_KEY_FORMAT =
+  'must be 32 bytes as 64 hex digits, or "<id>:<64 hex digits | base64 of 32 bytes>"';
+
+/** DID_KMS_SECRET_KEY (also read by the CLI's `kms` commands). */
+export const kmsSecretKeySetting = z.string().refine(isKmsKey, KMS_KEY_FORMAT).optional();
+/** DID_KMS_PREVIOUS_SECRET_KEYS: a comma list of keys in the format of DID_KMS_SECRET_KEY. */
+export const kmsPreviousSecretKeysSetting = z
+  .string()
+  .refine(
+    (v) =>
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+        .every(isKmsKey),
+    `each key ${KMS_KEY_FORMAT}`,
+  )
+  .optional();
+
 const serviceUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 /** A comma list of DID aliases (each 1–100 characters, no duplicates). */
@@ -39,15 +67,41 @@ export const configSchema = z
     JWT_AUDIENCE: z.string().min(1).default('itp'),
     /** Deployment secret shared by the services for /internal/v1 (dev: DATA_DIR/secrets/internal-api-token). */
     INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** Deployment secret: 32 bytes as 64 hex digits; encrypts the service's private keys at rest. */
-    DID_KMS_SECRET_KEY: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex digits')
-      .optional(),
+    /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
+    INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
+    /**
+     * Deployment secret: encrypts the service's private keys at rest. `<id>:<64 hex digits>` (the
+     * id names the key in stored values and rotations) or 64 hex digits (id `k1`).
+     */
+    DID_KMS_SECRET_KEY: kmsSecretKeySetting,
+    /**
+     * Comma list of keys rotated away from (ADR 0016): stored keys sealed under them still open;
+     * `node dist/cli.js kms reencrypt` moves them under DID_KMS_SECRET_KEY.
+     */
+    DID_KMS_PREVIOUS_SECRET_KEYS: kmsPreviousSecretKeysSetting,
 
     /** Aliases of the issuer / verifier DIDs the service creates on first start and keeps. */
     DID_ISSUER_ALIASES: aliasList.default(['itp-issuer']),
     DID_VERIFIER_ALIASES: aliasList.default(['itp-verifier']),
+
+    /**
+     * The network segment of the DIDs this service creates (ADR 0015). Unset (the default): the
+     * interface's `did:ethr:<address>`, which standard resolvers read as Ethereum mainnet. Set it
+     * on any other chain: the chain id in hex as ethr-did-resolver writes it (`0x7a69` for 31337;
+     * checked against the chain at start) or a network name (`sepolia`, `itp-dev`), giving
+     * `did:ethr:<network>:<address>`. Both forms are resolved either way.
+     */
+    DID_NETWORK: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(
+          /^(0x[1-9a-f][0-9a-f]*|[a-z][a-z0-9_-]{0,63})$/,
+          'must be a chain id in lower-case hex without leading zeros (0x7a69) or a network name (a–z, 0–9, _ and -)',
+        )
+        .refine((value) => value !== 'mainnet', 'leave it unset for mainnet (did:ethr:<address>)')
+        .optional(),
+    ),
 
     /** How long a resolved DID document is reused (0 = always ask the chain). */
     DID_RESOLUTION_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),

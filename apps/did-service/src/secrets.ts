@@ -1,17 +1,34 @@
 import { randomBytes } from 'node:crypto';
-import { resolveDeploymentSecret, resolveInternalApiToken, weakSecretIssues } from '@itp/crypto';
-import { ConfigError } from '@itp/service-kit';
+import {
+  resolveDeploymentSecret,
+  resolveInternalApiToken,
+  weakSecretIssues,
+  weakSecretListIssues,
+} from '@itp/crypto';
+import { acceptedInternalApiTokens, ConfigError } from '@itp/service-kit';
+import { kmsKeyIssues, parseKmsKey, parseKmsKeyList, type KmsKeys } from './agent/kms-keyring.js';
 import type { DidConfig } from './config.js';
 
 export interface DidSecrets {
-  /** 64 hex digits: the SecretBox key of the local KMS (service issuer / verifier keys). */
-  kmsSecretKey: string;
+  /**
+   * The keys of the local KMS (service issuer / verifier keys at rest): DID_KMS_SECRET_KEY seals,
+   * DID_KMS_PREVIOUS_SECRET_KEYS still open (agent/kms-keyring.ts).
+   */
+  kmsKeys: KmsKeys;
+  /** The token this service sends (INTERNAL_API_TOKEN). */
   internalApiToken: string;
+  /** Every token its internal API accepts: INTERNAL_API_TOKEN, then INTERNAL_API_ACCEPTED_TOKENS. */
+  acceptedInternalApiTokens: string[];
 }
 
 type SecretConfig = Pick<
   DidConfig,
-  'APP_ENV' | 'DATA_DIR' | 'DID_KMS_SECRET_KEY' | 'INTERNAL_API_TOKEN'
+  | 'APP_ENV'
+  | 'DATA_DIR'
+  | 'DID_KMS_SECRET_KEY'
+  | 'DID_KMS_PREVIOUS_SECRET_KEYS'
+  | 'INTERNAL_API_TOKEN'
+  | 'INTERNAL_API_ACCEPTED_TOKENS'
 >;
 
 /**
@@ -19,7 +36,10 @@ type SecretConfig = Pick<
  * ConfigError names what is missing or weak — a published value, all-same-byte key material, under
  * 128 bits — never the value). In development a missing one is read from, or generated once into,
  * DATA_DIR/secrets/ (mode 0600; @itp/crypto's resolveDeploymentSecret, shared by every service)
- * so that restarts keep the keys and the dev services agree.
+ * so that restarts keep the keys and the dev services agree. Every INTERNAL_API_ACCEPTED_TOKENS
+ * entry is checked like INTERNAL_API_TOKEN (the internal API lets it in);
+ * DID_KMS_PREVIOUS_SECRET_KEYS are not (as token-rpc's previous master keys: rotating away from a
+ * weak key must stay possible), but no two keys may share an id.
  */
 export function resolveSecrets(config: SecretConfig): DidSecrets {
   if (config.APP_ENV !== 'development') {
@@ -39,7 +59,38 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
         DID_KMS_SECRET_KEY: config.DID_KMS_SECRET_KEY,
         INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
       }),
+      ...weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
     );
+    if (issues.length > 0) throw new ConfigError(issues);
+  }
+  const kmsKeys = resolveKmsKeys(config);
+  const internalApiToken = resolveInternalApiToken(config);
+  if (!internalApiToken) throw new ConfigError(['INTERNAL_API_TOKEN: required']);
+  return {
+    kmsKeys,
+    internalApiToken,
+    acceptedInternalApiTokens: acceptedInternalApiTokens(
+      internalApiToken,
+      config.INTERNAL_API_ACCEPTED_TOKENS,
+    ),
+  };
+}
+
+type KmsSecretConfig = Pick<
+  DidConfig,
+  'APP_ENV' | 'DATA_DIR' | 'DID_KMS_SECRET_KEY' | 'DID_KMS_PREVIOUS_SECRET_KEYS'
+>;
+
+/**
+ * The local KMS's keys alone (the service and its CLI's `kms` commands): DID_KMS_SECRET_KEY
+ * (required and strong outside development; in development DATA_DIR/secrets/did-kms-secret-key)
+ * and DID_KMS_PREVIOUS_SECRET_KEYS, no two with one id.
+ */
+export function resolveKmsKeys(config: KmsSecretConfig): KmsKeys {
+  if (config.APP_ENV !== 'development') {
+    const issues = config.DID_KMS_SECRET_KEY
+      ? weakSecretIssues({ DID_KMS_SECRET_KEY: config.DID_KMS_SECRET_KEY })
+      : [`DID_KMS_SECRET_KEY: required when APP_ENV=${config.APP_ENV} (32 bytes as 64 hex digits)`];
     if (issues.length > 0) throw new ConfigError(issues);
   }
   const kmsSecretKey = resolveDeploymentSecret(
@@ -48,9 +99,12 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
     'did-kms-secret-key',
     () => randomBytes(32).toString('hex'),
   );
-  const internalApiToken = resolveInternalApiToken(config);
-  if (!kmsSecretKey || !internalApiToken) {
-    throw new ConfigError(['DID_KMS_SECRET_KEY / INTERNAL_API_TOKEN: required']);
-  }
-  return { kmsSecretKey, internalApiToken };
+  if (!kmsSecretKey) throw new ConfigError(['DID_KMS_SECRET_KEY: required']);
+  const kmsKeys: KmsKeys = {
+    current: parseKmsKey(kmsSecretKey),
+    previous: parseKmsKeyList(config.DID_KMS_PREVIOUS_SECRET_KEYS),
+  };
+  const keyIssues = kmsKeyIssues(kmsKeys);
+  if (keyIssues.length > 0) throw new ConfigError(keyIssues);
+  return kmsKeys;
 }

@@ -9,11 +9,12 @@ import {
 import { CredentialProviderJWT } from '@veramo/credential-jwt';
 import { CredentialPlugin } from '@veramo/credential-w3c';
 import { DIDStore, KeyStore, PrivateKeyStore } from '@veramo/data-store';
+import { outageAwareStore } from './outage-aware-store.js';
 import { DIDManager } from '@veramo/did-manager';
 import { EthrDIDProvider } from '@veramo/did-provider-ethr';
 import { DIDResolverPlugin } from '@veramo/did-resolver';
-import { KeyManager } from '@veramo/key-manager';
-import { KeyManagementSystem, SecretBox } from '@veramo/kms-local';
+import { KeyManager, type AbstractSecretBox } from '@veramo/key-manager';
+import { KeyManagementSystem } from '@veramo/kms-local';
 import { Resolver, type DIDCache } from 'did-resolver';
 import type { Provider } from 'ethers';
 import { getResolver } from 'ethr-did-resolver';
@@ -28,14 +29,26 @@ type EthrNetworkConfiguration = NonNullable<
 /** The agent's methods did-service uses. */
 export type DidAgent = TAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>;
 
-/** Name of the key store of the service's own (issuer / verifier) keys: kms-local + SecretBox. */
+/** Name of the key store of the service's own (issuer / verifier) keys: kms-local + KmsSecretBox. */
 export const LOCAL_KMS = 'local';
 
 /**
  * `did:ethr:<address>` (no network segment) resolves only through a network named "mainnet":
- * this service gives that name to the configured chain (see stack-facts, README).
+ * this service gives that name to the configured chain (see stack-facts, README, ADR 0015).
  */
 export const ETHR_NETWORK_NAME = 'mainnet';
+
+/**
+ * The ethr-did-resolver / EthrDIDProvider networks of the configured chain: always `mainnet`
+ * (the bare `did:ethr:<address>` form) and, with DID_NETWORK, that name too. ethr-did-resolver
+ * also keys every network by its chain id in hex, so `did:ethr:0x7a69:<address>` resolves in
+ * both modes.
+ */
+export function ethrNetworkNames(didNetwork: string | undefined): string[] {
+  return didNetwork && didNetwork !== ETHR_NETWORK_NAME
+    ? [ETHR_NETWORK_NAME, didNetwork]
+    : [ETHR_NETWORK_NAME];
+}
 
 export interface DidChain {
   provider: Provider;
@@ -46,10 +59,15 @@ export interface DidChain {
 
 export interface DidAgentOptions {
   dataSource: DataSource;
-  /** 64 hex digits (DID_KMS_SECRET_KEY): encrypts the local KMS's private keys at rest. */
-  kmsSecretKey: string;
+  /**
+   * Encrypts the local KMS's private keys at rest: a KmsSecretBox over DID_KMS_SECRET_KEY and the
+   * previous keys (kms-keyring.ts).
+   */
+  kmsSecretBox: AbstractSecretBox;
   wallet: WalletPort;
   chain: DidChain;
+  /** DID_NETWORK: the network segment of created DIDs (undefined: `did:ethr:<address>`). */
+  didNetwork?: string | undefined;
   resolutionCache: DIDCache;
 }
 
@@ -60,34 +78,33 @@ export interface DidAgentOptions {
  */
 export function createDidAgent(options: DidAgentOptions): DidAgent {
   const { dataSource, chain } = options;
-  const network: EthrNetworkConfiguration = {
-    name: ETHR_NETWORK_NAME,
+  const networks: EthrNetworkConfiguration[] = ethrNetworkNames(options.didNetwork).map((name) => ({
+    name,
     chainId: chain.chainId,
     provider: chain.provider,
     registry: chain.registry,
-  };
-  // ethr-did-resolver's typings name ethers' CommonJS build; at run time it is the same ethers.
-  const resolverNetwork = network as unknown as NonNullable<Parameters<typeof getResolver>[0]>;
+  }));
   return createAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>({
     plugins: [
       new KeyManager({
-        store: new KeyStore(dataSource),
+        store: outageAwareStore(new KeyStore(dataSource)),
         kms: {
           [LOCAL_KMS]: new KeyManagementSystem(
-            new PrivateKeyStore(dataSource, new SecretBox(options.kmsSecretKey)),
+            outageAwareStore(new PrivateKeyStore(dataSource, options.kmsSecretBox)),
           ),
           [WALLET_KMS]: new WalletKeyManagementSystem(options.wallet),
         },
       }),
       new DIDManager({
-        store: new DIDStore(dataSource),
+        store: outageAwareStore(new DIDStore(dataSource)),
         defaultProvider: 'did:ethr',
         providers: {
-          'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks: [network] }),
+          'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks }),
         },
       }),
       new DIDResolverPlugin({
-        resolver: new Resolver(getResolver({ networks: [resolverNetwork] } as never), {
+        // ethr-did-resolver's typings name ethers' CommonJS build; at run time it is the same ethers.
+        resolver: new Resolver(getResolver({ networks } as never), {
           cache: options.resolutionCache,
         }),
       }),

@@ -18,16 +18,20 @@ export interface CreateDidDeps {
   wallet: WalletPort;
   bindings: HolderBindings;
   kv: KvStore;
+  /** DID_NETWORK: the network segment of new DIDs (undefined: `did:ethr:<address>`). */
+  didNetwork?: string | undefined;
   logger?: Logger;
 }
 
 /**
  * create-did (interface §4.1 rule 6, contract §3): the wallet checks address + secretKey and
  * registers the address for its DID (401 and nothing stored otherwise); the DID
- * `did:ethr:<address>` is stored with the wallet's public key only (kms "wallet": the private key
- * stays in token-rpc). The same credentials again answer the stored record (idempotent), under
- * the alias it was created with. Aliases are scoped to the wallet address, so nobody can take
- * another wallet's alias. With `userId` (a bearer JWT of an active user was sent) the DID is
+ * `did:ethr:<address>` (or `did:ethr:<DID_NETWORK>:<address>`, ADR 0015) is stored with the
+ * wallet's public key only (kms "wallet": the private key stays in token-rpc). The same
+ * credentials again answer the stored record (idempotent), under the alias it was created with,
+ * and in the form it was created in (a DID made before DID_NETWORK was set stays
+ * `did:ethr:<address>`). Aliases are scoped to the wallet address, so nobody can take another
+ * wallet's alias. With `userId` (a bearer JWT of an active user was sent) the DID is
  * bound — or re-bound — to that user: the only request that binds (secretKey + bearer together).
  */
 export async function createDid(
@@ -43,18 +47,19 @@ export async function createDid(
     throw new BadGatewayError("token-rpc's public key does not belong to the address");
   }
   const address = getAddress(key.address);
-  const did = didForAddress(address);
+  const did = didForAddress(address, deps.didNetwork);
   const identifier = await withKvLock(
     deps.kv,
     `create-did:lock:${address.toLowerCase()}`,
     { ttlMs: 30_000, waitMs: 10_000 },
     async () =>
       (await findIdentifier(deps.agent, did)) ??
+      (deps.didNetwork ? await findIdentifier(deps.agent, didForAddress(address)) : undefined) ??
       (await importDid(deps, did, address, key.publicKeyHex, request.alias)),
   );
   if (userId !== undefined) {
-    await deps.bindings.bind(did, userId);
-    deps.logger?.info({ did, userId }, 'holder DID bound to user');
+    await deps.bindings.bind(identifier.did, userId);
+    deps.logger?.info({ did: identifier.did, userId }, 'holder DID bound to user');
   }
   return toDidRecord(identifier);
 }

@@ -1,23 +1,39 @@
 import { describe, expect, it } from '@jest/globals';
-import { addressOfDid, canonicalDid, didForAddress } from './did-ethr.js';
+import { addressOfDid, canonicalDid, didForAddress, parseEthrDid } from './did-ethr.js';
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
 describe('did:ethr helpers', () => {
-  it('names an address by did:ethr:<EIP-55 address>', () => {
+  it('names an address by did:ethr:<EIP-55 address>, or with a network segment when given one', () => {
     expect(didForAddress(address.toLowerCase())).toBe(`did:ethr:${address}`);
+    expect(didForAddress(address.toLowerCase(), '0x7a69')).toBe(`did:ethr:0x7a69:${address}`);
+    expect(didForAddress(address, '0x007A69')).toBe(`did:ethr:0x7a69:${address}`);
+    expect(didForAddress(address, 'itp-dev')).toBe(`did:ethr:itp-dev:${address}`);
   });
 
-  it('reads the address of did:ethr:<address> in any letter case, nothing else', () => {
+  it('reads the address of both forms in any letter case, nothing else', () => {
     expect(addressOfDid(`did:ethr:${address.toLowerCase()}`)).toBe(address);
     expect(addressOfDid(`did:ethr:${address.toUpperCase().replace('0X', '0x')}`)).toBe(address);
-    expect(addressOfDid(`did:ethr:sepolia:${address}`)).toBeUndefined();
+    expect(parseEthrDid(`did:ethr:sepolia:${address.toLowerCase()}`)).toEqual({
+      network: 'sepolia',
+      address,
+    });
+    expect(parseEthrDid(`did:ethr:${address}`)).toEqual({ network: undefined, address });
+    expect(addressOfDid(`did:ethr:rsk:testnet:${address}`)).toBe(address);
+    expect(addressOfDid(`did:ethr::${address}`)).toBeUndefined();
     expect(addressOfDid('did:key:z6Mk')).toBeUndefined();
     expect(addressOfDid(`did:ethr:${address}#controller`)).toBeUndefined();
+    expect(addressOfDid(`did:ethr:0x7a69:${address}?versionId=1`)).toBeUndefined();
   });
 
-  it('gives one spelling per DID', () => {
+  it('gives one spelling per DID, keeping the network segment', () => {
     expect(canonicalDid(`did:ethr:${address.toLowerCase()}`)).toBe(`did:ethr:${address}`);
+    expect(canonicalDid(`did:ethr:0x7A69:${address.toLowerCase()}`)).toBe(
+      `did:ethr:0x7a69:${address}`,
+    );
+    expect(canonicalDid(`did:ethr:0x7a69:${address}`)).not.toBe(
+      canonicalDid(`did:ethr:${address}`),
+    );
     expect(canonicalDid('did:web:example.com')).toBe('did:web:example.com');
   });
 });

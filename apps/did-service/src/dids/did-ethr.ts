@@ -1,28 +1,58 @@
 import { getAddress } from 'ethers';
 
-const ETHR_ADDRESS_DID = /^did:ethr:(0x[0-9a-fA-F]{40})$/;
+/**
+ * did:ethr DIDs in both forms (ADR 0015): `did:ethr:<address>` (no network segment, the
+ * interface's default: a standard resolver reads it as mainnet) and `did:ethr:<network>:<address>`
+ * (DID_NETWORK set: a network name or the chain id in hex, as ethr-did-resolver names networks).
+ */
+const ETHR_DID = /^did:ethr:(?:([A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*):)?(0x[0-9a-fA-F]{40})$/;
 
-/** `did:ethr:<EIP-55 address>`: the DID of a wallet address on the configured chain. */
-export function didForAddress(address: string): string {
-  return `did:ethr:${getAddress(address)}`;
+/** A hex chain id as ethr-did-resolver keys it: lower case, no leading zeros (`0x7a69`). */
+const HEX_CHAIN_ID = /^0x[0-9a-fA-F]+$/;
+
+/** The parts of a did:ethr address DID: the network segment (undefined: none) and the address. */
+export interface EthrDidParts {
+  network: string | undefined;
+  /** EIP-55 checksummed. */
+  address: string;
 }
 
-/** The checksummed address of a `did:ethr:<address>` DID, or undefined for any other DID. */
-export function addressOfDid(did: string): string | undefined {
-  const match = ETHR_ADDRESS_DID.exec(did);
-  if (!match?.[1]) return undefined;
+/** One spelling of a network segment: a hex chain id in lower case without leading zeros. */
+export function canonicalNetwork(network: string): string {
+  return HEX_CHAIN_ID.test(network) ? `0x${BigInt(network).toString(16)}` : network;
+}
+
+/**
+ * `did:ethr:<EIP-55 address>`, or `did:ethr:<network>:<EIP-55 address>` when `network` is given:
+ * the DID of a wallet address on the configured chain.
+ */
+export function didForAddress(address: string, network?: string): string {
+  const prefix = network ? `did:ethr:${canonicalNetwork(network)}:` : 'did:ethr:';
+  return `${prefix}${getAddress(address)}`;
+}
+
+/** The network segment and address of a did:ethr address DID (either form), else undefined. */
+export function parseEthrDid(did: string): EthrDidParts | undefined {
+  const match = ETHR_DID.exec(did);
+  if (!match?.[2]) return undefined;
   try {
-    return getAddress(match[1].toLowerCase());
+    return { network: match[1], address: getAddress(match[2].toLowerCase()) };
   } catch {
     return undefined;
   }
 }
 
+/** The checksummed address of a did:ethr address DID (either form), or undefined for any other DID. */
+export function addressOfDid(did: string): string | undefined {
+  return parseEthrDid(did)?.address;
+}
+
 /**
- * One spelling per DID, for comparisons and lookups: `did:ethr:<address>` with the address in
- * EIP-55 form (an address is case-insensitive); every other DID unchanged.
+ * One spelling per DID, for comparisons and lookups: the address in EIP-55 form (an address is
+ * case-insensitive) and a hex network segment in lower case; the segment itself is kept, so
+ * `did:ethr:<address>` and `did:ethr:0x7a69:<address>` stay two DIDs. Every other DID unchanged.
  */
 export function canonicalDid(did: string): string {
-  const address = addressOfDid(did);
-  return address ? `did:ethr:${address}` : did;
+  const parts = parseEthrDid(did);
+  return parts ? didForAddress(parts.address, parts.network) : did;
 }

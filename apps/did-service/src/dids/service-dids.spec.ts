@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SecretBox } from '@veramo/kms-local';
 import Database from 'better-sqlite3';
 import { Wallet } from 'ethers';
 import pg from 'pg';
 import { ConfigError } from '@itp/service-kit';
 import { createTestDatabase } from '@itp/testing';
+import { KmsSecretBox, parseKmsKey } from '../agent/kms-keyring.js';
 import { VERAMO_PG_SCHEMA } from '../agent/veramo-data-source.js';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import type { StandInAccount } from '../testing/wallet-stand-in.js';
@@ -86,7 +86,10 @@ describe('service DIDs, keys at rest and restarts', () => {
       ...(await h.get('/v2/did/verifiers')).body,
     ].map((e: { did: string }) => e.did);
     expect(privateKeys).toHaveLength(serviceDids.length);
-    const box = new SecretBox(h.config.DID_KMS_SECRET_KEY ?? '');
+    const box = new KmsSecretBox({
+      current: parseKmsKey(h.config.DID_KMS_SECRET_KEY ?? ''),
+      previous: [],
+    });
     for (const sealed of privateKeys) {
       expect(sealed).not.toMatch(/^(0x)?[0-9a-fA-F]{64}$/);
       const opened = await box.decrypt(sealed);
@@ -125,7 +128,7 @@ describe('service DIDs, keys at rest and restarts', () => {
   it('refuses to start with another DID_KMS_SECRET_KEY than the keys were stored with', async () => {
     const other = randomBytes(32).toString('hex');
     await expect(h.buildWith({ DID_KMS_SECRET_KEY: other })).rejects.toThrow(
-      /DID_KMS_SECRET_KEY is not the key it was stored with/,
+      /2 stored private key\(s\) of the local KMS are sealed under key id "k1", which is not among these keys/,
     );
   });
 
@@ -202,7 +205,7 @@ describe('development mode', () => {
     }[];
     sqlite.close();
     expect(rows).toHaveLength(2);
-    const box = new SecretBox(kmsSecret);
+    const box = new KmsSecretBox({ current: parseKmsKey(kmsSecret), previous: [] });
     const raw =
       readFileSync(file).toString('latin1') +
       readFileSync(`${file}-wal`, { flag: 'a+' }).toString('latin1');

@@ -56,6 +56,8 @@ export class ServiceKeyUnusableError extends Error {
 export interface EnsureServiceDidsOptions {
   issuerAliases: readonly string[];
   verifierAliases: readonly string[];
+  /** DID_NETWORK: the network segment of DIDs created now (existing ones keep theirs). */
+  didNetwork?: string | undefined;
   logger?: Logger;
 }
 
@@ -73,10 +75,10 @@ export async function ensureServiceDids(
   const issuers: ServiceDidEntry[] = [];
   const verifiers: ServiceDidEntry[] = [];
   for (const alias of options.issuerAliases) {
-    issuers.push(await ensureServiceDid(agent, alias, options.logger));
+    issuers.push(await ensureServiceDid(agent, alias, options));
   }
   for (const alias of options.verifierAliases) {
-    verifiers.push(await ensureServiceDid(agent, alias, options.logger));
+    verifiers.push(await ensureServiceDid(agent, alias, options));
   }
   return new ServiceDids(issuers, verifiers);
 }
@@ -84,10 +86,11 @@ export async function ensureServiceDids(
 async function ensureServiceDid(
   agent: DidAgent,
   alias: string,
-  logger?: Logger,
+  options: EnsureServiceDidsOptions,
 ): Promise<ServiceDidEntry> {
   const identifier =
-    (await findIdentifierByAlias(agent, alias)) ?? (await createServiceDid(agent, alias, logger));
+    (await findIdentifierByAlias(agent, alias)) ??
+    (await createServiceDid(agent, alias, options.didNetwork, options.logger));
   const key = identifier.keys.find((k) => k.kid === identifier.controllerKeyId);
   if (!key || key.kms !== LOCAL_KMS) throw new ServiceDidAliasTakenError(alias);
   await assertKeyUsable(agent, key.kid, alias);
@@ -97,13 +100,14 @@ async function ensureServiceDid(
 async function createServiceDid(
   agent: DidAgent,
   alias: string,
+  didNetwork: string | undefined,
   logger?: Logger,
 ): Promise<IIdentifier> {
   const wallet = Wallet.createRandom();
   const address = wallet.address;
   try {
     const created = await agent.didManagerImport({
-      did: didForAddress(address),
+      did: didForAddress(address, didNetwork),
       alias,
       provider: 'did:ethr',
       controllerKeyId: address,

@@ -8,7 +8,8 @@ import {
 
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;
-  internalApiToken: string;
+  /** The accepted bearer tokens: INTERNAL_API_TOKEN and INTERNAL_API_ACCEPTED_TOKENS. */
+  internalApiToken: string | readonly string[];
   bodyLimitBytes: number;
 }
 

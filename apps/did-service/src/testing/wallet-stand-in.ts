@@ -49,7 +49,8 @@ function jwsCheck(
     return { refusal: 'unencoded JWS payloads (b64: false) are not signed' };
   }
   const iss = typeof payload.iss === 'string' ? payload.iss : '';
-  const issAddress = iss.startsWith('did:ethr:') ? iss.slice('did:ethr:'.length) : '';
+  // did:ethr:<address> or did:ethr:<network>:<address>, as token-rpc accepts.
+  const issAddress = /^did:ethr:(?:[A-Za-z0-9_.-]+:)?(0x[0-9a-fA-F]{40})$/.exec(iss)?.[1] ?? '';
   if (
     !isAddress(issAddress) ||
     !isAddress(address) ||
