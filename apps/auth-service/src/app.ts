@@ -2,7 +2,13 @@ import { createLocalJWKSet } from 'jose';
 import { createKeySetJwtVerifier, type JwtVerifier } from '@itp/auth-jwt';
 import { resolveInternalApiToken } from '@itp/crypto';
 import type { AuthJwks } from '@itp/schemas';
-import { defineApp, HttpService, type Logger, type ResourceScope } from '@itp/service-kit';
+import {
+  acceptedInternalApiTokens,
+  defineApp,
+  HttpService,
+  type Logger,
+  type ResourceScope,
+} from '@itp/service-kit';
 import {
   createKvStore,
   kvReadinessCheck,
@@ -89,6 +95,7 @@ async function buildDomain(
     () =>
       createKvStore({
         redisUrl: urls.redisUrl,
+        redisTopology: urls.redisTopology,
         keyPrefix: config.REDIS_KEY_PREFIX ?? 'auth:',
         logger,
       }),
@@ -231,7 +238,10 @@ async function wireAuthService(
     service.app.use(
       '/internal/v1',
       internalRouter({
-        internalApiToken: domain.internalApiToken,
+        internalApiToken: acceptedInternalApiTokens(
+          domain.internalApiToken,
+          config.INTERNAL_API_ACCEPTED_TOKENS,
+        ),
         userStatus: domain.userStatus,
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
       }),

@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { weakSecretIssues } from '@itp/crypto';
-import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
+import { weakSecretIssues, weakSecretListIssues } from '@itp/crypto';
+import {
+  baseConfigShape,
+  internalApiAcceptedTokensSetting,
+  trustProxySetting,
+} from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { weakSigningKeyIssues } from './jwt/signing-key-strength.js';
 
@@ -40,6 +44,8 @@ export const configSchema = z
     DID_SERVICE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     /** Deployment secret for /internal/v1 calls (dev: DATA_DIR/secrets/internal-api-token). */
     INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
+    INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
     /** auth-user-with-vp: a VP must be issued within this many seconds; its id is kept as long. */
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
 
@@ -68,6 +74,7 @@ export const configSchema = z
     }
     const weak = [
       ...weakSecretIssues({ INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN }),
+      ...weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
       ...weakSigningKeyIssues(config.JWT_SIGNING_KEYS),
     ];
     for (const issue of weak) {

@@ -4,8 +4,11 @@ import { parseBody, requireInternalToken } from '@itp/service-kit';
 import type { UserStatus } from '../users/user-status.js';
 
 export interface InternalRouterDeps {
-  /** INTERNAL_API_TOKEN (resolved by @itp/crypto resolveInternalApiToken). */
-  internalApiToken: string;
+  /**
+   * The tokens accepted: INTERNAL_API_TOKEN (resolved by @itp/crypto resolveInternalApiToken)
+   * and, during a rotation, INTERNAL_API_ACCEPTED_TOKENS.
+   */
+  internalApiToken: string | readonly string[];
   userStatus: UserStatus;
   bodyLimitBytes: number;
 }

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTcpProxy, type TcpProxy } from '@itp/stores/testing';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
+import {
+  basicAuth,
+  postJson,
+  startAuthService,
+  type JsonAnswer,
+  type RunningAuthService,
+} from './testing/start-auth-service.js';
+
+// auth-service against real PostgreSQL and Redis, each reached through a TCP relay that the test
+// cuts and restores: a dependency that goes down while the service runs (issue 10, defect 5).
+// A dependency outage is a 503 with Retry-After — never a 500 "Internal error" — and never
+// counts as a failed login.
+
+const ALICE = { id: 'alice', password: 'alice-password-1', name: 'Alice' };
+const SITE = { id: 'shop', secret: 'shop-secret-123456', prefixes: ['http://shop.example/'] };
+
+let db: TestDatabase;
+let pgRelay: TcpProxy;
+let redisRelay: TcpProxy;
+let auth: RunningAuthService;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pgRelay = await startTcpProxy(new URL(db.url).host);
+  redisRelay = await startTcpProxy(new URL(testRedisUrl()).host);
+  auth = await startAuthService({
+    DATABASE_URL: pgRelay.proxiedUrl(db.url),
+    REDIS_URL: redisRelay.proxiedUrl(testRedisUrl()),
+    // Small limits: had the outage attempts been counted, the owner would be held or walled.
+    LOGIN_MAX_FAILURES_PER_ID: '2',
+    LOGIN_MAX_FAILURES_PER_IP: '3',
+    LOGIN_ID_MAX_DELAY_SECONDS: '60',
+  });
+  await auth.domain.userAdmin.add(ALICE);
+  await auth.domain.clientAdmin.add({
+    id: SITE.id,
+    secret: SITE.secret,
+    requestIdPrefixes: SITE.prefixes,
+  });
+});
+
+afterAll(async () => {
+  await auth?.close();
+  await Promise.all([pgRelay?.close(), redisRelay?.close()]);
+  await db?.drop();
+});
+
+const CLIENT = { 'x-forwarded-for': '198.51.100.7' };
+const login = (password = ALICE.password) =>
+  postJson(`${auth.url}/v2/auth/auth-user`, { id: ALICE.id, password }, CLIENT);
+
+function expectUnavailable(answer: JsonAnswer): void {
+  expect(answer.status).toBe(503);
+  expect(answer.body).toEqual({ error: { code: '503', message: expect.any(String) } });
+  // The reason (e.g. "connection failed (ECONNREFUSED)") but never a host, port or URL.
+  expect(answer.text).not.toMatch(/127\.0\.0\.1|:\d{2,5}\b|postgres:|redis:|Internal error/);
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+}
+
+/** Calls `attempt` until it answers `status` (a dependency coming back takes a moment). */
+async function eventually(attempt: () => Promise<JsonAnswer>, status: number): Promise<JsonAnswer> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await attempt();
+    if (answer.status === status || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('PostgreSQL unreachable', () => {
+  it('auth-user with the right password answers 503 + Retry-After, and the user is not locked out', async () => {
+    expect((await login()).status).toBe(200);
+    await pgRelay.cut();
+    try {
+      // More attempts than every limit allows (2 per id, 3 per client address).
+      for (let i = 0; i < 5; i++) expectUnavailable(await login());
+      // A wrong password cannot be told apart either: also 503, also not counted.
+      expectUnavailable(await login('wrong-password'));
+      const ready = await fetch(`${auth.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { notReady: string[] }).notReady).toEqual(['database']);
+      // Relying-party authentication reads the client table: 503 as well, no failure counted.
+      const byApp = await postJson(
+        `${auth.url}/v2/auth/auth-user-by-app`,
+        { requestId: 'http://shop.example/login?', waitTime: 60 },
+        { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
+      );
+      expectUnavailable(byApp);
+    } finally {
+      await pgRelay.restore();
+    }
+    const back = await eventually(() => login(), 200);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ userId: ALICE.id, token: expect.any(String) });
+  });
+});
+
+describe('Redis unreachable', () => {
+  it('auth-user and the web-site login requests answer 503 + Retry-After, never 500', async () => {
+    expect((await login()).status).toBe(200);
+    await redisRelay.cut();
+    try {
+      for (let i = 0; i < 3; i++) expectUnavailable(await login());
+      const byApp = await postJson(
+        `${auth.url}/v2/auth/auth-user-by-app`,
+        { requestId: 'http://shop.example/login?', waitTime: 60 },
+        { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
+      );
+      expectUnavailable(byApp);
+      const result = await postJson(
+        `${auth.url}/v2/auth/auth-user-result-by-app`,
+        { requestId: 'http://shop.example/login?requestId=1700000000000123456789' },
+        { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
+      );
+      expectUnavailable(result);
+    } finally {
+      await redisRelay.restore();
+    }
+    const back = await eventually(() => login(), 200);
+    expect(back.status).toBe(200);
+    const request = await postJson(
+      `${auth.url}/v2/auth/auth-user-by-app`,
+      { requestId: 'http://shop.example/login?', waitTime: 60 },
+      { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
+    );
+    expect(request.status).toBe(200);
+  });
+});
