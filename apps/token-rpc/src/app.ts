@@ -59,6 +59,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     () =>
       createKvStore({
         redisUrl: urls.redisUrl,
+        redisTopology: urls.redisTopology,
         keyPrefix: config.REDIS_KEY_PREFIX ?? 'token:',
         logger,
       }),
@@ -116,6 +117,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
         `Service errors (result.resultCode): ${summarizeServiceErrors(TOKEN_SERVICE_ERRORS)}.`,
     },
     servers: [{ name: 'gateway', url: '/token' }],
+    publicUrl: config.PUBLIC_URL,
     methods: rateLimited(
       tokenMethods(wallets, tokens),
       new RateLimiter(kv),
@@ -132,6 +134,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
         'authorised like /token transfer with keyType erc20.',
     },
     servers: [{ name: 'gateway', url: '/token/erc20' }],
+    publicUrl: config.PUBLIC_URL,
     methods: erc20Methods(erc20),
     logger,
   });
@@ -150,7 +153,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
   service.app.use(
     '/internal/v1/wallet',
     internalWalletRouter(wallets, {
-      token: secrets.internalApiToken,
+      token: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { parseMasterKey } from '@itp/crypto';
-import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
+import { publicUrlSetting } from '@itp/jsonrpc';
+import {
+  baseConfigShape,
+  internalApiAcceptedTokensSetting,
+  trustProxySetting,
+} from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 
@@ -44,6 +49,8 @@ export const configShape = {
    * development it defaults to DATA_DIR/secrets/internal-api-token (generated once).
    */
   INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
+  INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
   /** Lifetime of a tempKey (default 5 minutes). */
   TEMP_KEY_TTL_MS: positiveInt.default(300_000),
   /**
@@ -80,6 +87,8 @@ export const configShape = {
    * addresses / CIDR subnets / loopback, linklocal, uniquelocal. Set it to the gateway's address.
    */
   TRUST_PROXY: trustProxySetting,
+  /** Public base URL of the API (the gateway's): the OpenRPC documents' servers[].url. */
+  PUBLIC_URL: publicUrlSetting,
   /** createAddress + importAddress (one counter) per client address per minute; 0 = no limit. */
   RATE_LIMIT_WALLET_PER_MINUTE: perMinute.default(30),
   /** net_getTempKey per client address per minute; 0 = no limit. */

@@ -152,12 +152,6 @@ export class ChainFailureError extends InternalError {
  */
 export class ChainNodeUnavailableError extends ServiceUnavailableError {}
 
-/**
- * PostgreSQL / SQLite cannot be reached, lost the connection or refuses connections (resultCode
- * "503", like the chain node): the message says so without naming the server (db/sql-errors.ts).
- */
-export class DatabaseUnavailableError extends ServiceUnavailableError {}
-
 /** Dev mode: the funding of a new address failed (the dev funding account is empty, …). */
 export class DevFundingError extends InternalError {
   override get expose(): boolean {

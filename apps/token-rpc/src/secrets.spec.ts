@@ -98,6 +98,32 @@ describe('resolveSecrets', () => {
       ).toEqual(['WALLET_MASTER_KEY', 'INTERNAL_API_TOKEN']);
     });
 
+    it('checks every INTERNAL_API_ACCEPTED_TOKENS entry like the token itself', () => {
+      const token = randomToken();
+      const next = randomToken();
+      const base = { APP_ENV: appEnv, DATA_DIR: dir, WALLET_MASTER_KEY: randomMasterKey() };
+      const secrets = resolveSecrets({
+        ...base,
+        INTERNAL_API_TOKEN: token,
+        INTERNAL_API_ACCEPTED_TOKENS: [next],
+      });
+      expect(secrets.internalApiToken).toBe(token);
+      expect(secrets.acceptedInternalApiTokens).toEqual([token, next]);
+      let issues: string[] = [];
+      try {
+        resolveSecrets({
+          ...base,
+          INTERNAL_API_TOKEN: token,
+          INTERNAL_API_ACCEPTED_TOKENS: [next, 'compose-demo-internal-token-change-me'],
+        });
+      } catch (err) {
+        issues = (err as ConfigError).issues;
+      }
+      expect(issues).toEqual([
+        expect.stringMatching(/^INTERNAL_API_ACCEPTED_TOKENS \(entry 2\): .*published/),
+      ]);
+    });
+
     it('accepts random secrets', () => {
       const token = randomToken();
       const secrets = resolveSecrets({

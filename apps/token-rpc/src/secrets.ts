@@ -5,13 +5,17 @@ import {
   resolveDeploymentSecret,
   resolveInternalApiToken,
   weakSecretIssues,
+  weakSecretListIssues,
 } from '@itp/crypto';
-import { ConfigError } from '@itp/service-kit';
+import { acceptedInternalApiTokens, ConfigError } from '@itp/service-kit';
 import type { TokenConfig } from './config.js';
 
 export interface TokenSecrets {
   keyring: Keyring;
+  /** The token this service sends (INTERNAL_API_TOKEN). */
   internalApiToken: string;
+  /** Every token its internal API accepts: INTERNAL_API_TOKEN, then INTERNAL_API_ACCEPTED_TOKENS. */
+  acceptedInternalApiTokens: string[];
 }
 
 type SecretConfig = Pick<
@@ -21,6 +25,7 @@ type SecretConfig = Pick<
   | 'WALLET_MASTER_KEY'
   | 'WALLET_PREVIOUS_MASTER_KEYS'
   | 'INTERNAL_API_TOKEN'
+  | 'INTERNAL_API_ACCEPTED_TOKENS'
 >;
 
 /**
@@ -29,7 +34,8 @@ type SecretConfig = Pick<
  * weak one is refused (contract §1: a value published in this repository, key material of one
  * repeated byte, fewer than 128 bits of estimated entropy); the error names the variable, never
  * the value. WALLET_PREVIOUS_MASTER_KEYS are not checked: rotating away from a weak key must stay
- * possible. In development a missing one is
+ * possible. Every INTERNAL_API_ACCEPTED_TOKENS entry is checked like INTERNAL_API_TOKEN: the
+ * internal API lets it in. In development a missing one is
  * read from DATA_DIR/secrets/ or generated there once (mode 0600), so that restarts keep the
  * wallet readable and the services of the dev stack agree on the internal token.
  */
@@ -45,7 +51,9 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
     const weak = weakSecretIssues({
       WALLET_MASTER_KEY: config.WALLET_MASTER_KEY,
       INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
-    });
+    }).concat(
+      weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
+    );
     if (weak.length > 0) throw new ConfigError(weak);
   }
 
@@ -68,5 +76,12 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
     .map((k) => k.trim())
     .filter((k) => k.length > 0)
     .map(parseMasterKey);
-  return { keyring: new Keyring(parseMasterKey(masterKey), previous), internalApiToken };
+  return {
+    keyring: new Keyring(parseMasterKey(masterKey), previous),
+    internalApiToken,
+    acceptedInternalApiTokens: acceptedInternalApiTokens(
+      internalApiToken,
+      config.INTERNAL_API_ACCEPTED_TOKENS,
+    ),
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { InternalError } from '@itp/errors';
+import { ServiceUnavailableError } from '@itp/errors';
 import { RedisKvStore } from '@itp/stores';
 import { freePort, testRedisUrl, uniquePrefix } from '@itp/testing';
 import { TempKeyStore } from './temp-key-store.js';
@@ -82,14 +82,17 @@ describe('TempKeyStore (Redis)', () => {
     });
   });
 
-  it('reports an unreachable Redis as an internal error (500), not a crash', async () => {
+  it('reports an unreachable Redis as "503" Redis unavailable, not a crash or a 500', async () => {
     const dead = new RedisKvStore({
       url: `redis://127.0.0.1:${await freePort()}`,
       connectTimeoutMs: 200,
       commandTimeoutMs: 300,
     });
     try {
-      await expect(new TempKeyStore(dead, 1000).issue(binding)).rejects.toThrow(InternalError);
+      const err = await new TempKeyStore(dead, 1000).issue(binding).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceUnavailableError);
+      expect((err as ServiceUnavailableError).code).toBe('503');
+      expect((err as Error).message).toMatch(/^Redis unavailable: /);
     } finally {
       await dead.close();
     }

@@ -84,12 +84,16 @@ function parseMarker(value: string): UsedMarker | null {
   return null;
 }
 
+/**
+ * One Redis call: an outage arrives from @itp/stores as ServiceUnavailableError ("503",
+ * `Redis unavailable: …`) and passes on; anything else unexpected is an InternalError ("500").
+ */
 async function kvCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
     if (isBaseError(err)) throw err;
-    throw new InternalError('the temporary key store (Redis) is unavailable', { cause: err });
+    throw new InternalError('the temporary key store (Redis) failed', { cause: err });
   }
 }
 

@@ -242,7 +242,7 @@ describe('internal wallet API', () => {
       const victim = wallet.address;
       const cases = [
         jws({ alg: 'ES256K' }, { iss: didOf(victim) }),
-        jws({ alg: 'ES256K' }, { iss: `did:ethr:0x7a69:${registered.address}` }),
+        jws({ alg: 'ES256K' }, { iss: `did:ethr:0x7a69:${victim}` }),
         jws({ alg: 'ES256K' }, { iss: registered.address }),
         jws({ alg: 'ES256K' }, { sub: didOf(registered.address) }),
         jws({ alg: 'HS256' }, { iss: didOf(registered.address) }),
@@ -259,6 +259,12 @@ describe('internal wallet API', () => {
         signingInput: cases[0],
       });
       expect(other.body.error.message).toContain(`did:ethr:${registered.address}`);
+      // The address's own DID with a network segment (did-service's DID_NETWORK, ADR 0015) is signed.
+      const segment = await post('/sign-jws', {
+        address: registered.address,
+        signingInput: jws({ alg: 'ES256K' }, { iss: `did:ethr:0x7a69:${registered.address}` }),
+      });
+      expect(segment.status).toBe(200);
     });
 
     it('refuses (403) an address never registered for a DID, 404 an unknown one', async () => {

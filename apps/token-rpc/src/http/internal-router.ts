@@ -11,7 +11,8 @@ import { parseBody, requireInternalToken } from '@itp/service-kit';
 import type { WalletService } from '../wallet/wallet-service.js';
 
 export interface InternalRouterOptions {
-  token: string;
+  /** The accepted bearer tokens: INTERNAL_API_TOKEN and INTERNAL_API_ACCEPTED_TOKENS. */
+  token: string | readonly string[];
   bodyLimitBytes: number;
 }
 

@@ -1,5 +1,5 @@
 import { randomHex } from '@itp/crypto';
-import { InternalError, isBaseError } from '@itp/errors';
+import { InternalError, ServiceUnavailableError, isBaseError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
 import type { KvStore } from '@itp/stores';
 
@@ -29,8 +29,12 @@ export interface NonceManagerOptions {
   now?: () => number;
 }
 
-/** Thrown when the lease stays taken for longer than leaseWaitMs. */
-export class NonceLeaseTimeoutError extends InternalError {}
+/**
+ * Thrown when the lease stays taken for longer than leaseWaitMs (another send from the address is
+ * slow, or a replica that held it died: the lease expires after its TTL). Nothing was sent; the
+ * same request may succeed later: resultCode "503", never "500".
+ */
+export class NonceLeaseTimeoutError extends ServiceUnavailableError {}
 
 /**
  * The stored next nonce of an address: `next` is one past the last transaction the node accepted;

@@ -1,8 +1,9 @@
 import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ethers';
 import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
-import { InternalError } from '@itp/errors';
+import { InternalError, ServiceUnavailableError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import { ChainNodeUnavailableError, DatabaseUnavailableError } from '../errors.js';
+import { isStoreUnavailable } from '@itp/stores';
+import { ChainNodeUnavailableError } from '../errors.js';
 import type { AuthorizedWallet } from '../wallet/wallet-service.js';
 import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
 import { mapChainError } from './map-chain-error.js';
@@ -175,9 +176,9 @@ export class TransactionSender {
         createdAt: this.now(),
       });
     } catch (err) {
-      if (err instanceof DatabaseUnavailableError) {
-        throw new DatabaseUnavailableError(
-          `${err.message}; the transaction was not recorded and nothing was sent`,
+      if (isStoreUnavailable(err, 'database')) {
+        throw new ServiceUnavailableError(
+          `${(err as Error).message}; the transaction was not recorded and nothing was sent`,
           { cause: err },
         );
       }

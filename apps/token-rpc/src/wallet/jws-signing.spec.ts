@@ -24,6 +24,12 @@ describe('checkJwsSigningInput', () => {
     ).toBe('ES256K-R');
   });
 
+  it('accepts did:ethr:<network>:<address> (did-service with DID_NETWORK, ADR 0015)', () => {
+    for (const iss of [`did:ethr:0x7a69:${address}`, `did:ethr:sepolia:${address.toLowerCase()}`]) {
+      expect(checkJwsSigningInput(jws({ alg: 'ES256K' }, { iss }), address)).toBe('ES256K');
+    }
+  });
+
   it.each([
     ['a hex digest', `0x${'ab'.repeat(32)}`],
     ['three parts', `${jws({ alg: 'ES256K' }, { iss: `did:ethr:${address}` })}.sig`],
@@ -35,7 +41,12 @@ describe('checkJwsSigningInput', () => {
     ['a payload that is not JSON', `${b64url({ alg: 'ES256K' })}.${b64url('raw bytes')}`],
     ['a payload without iss', jws({ alg: 'ES256K' }, { sub: `did:ethr:${address}` })],
     ['another did', jws({ alg: 'ES256K' }, { iss: `did:ethr:${Wallet.createRandom().address}` })],
-    ['a did with a network', jws({ alg: 'ES256K' }, { iss: `did:ethr:0x1:${address}` })],
+    [
+      'another did with a network',
+      jws({ alg: 'ES256K' }, { iss: `did:ethr:0x7a69:${Wallet.createRandom().address}` }),
+    ],
+    ['an empty network', jws({ alg: 'ES256K' }, { iss: `did:ethr::${address}` })],
+    ['a did with a fragment', jws({ alg: 'ES256K' }, { iss: `did:ethr:${address}#controller` })],
     ['a bare address', jws({ alg: 'ES256K' }, { iss: address })],
   ])('refuses %s (400)', (_what, signingInput) => {
     expect(() => checkJwsSigningInput(signingInput, address)).toThrow(JwsRefusedError);

@@ -7,7 +7,11 @@ import { JwsRefusedError } from '../errors.js';
 export type JwsAlg = 'ES256K' | 'ES256K-R';
 const ALGS: readonly string[] = ['ES256K', 'ES256K-R'] satisfies JwsAlg[];
 
-const DID_ETHR_PREFIX = 'did:ethr:';
+/**
+ * `did:ethr:<address>` or `did:ethr:<network>:<address>` (did-service's DID_NETWORK, ADR 0015):
+ * the network segment names the chain, the address is the key's either way.
+ */
+const ETHR_DID_ADDRESS = /^did:ethr:(?:[A-Za-z0-9_.-]+:)?(0x[0-9a-fA-F]{40})$/;
 
 function decodeJsonObject(part: string, what: string): Record<string, unknown> {
   let value: unknown;
@@ -26,7 +30,8 @@ function decodeJsonObject(part: string, what: string): Record<string, unknown> {
  * Checks that `signingInput` (`base64url(header) "." base64url(payload)`) is a JWS this service
  * signs for `address`: the header a JSON object whose `alg` is ES256K or ES256K-R (and whose
  * payload is base64url-encoded: no `b64: false`), the payload a JSON object whose `iss` is
- * `did:ethr:<address>` (the address compared case-insensitively). Anything else, a transaction
+ * `did:ethr:<address>` or `did:ethr:<network>:<address>` (the address compared
+ * case-insensitively). Anything else, a transaction
  * hash or arbitrary data included, is JwsRefusedError (400). Returns the header's alg.
  */
 export function checkJwsSigningInput(signingInput: string, address: string): JwsAlg {
@@ -43,10 +48,7 @@ export function checkJwsSigningInput(signingInput: string, address: string): Jws
   }
   const payload = decodeJsonObject(parts[1] as string, 'payload');
   const iss = payload.iss;
-  const issAddress =
-    typeof iss === 'string' && iss.startsWith(DID_ETHR_PREFIX)
-      ? iss.slice(DID_ETHR_PREFIX.length)
-      : undefined;
+  const issAddress = typeof iss === 'string' ? ETHR_DID_ADDRESS.exec(iss)?.[1] : undefined;
   if (
     issAddress === undefined ||
     !isAddress(issAddress) ||
