@@ -86,6 +86,7 @@ async function wireBlockRpc(
     () =>
       createKvStore({
         ...(urls.redisUrl ? { redisUrl: urls.redisUrl } : {}),
+        redisTopology: urls.redisTopology,
         keyPrefix: config.REDIS_KEY_PREFIX ?? `${SERVICE_NAME}:`,
         logger,
       }),
@@ -164,7 +165,10 @@ async function wireBlockRpc(
     ],
     logger,
     servers: [{ name: 'block', url: '/block' }],
+    publicUrl: config.PUBLIC_URL,
   });
+  // The OpenRPC servers[].url uses the origin the client reached, as a trusted gateway reports it.
+  service.app.set('trust proxy', config.TRUST_PROXY);
   service.app.use('/block', jsonRpcRouter(rpc, { bodyLimitBytes: config.BODY_LIMIT_BYTES }));
   service.app.use(indexHealthRouter(indexer));
 

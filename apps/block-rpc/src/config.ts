@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { chainConfigShape } from '@itp/chain';
-import { baseConfigShape, configSchemas, loadConfig, type Env } from '@itp/service-kit';
+import { publicUrlSetting } from '@itp/jsonrpc';
+import {
+  baseConfigShape,
+  configSchemas,
+  loadConfig,
+  trustProxySetting,
+  type Env,
+} from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -33,6 +40,10 @@ export const blockRpcConfigSchema = z.object({
   BLOCK_INDEX_LEASE_MS: int(1_000, 3_600_000).default(15_000),
   /** Longest range getTransactionStats accepts, in days. */
   STATS_MAX_DAYS: int(1, 3_660).default(366),
+  /** Peers believed in X-Forwarded-Host / -Proto / -For (the gateway): see service-kit. */
+  TRUST_PROXY: trustProxySetting,
+  /** Public base URL of the API (the gateway's): the OpenRPC document's servers[].url. */
+  PUBLIC_URL: publicUrlSetting,
 });
 
 export type BlockRpcConfig = z.infer<typeof blockRpcConfigSchema>;

@@ -1,7 +1,8 @@
 import { ChainRpcError, type ChainClient } from '@itp/chain';
 import { NotFoundError } from '@itp/errors';
+import { rawJson, type RawJson } from '@itp/jsonrpc';
 import type { BlockRecord } from '@itp/schemas';
-import type { FinalCache } from '../cache/final-cache.js';
+import type { CacheView, FinalCache } from '../cache/final-cache.js';
 import { SingleFlight } from '../cache/single-flight.js';
 import type { TipCache } from '../cache/tip-cache.js';
 import type { HeadTracker } from '../chain/head-tracker.js';
@@ -22,6 +23,12 @@ export const blockKeys = {
   byNumber: (n: number) => `block:n:${n}`,
 };
 
+/** The hash-only view of a cached full block, serialised once per cached block. */
+const HASH_VIEW: CacheView = {
+  name: 'hashes',
+  derive: (block: FullBlockRecord) => toHashView(block),
+};
+
 /**
  * Blocks from the node, through the caches. The node is always asked for full blocks (transaction
  * objects); the hash-only view is derived. Final blocks (see HeadTracker) are cached for good, by
@@ -36,6 +43,29 @@ export class BlockService {
     const block = await this.find(selector);
     if (!block) throw new NotFoundError(`${describeSelector(selector)} not found`);
     return full ? block : toHashView(block);
+  }
+
+  /**
+   * getBlock's answer: for a final block already in the cache, its JSON serialised once (RawJson,
+   * spliced into the JSON-RPC answer as bytes); otherwise the record, as getBlock.
+   */
+  async getBlockAnswer(selector: BlockSelector, full: boolean): Promise<BlockRecord | RawJson> {
+    const text = await this.cachedFinalText(selector, full);
+    return text === undefined ? this.getBlock(selector, full) : rawJson(text);
+  }
+
+  private async cachedFinalText(
+    selector: BlockSelector,
+    full: boolean,
+  ): Promise<string | undefined> {
+    const { head, final } = this.deps;
+    let hash: string | undefined;
+    if (selector.kind === 'hash') hash = selector.hash;
+    else if (selector.kind === 'number' && (await head.isFinal(selector.number))) {
+      hash = await final.get<string>(blockKeys.byNumber(selector.number));
+    }
+    if (!hash) return undefined;
+    return final.getText(blockKeys.byHash(hash), full ? undefined : HASH_VIEW);
   }
 
   /** The number of the latest block (reused for the tip TTL). */

@@ -3,10 +3,18 @@ import { NodeAnswerError } from '../errors.js';
 import { nodeFields, toNumber, type NodeFields } from '../chain/node-fields.js';
 import { mapTransaction } from '../transactions/map-transaction.js';
 
+/**
+ * The block's own fields: BlockRecord without `transactions` (key remapping keeps the named
+ * fields, which `Omit` would lose to the open record's index signature), still open.
+ */
+type BlockHeader = {
+  [
+    K in keyof BlockRecord as string extends K ? never : K extends 'transactions' ? never : K
+  ]: BlockRecord[K];
+} & Record<string, unknown>;
+
 /** A block whose `transactions` are full records (what the service fetches and caches). */
-export type FullBlockRecord = Omit<BlockRecord, 'transactions'> & {
-  transactions: TransactionRecord[];
-};
+export type FullBlockRecord = BlockHeader & { transactions: TransactionRecord[] };
 
 function quantityPair(f: NodeFields, field: string): [number, string] {
   const raw = f.req(field, 'quantity');
@@ -19,7 +27,7 @@ function optionalPair(f: NodeFields, field: string): [number | null, string | nu
 }
 
 /** The block's own fields (everything but `transactions`). */
-function mapHeader(f: NodeFields): Omit<BlockRecord, 'transactions'> {
+function mapHeader(f: NodeFields): BlockHeader {
   const [number, numberRaw] = quantityPair(f, 'number');
   const [gasLimit, gasLimitRaw] = quantityPair(f, 'gasLimit');
   const [gasUsed, gasUsedRaw] = quantityPair(f, 'gasUsed');
@@ -29,7 +37,13 @@ function mapHeader(f: NodeFields): Omit<BlockRecord, 'transactions'> {
   const [totalDifficulty, totalDifficultyRaw] = optionalPair(f, 'totalDifficulty');
   const [nonce, nonceRaw] = optionalPair(f, 'nonce');
   const [baseFeePerGas, baseFeePerGasRaw] = optionalPair(f, 'baseFeePerGas');
+  const [blobGasUsed, blobGasUsedRaw] = optionalPair(f, 'blobGasUsed');
+  const [excessBlobGas, excessBlobGasRaw] = optionalPair(f, 'excessBlobGas');
+  const { transactions: _transactions, ...unmapped } = f.all();
   return {
+    // Fields this mapping does not know (withdrawals, withdrawalsRoot, parentBeaconBlockRoot,
+    // requestsHash, anything a later fork adds) pass through as the node sent them.
+    ...unmapped,
     hash: f.opt('hash', 'hash'),
     parentHash: f.req('parentHash', 'hash'),
     stateRoot: f.req('stateRoot', 'hash'),
@@ -58,6 +72,10 @@ function mapHeader(f: NodeFields): Omit<BlockRecord, 'transactions'> {
     sizeRaw,
     baseFeePerGas,
     baseFeePerGasRaw,
+    blobGasUsed,
+    blobGasUsedRaw,
+    excessBlobGas,
+    excessBlobGasRaw,
     sealFields: f.listOrNull('sealFields', 'data'),
     author: f.opt('author', 'address'),
     uncles: f.list('uncles', 'hash'),

@@ -19,11 +19,23 @@ export interface FinalCacheOptions {
 
 interface Entry {
   value: unknown;
+  /** The value's JSON text, as stored in the KV store and as sent to clients. */
+  text: string;
+  /** Texts of derived views (e.g. a block with transaction hashes only), made once. */
+  views?: Map<string, string>;
+}
+
+/** A view of a cached value, serialised once per entry (see FinalCache.getText). */
+export interface CacheView {
+  name: string;
+  derive: (value: never) => unknown;
 }
 
 /**
  * The cache for data that can no longer change (blocks, transactions and receipts of final
  * blocks): an in-process LRU in front of the shared KV store (Redis in production). Values are JSON.
+ * Each entry keeps the JSON text it was stored as, so a final block is answered from bytes
+ * serialised once (getText) instead of an object serialised per request.
  * The KV store is best effort: when it fails, a lookup is a miss and a write is dropped (logged);
  * the answer then comes from the node.
  */
@@ -38,11 +50,32 @@ export class FinalCache {
   }
 
   async get<T>(name: string): Promise<T | undefined> {
+    return (await this.lookup(name))?.value as T | undefined;
+  }
+
+  /**
+   * The JSON text of a cached value, or of `view` of it (derived and serialised on the first
+   * request for it, then kept beside the entry): the bytes to send, nothing built per request.
+   */
+  async getText(name: string, view?: CacheView): Promise<string | undefined> {
+    const entry = await this.lookup(name);
+    if (!entry) return undefined;
+    if (!view) return entry.text;
+    entry.views ??= new Map();
+    let text = entry.views.get(view.name);
+    if (text === undefined) {
+      text = JSON.stringify(view.derive(entry.value as never));
+      entry.views.set(view.name, text);
+    }
+    return text;
+  }
+
+  private async lookup(name: string): Promise<Entry | undefined> {
     const key = (await this.options.namespace()) + name;
     const hit = this.lru.get(key);
     if (hit) {
       this.options.metrics.record('final', 'memory');
-      return hit.value as T;
+      return hit;
     }
     let text: string | null = null;
     try {
@@ -54,23 +87,24 @@ export class FinalCache {
       this.options.metrics.record('final', 'miss');
       return undefined;
     }
-    let value: T;
+    let value: unknown;
     try {
-      value = JSON.parse(text) as T;
+      value = JSON.parse(text);
     } catch {
       this.options.logger.warn({ key }, 'block cache: unreadable KV entry ignored');
       this.options.metrics.record('final', 'miss');
       return undefined;
     }
-    this.remember(key, value, text.length);
+    const entry: Entry = { value, text };
+    this.remember(key, entry);
     this.options.metrics.record('final', 'kv');
-    return value;
+    return entry;
   }
 
   async set(name: string, value: unknown): Promise<void> {
     const key = (await this.options.namespace()) + name;
     const text = JSON.stringify(value);
-    this.remember(key, value, text.length);
+    this.remember(key, { value, text });
     try {
       await this.options.kv.set(key, text, { ttlMs: this.options.kvTtlMs });
     } catch (err) {
@@ -78,8 +112,10 @@ export class FinalCache {
     }
   }
 
-  private remember(key: string, value: unknown, size: number): void {
+  /** Size counted as the text's length (maxBytes bounds the JSON kept). */
+  private remember(key: string, entry: Entry): void {
+    const size = Math.max(1, entry.text.length);
     if (size > this.options.maxBytes) return;
-    this.lru.set(key, { value }, { size: Math.max(1, size) });
+    this.lru.set(key, entry, { size });
   }
 }

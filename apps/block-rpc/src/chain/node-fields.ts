@@ -107,6 +107,14 @@ export class NodeFields {
     return value;
   }
 
+  /**
+   * Every field as the node sent it: the base a record is built on, so a field the mapping does not
+   * know (one added by a later fork) reaches the caller unchanged instead of being dropped.
+   */
+  all(): NodeObject {
+    return { ...this.obj };
+  }
+
   /** Wraps a nested object for reading. */
   nested(value: unknown, what: string): NodeFields {
     if (!isNodeObject(value)) throw new NodeAnswerError(this.what, what);

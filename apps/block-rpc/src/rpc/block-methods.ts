@@ -8,6 +8,7 @@ import {
 } from '@itp/schemas';
 import type { BlockService } from '../blocks/block-service.js';
 import { toBlockSelector } from '../blocks/block-selector.js';
+import { EXAMPLE_BLOCK, EXAMPLE_TRANSACTION } from './examples.js';
 
 export function getBlockMethod(blocks: BlockService) {
   return defineMethod({
@@ -25,8 +26,16 @@ export function getBlockMethod(blocks: BlockService) {
       },
       ...CHAIN_ERRORS,
     ],
+    examples: [
+      { name: 'block 1 with hashes', params: [1], result: EXAMPLE_BLOCK },
+      {
+        name: 'latest with transaction records',
+        params: ['latest', true],
+        result: { ...EXAMPLE_BLOCK, transactions: [EXAMPLE_TRANSACTION] },
+      },
+    ],
     handler: ([block, fullTransactions]) =>
-      blocks.getBlock(toBlockSelector(block), fullTransactions ?? false),
+      blocks.getBlockAnswer(toBlockSelector(block), fullTransactions ?? false),
   });
 }
 
@@ -38,6 +47,7 @@ export function getBlockNumberMethod(blocks: BlockService) {
     params: getBlockNumberParamsSchema,
     result: getBlockNumberResultSchema,
     errors: CHAIN_ERRORS,
+    examples: [{ name: 'the head', params: [], result: 1 }],
     handler: () => blocks.latestNumber(),
   });
 }

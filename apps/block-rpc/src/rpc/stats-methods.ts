@@ -11,6 +11,19 @@ export function getTransactionStatsMethod(stats: StatsService, maxDays: number) 
     params: getTransactionStatsParamsSchema,
     result: getTransactionStatsResultSchema,
     errors: [{ resultCode: '500', when: 'the database failed' }],
+    examples: [
+      {
+        name: 'two days',
+        params: [{ from: '2026-01-01', to: '2026-01-02' }],
+        result: {
+          count: 0,
+          daily: [
+            { date: '2026-01-01', count: 0 },
+            { date: '2026-01-02', count: 0 },
+          ],
+        },
+      },
+    ],
     handler: ([range]) => stats.transactionStats(range),
   });
 }

@@ -7,6 +7,7 @@ import {
   BLOCK_CHAIN_ERRORS as CHAIN_ERRORS,
 } from '@itp/schemas';
 import type { TransactionService } from '../transactions/transaction-service.js';
+import { EXAMPLE_RECEIPT, EXAMPLE_TRANSACTION, EXAMPLE_TX_HASH } from './examples.js';
 
 export function getTransactionMethod(transactions: TransactionService) {
   return defineMethod({
@@ -21,6 +22,7 @@ export function getTransactionMethod(transactions: TransactionService) {
       { resultCode: '404', when: 'the node knows no transaction with this hash' },
       ...CHAIN_ERRORS,
     ],
+    examples: [{ name: 'an ETH transfer', params: [EXAMPLE_TX_HASH], result: EXAMPLE_TRANSACTION }],
     handler: ([hash]) => transactions.getTransaction(hash.toLowerCase()),
   });
 }
@@ -38,6 +40,7 @@ export function getTransactionReceiptMethod(transactions: TransactionService) {
       { resultCode: '404', when: 'unknown transaction, or still pending (no receipt yet)' },
       ...CHAIN_ERRORS,
     ],
+    examples: [{ name: 'an ETH transfer', params: [EXAMPLE_TX_HASH], result: EXAMPLE_RECEIPT }],
     handler: ([hash]) => transactions.getReceipt(hash.toLowerCase()),
   });
 }

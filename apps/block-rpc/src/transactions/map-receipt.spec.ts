@@ -8,7 +8,7 @@ const BLOOM = `0x${'00'.repeat(256)}`;
 const FROM = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const CONTRACT = '0xcf7ed3acca5a467e9e704c703e8d87f634fb0fc9';
 
-/** A contract creation receipt as anvil 1.7 sends it (blockTimestamp is not passed on). */
+/** A contract creation receipt as anvil 1.7 sends it. */
 const creation = {
   type: '0x2',
   status: '0x1',
@@ -58,6 +58,14 @@ describe('mapReceipt', () => {
       effectiveGasPrice: '1000000934',
       type: 2,
       logsBloom: BLOOM,
+      transactionIndexRaw: '0x0',
+      blockNumberRaw: '0x69',
+      cumulativeGasUsedRaw: '0xd822',
+      gasUsedRaw: '0xd822',
+      effectiveGasPriceRaw: '0x3b9acda6',
+      // not mapped: passed through as the node sent them
+      blobGasPrice: '0x1',
+      blockTimestamp: 1795314567,
       logs: [
         {
           address: CONTRACT,
@@ -69,6 +77,10 @@ describe('mapReceipt', () => {
           blockHash: h('11'),
           blockNumber: 105,
           removed: false,
+          logIndexRaw: '0x3',
+          transactionIndexRaw: '0x0',
+          blockNumberRaw: '0x69',
+          blockTimestamp: '0x6b025387',
         },
       ],
     });

@@ -5,6 +5,7 @@ import { nodeFields, type NodeFields } from '../chain/node-fields.js';
 function mapLog(f: NodeFields, raw: unknown, i: number): ReceiptLog {
   const l = f.nested(raw, `receipt log ${i}`);
   return {
+    ...l.all(),
     address: l.req('address', 'address'),
     topics: l.list('topics', 'hash'),
     data: l.req('data', 'data'),
@@ -14,6 +15,9 @@ function mapLog(f: NodeFields, raw: unknown, i: number): ReceiptLog {
     blockHash: l.req('blockHash', 'hash'),
     blockNumber: l.int('blockNumber'),
     removed: l.bool('removed', false),
+    logIndexRaw: l.req('logIndex', 'quantity'),
+    transactionIndexRaw: l.req('transactionIndex', 'quantity'),
+    blockNumberRaw: l.req('blockNumber', 'quantity'),
   };
 }
 
@@ -25,10 +29,15 @@ function statusOf(f: NodeFields): TransactionReceipt['status'] {
   throw new NodeAnswerError('receipt', 'status');
 }
 
-/** eth_getTransactionReceipt → the normalised receipt. */
+/**
+ * eth_getTransactionReceipt → the normalised receipt. Numeric fields get a `…Raw` sibling with the
+ * node's exact hex (web3j's TransactionReceipt getters); fields the mapping does not know
+ * (blockTimestamp, blobGasUsed, blobGasPrice, later forks) pass through as sent.
+ */
 export function mapReceipt(raw: unknown): TransactionReceipt {
   const f = nodeFields(raw, 'receipt');
   return {
+    ...f.all(),
     transactionHash: f.req('transactionHash', 'hash'),
     transactionIndex: f.int('transactionIndex'),
     blockHash: f.req('blockHash', 'hash'),
@@ -43,5 +52,10 @@ export function mapReceipt(raw: unknown): TransactionReceipt {
     type: f.intOrNull('type') ?? 0,
     logsBloom: f.req('logsBloom', 'data'),
     logs: f.array('logs').map((log, i) => mapLog(f, log, i)),
+    transactionIndexRaw: f.req('transactionIndex', 'quantity'),
+    blockNumberRaw: f.req('blockNumber', 'quantity'),
+    cumulativeGasUsedRaw: f.req('cumulativeGasUsed', 'quantity'),
+    gasUsedRaw: f.req('gasUsed', 'quantity'),
+    effectiveGasPriceRaw: f.opt('effectiveGasPrice', 'quantity'),
   };
 }

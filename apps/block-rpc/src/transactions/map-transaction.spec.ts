@@ -54,6 +54,14 @@ describe('mapTransaction', () => {
       s: '0x53a1',
       yParity: 1,
       accessList: [{ address: TO, storageKeys: [h('01')] }],
+      nonceRaw: '0x5',
+      blockNumberRaw: '0x10',
+      transactionIndexRaw: '0x2',
+      valueRaw: '0x56bc75e2d63100000',
+      gasPriceRaw: '0x77359400',
+      gasRaw: '0x5208',
+      maxFeePerGasRaw: '0x77359400',
+      maxPriorityFeePerGasRaw: '0x3b9aca00',
     });
     expect(transactionRecordSchema.safeParse(tx).success).toBe(true);
   });

@@ -18,10 +18,15 @@ function yParityOf(f: NodeFields): 0 | 1 | null {
   return raw;
 }
 
-/** eth_getTransactionByHash / a full block's transaction → the normalised transaction record. */
+/**
+ * eth_getTransactionByHash / a full block's transaction → the normalised transaction record.
+ * Numeric fields get a `…Raw` sibling with the node's exact hex (web3j's Transaction getters);
+ * fields the mapping does not know (blockTimestamp, blob fields, later forks) pass through as sent.
+ */
 export function mapTransaction(raw: unknown): TransactionRecord {
   const f = nodeFields(raw, 'transaction');
   return {
+    ...f.all(),
     hash: f.req('hash', 'hash'),
     blockHash: f.opt('blockHash', 'hash'),
     blockNumber: f.intOrNull('blockNumber'),
@@ -42,5 +47,13 @@ export function mapTransaction(raw: unknown): TransactionRecord {
     s: f.opt('s', 'quantity'),
     yParity: yParityOf(f),
     accessList: accessListOf(f),
+    nonceRaw: f.req('nonce', 'quantity'),
+    blockNumberRaw: f.opt('blockNumber', 'quantity'),
+    transactionIndexRaw: f.opt('transactionIndex', 'quantity'),
+    valueRaw: f.req('value', 'quantity'),
+    gasPriceRaw: f.opt('gasPrice', 'quantity'),
+    gasRaw: f.req('gas', 'quantity'),
+    maxFeePerGasRaw: f.opt('maxFeePerGas', 'quantity'),
+    maxPriorityFeePerGasRaw: f.opt('maxPriorityFeePerGas', 'quantity'),
   };
 }
