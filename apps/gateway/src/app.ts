@@ -1,20 +1,22 @@
 import { Counter } from 'prom-client';
 import { defineApp, HttpService } from '@itp/service-kit';
 import { configSchema } from './config.js';
-import { prepareForwardedRequest } from './http/forward-headers.js';
-import { createUpstreamProxy } from './http/proxy.js';
-import { readBody } from './http/read-body.js';
-import { rejectDotSegments } from './http/reject-dot-segments.js';
+import { demoRouter } from './demo/demo-router.js';
+import { createForwarder } from './http/forward.js';
+import type { TrustProxyFn } from './http/forward-headers.js';
+import { gatewayRoutes, type GatewayRoute } from './http/gateway-routes.js';
 import { corsPolicy, securityHeaders } from './http/security.js';
+import { UpstreamBalancer } from './upstreams/upstream-balancer.js';
 import { upstreamReadinessCheck } from './upstreams/upstream-readiness.js';
 import { upstreamsFrom } from './upstreams/upstreams.js';
 
 /**
- * Composition root of the gateway: the one entry point for users (contract §1). Security headers
- * and CORS first, then one route per upstream (read the body within the limit, set the forwarding
- * headers, proxy with the path unchanged); everything else is service-kit's 404. /health/ready
- * asks every upstream's own /health/ready. The only resources are the upstream proxies (their
- * keep-alive connection pools), opened through the scope so shutdown closes them.
+ * Composition root of the gateway: the one entry point for users (contract §1). The forwarding
+ * table (http/gateway-routes.ts) answers the upstream paths on node:http ahead of express, over an
+ * undici Pool per upstream replica (ADR 0014); everything else — /health/*, CORS preflights,
+ * local routes mounted with `service.app.use(...)` below, service-kit's 404 — is the express app,
+ * with the same security headers and CORS. /health/ready asks every upstream's own /health/ready.
+ * The only resources are the upstream pools, opened through the scope so shutdown closes them.
  */
 export const buildApp = defineApp('gateway', configSchema, async (config, logger, scope) => {
   const service = new HttpService({ name: 'gateway', config, logger });
@@ -22,30 +24,50 @@ export const buildApp = defineApp('gateway', configSchema, async (config, logger
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders(config.HSTS_MAX_AGE_SECONDS));
   app.use(corsPolicy(config.CORS_ORIGINS));
-
+  app.use(demoRouter(config)); // /demo: development only (demo/demo-router.ts)
   const failures = new Counter({
     name: 'gateway_upstream_failures_total',
     help: 'Requests the gateway answered itself because an upstream was unavailable or too slow',
     labelNames: ['upstream', 'reason'] as const,
     registers: [service.metrics],
   });
-  const body = readBody(config.BODY_LIMIT_BYTES);
-
+  const retries = new Counter({
+    name: 'gateway_upstream_retries_total',
+    help: 'Requests the gateway sent to an upstream a second time (refused or, for GET/HEAD, broken connections)',
+    labelNames: ['upstream', 'reason'] as const,
+    registers: [service.metrics],
+  });
+  const routes: GatewayRoute[] = [];
   for (const upstream of upstreamsFrom(config)) {
-    const proxy = await scope.open(
-      `${upstream.name} proxy`,
+    const balancer = await scope.open(
+      `${upstream.name} pool`,
       () =>
-        createUpstreamProxy({
-          upstream,
-          timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-          maxSockets: config.UPSTREAM_MAX_SOCKETS,
-          logger,
-          failures,
+        new UpstreamBalancer(upstream.urls, {
+          connections: config.UPSTREAM_MAX_SOCKETS,
+          skipMs: config.UPSTREAM_SKIP_MS,
         }),
       (opened) => opened.close(),
     );
-    app.all(upstream.paths, rejectDotSegments, body, prepareForwardedRequest, proxy.handle);
+    const forward = createForwarder({
+      upstream,
+      balancer,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      logger,
+      failures,
+      retries,
+    });
+    routes.push({ upstream, forward });
     service.addReadinessCheck(upstreamReadinessCheck(upstream, config.READINESS_TIMEOUT_MS));
   }
+  service.setRawRoutes(
+    gatewayRoutes({
+      service,
+      routes,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      corsOrigins: config.CORS_ORIGINS,
+      hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,
+      trustProxy: app.get('trust proxy fn') as TrustProxyFn,
+    }),
+  );
   return service;
 });

@@ -6,7 +6,29 @@ export type CorsOrigins = '*' | string[];
 
 export type { TrustProxy } from '@itp/service-kit';
 
-const upstreamUrl = z.url({ protocol: /^https?$/ });
+const singleUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * One upstream URL or a comma list of them (replicas: the gateway balances over them, see
+ * upstreams/upstream-balancer.ts). Kept as the string given; `splitUpstreamUrls` reads it.
+ */
+const upstreamUrl = z.string().superRefine((value, ctx) => {
+  const entries = splitUpstreamUrls(value);
+  if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'no upstream URL given' });
+  for (const entry of entries) {
+    if (!singleUrl.safeParse(entry).success) {
+      ctx.addIssue({ code: 'custom', message: `not an http(s) URL: ${entry}` });
+    }
+  }
+});
+
+/** The URLs of an upstream setting (`http://a:1,http://b:2`), blanks dropped. */
+export function splitUpstreamUrls(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
 
 /** `*`, or a comma list of origins (`scheme://host[:port]`); an empty string means none. */
 export function parseCorsOrigins(value: string, ctx: z.RefinementCtx): CorsOrigins {
@@ -41,7 +63,7 @@ export const configSchema = z
     BLOCK_RPC_URL: upstreamUrl,
     /** Time an upstream has to start answering (and the longest silence while it streams). */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-    /** Keep-alive connections per upstream, at most. */
+    /** Keep-alive connections per upstream URL (each replica), at most. */
     UPSTREAM_MAX_SOCKETS: z.coerce.number().int().positive().max(10_000).default(128),
     /** Unset: `*` in development, none otherwise. */
     CORS_ORIGINS: z.string().transform(parseCorsOrigins).optional(),
@@ -49,6 +71,8 @@ export const configSchema = z
     TRUST_PROXY: trustProxySetting,
     /** Strict-Transport-Security max-age; 0 (default) sends no HSTS header. */
     HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(0),
+    /** An upstream URL that refused a connection is skipped for this long (when others remain). */
+    UPSTREAM_SKIP_MS: z.coerce.number().int().min(0).default(5_000),
   })
   .transform((config) => ({
     ...config,

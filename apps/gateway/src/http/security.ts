@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import cors, { type CorsOptions } from 'cors';
 import helmet from 'helmet';
@@ -54,5 +55,52 @@ export function corsPolicy(origins: CorsOrigins): RequestHandler {
       return;
     }
     next();
+  };
+}
+
+/**
+ * The headers `securityHeaders` sets, computed once by running helmet against a recording
+ * response: the forwarding table sets them per request with a loop, not a middleware stack.
+ */
+export function securityHeaderList(hstsMaxAgeSeconds: number): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+    getHeader: () => undefined,
+  };
+  let synchronous = false;
+  securityHeaders(hstsMaxAgeSeconds)(
+    {} as Parameters<RequestHandler>[0],
+    recorder as unknown as Parameters<RequestHandler>[1],
+    () => {
+      synchronous = true;
+    },
+  );
+  if (!synchronous) throw new Error('helmet did not finish synchronously');
+  return headers;
+}
+
+const EXPOSED_HEADERS = (CORS_COMMON.exposedHeaders as string[]).join(',');
+
+/**
+ * What `corsPolicy` adds to an actual (non-OPTIONS) request, without the cors middleware:
+ * `Vary: Origin` always; when any origin is configured `Access-Control-Expose-Headers`, and for
+ * an allowed origin `Access-Control-Allow-Origin` (`*` or the origin itself), as the cors package
+ * does. Preflights (OPTIONS) stay with `corsPolicy`.
+ */
+export function corsActualHeaders(
+  origins: CorsOrigins,
+): (origin: string | undefined, res: ServerResponse) => void {
+  const allowed = new Set(origins === '*' ? [] : origins);
+  const none = origins !== '*' && origins.length === 0;
+  return (origin, res) => {
+    res.setHeader('Vary', 'Origin');
+    if (none) return;
+    if (origins === '*') res.setHeader('Access-Control-Allow-Origin', '*');
+    else if (origin !== undefined && allowed.has(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+    }
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   };
 }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What an echo upstream saw of one request (bodies above 64 KiB only as length + hash). */
@@ -11,6 +17,8 @@ export interface EchoedRequest {
   bodyLength: number;
   bodySha256: string;
   body?: string;
+  /** The connection was dropped instead of answered (`dropConnections`). */
+  dropped?: boolean;
 }
 
 export interface EchoUpstream {
@@ -26,7 +34,16 @@ export interface EchoUpstream {
   delayMs: number;
   /** Delay before answering /health/ready. */
   readyDelayMs: number;
+  /**
+   * The next this-many requests (other than /health/ready) are not answered: their connection is
+   * reset once the request has arrived, before any byte of an answer (an upstream that closed a
+   * kept-alive connection as it was reused, or crashed).
+   */
+  dropConnections: number;
+  /** Stops listening and cuts every connection (what a crashed upstream looks like). */
   close(): Promise<void>;
+  /** Listens again on the same port, as a restarted upstream does. */
+  restart(): Promise<void>;
 }
 
 const MAX_ECHOED_BODY = 64 * 1024;
@@ -36,7 +53,10 @@ const MAX_ECHOED_BODY = 64 * 1024;
  * echo of method, url, headers and body, and sends headers the gateway must not pass on
  * (`x-powered-by`, `access-control-allow-origin`) plus its own `Vary`.
  */
-export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
+export async function startEchoUpstream(
+  name: string,
+  options: { port?: number } = {},
+): Promise<EchoUpstream> {
   let connections = 0;
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void): void => {
@@ -50,7 +70,7 @@ export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
     }, ms);
     timers.add(timer);
   };
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -83,6 +103,12 @@ export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
         ...(body.length <= MAX_ECHOED_BODY ? { body: body.toString('utf8') } : {}),
       };
       upstream.requests.push(echoed);
+      if (upstream.dropConnections > 0) {
+        upstream.dropConnections -= 1;
+        echoed.dropped = true;
+        req.socket.resetAndDestroy();
+        return;
+      }
       const answer = () => {
         res.setHeader('content-type', 'application/json; charset=utf-8');
         res.setHeader('x-powered-by', 'echo-upstream');
@@ -92,15 +118,20 @@ export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
       };
       later(upstream.delayMs, answer);
     });
-  });
-  server.on('connection', () => {
-    connections += 1;
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  };
+  let server: Server;
+  const listen = async (port: number): Promise<number> => {
+    server = createServer(handler);
+    server.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  };
+  const port = await listen(options.port ?? 0);
   const upstream: EchoUpstream = {
     name,
     url: `http://127.0.0.1:${port}`,
@@ -109,12 +140,17 @@ export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
     ready: true,
     delayMs: 0,
     readyDelayMs: 0,
+    dropConnections: 0,
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      if (!server.listening) return;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+    },
+    restart: async () => {
+      if (!server.listening) await listen(port);
     },
   };
   return upstream;

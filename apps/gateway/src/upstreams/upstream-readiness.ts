@@ -79,19 +79,33 @@ function getText(url: URL, timeoutMs: number): Promise<Answer> {
   });
 }
 
+/** Asks one replica's `GET /health/ready`; rejects with the reason unless it answers 2xx. */
+async function checkReplica(baseUrl: string, timeoutMs: number): Promise<void> {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const { status, text } = await getText(new URL('health/ready', base), timeoutMs);
+  if (status < 200 || status > 299) throw new Error(`HTTP ${status}: ${summarizeReport(text)}`);
+}
+
 /**
  * A readiness check that asks the upstream's own `GET /health/ready` (which covers its Redis,
- * database, chain...). Rejects, naming the reason and quoting the upstream's report, unless it
- * answers 2xx within `timeoutMs`. Upstream addresses are left out of the message.
+ * database, chain...). With several replicas the service is ready when at least one of them is
+ * (the gateway routes around the others). Rejects, naming the reason and quoting the upstream's
+ * report (each replica's, in URL order, when several), unless one answers 2xx within `timeoutMs`.
+ * Upstream addresses are left out of the message.
  */
 export function upstreamReadinessCheck(upstream: Upstream, timeoutMs: number): ReadinessCheck {
-  const base = upstream.url.endsWith('/') ? upstream.url : `${upstream.url}/`;
-  const url = new URL('health/ready', base);
   return {
     name: upstream.name,
     check: async () => {
-      const { status, text } = await getText(url, timeoutMs);
-      if (status < 200 || status > 299) throw new Error(`HTTP ${status}: ${summarizeReport(text)}`);
+      const outcomes = await Promise.allSettled(
+        upstream.urls.map((url) => checkReplica(url, timeoutMs)),
+      );
+      if (outcomes.some((o) => o.status === 'fulfilled')) return;
+      const reasons = outcomes.map((o) =>
+        o.status === 'rejected' && o.reason instanceof Error ? o.reason.message : 'failed',
+      );
+      if (reasons.length === 1) throw new Error(reasons[0]);
+      throw new Error(`no replica ready: ${reasons.map((r, i) => `#${i + 1} ${r}`).join('; ')}`);
     },
   };
 }

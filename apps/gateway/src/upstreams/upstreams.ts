@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config.js';
+import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 
 /** REST upstreams answer errors in the REST shape; JSON-RPC upstreams in a JSON-RPC envelope. */
 export type UpstreamProtocol = 'rest' | 'jsonrpc';
@@ -6,10 +6,14 @@ export type UpstreamProtocol = 'rest' | 'jsonrpc';
 export interface Upstream {
   /** Service name, used in error messages, readiness checks, logs and metrics. */
   name: string;
-  /** Base URL; the incoming path is appended unchanged. */
-  url: string;
+  /** Base URL of each replica (at least one); the incoming path is appended unchanged. */
+  urls: string[];
   protocol: UpstreamProtocol;
-  /** Express route paths the gateway forwards to this upstream. */
+  /**
+   * Route paths (express syntax) the gateway forwards to this upstream: `/x/*rest` is every path
+   * under `/x/` (at least one character after the slash), anything else one exact path (a
+   * trailing slash allowed). Also read by tools/deploy (Gateway API routes).
+   */
   paths: string[];
 }
 
@@ -23,22 +27,27 @@ export function upstreamsFrom(
   return [
     {
       name: 'auth-service',
-      url: config.AUTH_SERVICE_URL,
+      urls: splitUpstreamUrls(config.AUTH_SERVICE_URL),
       protocol: 'rest',
       paths: ['/v2/auth/*rest'],
     },
     {
       name: 'did-service',
-      url: config.DID_SERVICE_URL,
+      urls: splitUpstreamUrls(config.DID_SERVICE_URL),
       protocol: 'rest',
       paths: ['/v2/did/*rest'],
     },
     {
       name: 'token-rpc',
-      url: config.TOKEN_RPC_URL,
+      urls: splitUpstreamUrls(config.TOKEN_RPC_URL),
       protocol: 'jsonrpc',
       paths: ['/token', '/token/erc20'],
     },
-    { name: 'block-rpc', url: config.BLOCK_RPC_URL, protocol: 'jsonrpc', paths: ['/block'] },
+    {
+      name: 'block-rpc',
+      urls: splitUpstreamUrls(config.BLOCK_RPC_URL),
+      protocol: 'jsonrpc',
+      paths: ['/block'],
+    },
   ];
 }

@@ -1,0 +1,91 @@
+/**
+ * The demo's pages: plain HTML, no inline script or style (the CSP allows only the gateway's own
+ * files), no build step. Element ids are what the browser test (demo.browser.spec.ts) drives.
+ */
+
+const head = (title: string, script?: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="/demo/demo.css">
+${script ? `<script src="/demo/${script}" defer></script>\n` : ''}</head>`;
+
+export const DEMO_INDEX_PAGE = `${head('ITP demo')}
+<body>
+<main>
+<h1>QR login demo</h1>
+<p>Two pages play the two sides of a web-site login (development mode only):</p>
+<ol>
+<li><a href="/demo/site">The web site</a>: its server starts a login request and shows its
+requestId as a QR code, then waits for the result.</li>
+<li><a href="/demo/phone">The phone app</a>: logs in with a password, gets a wallet, a DID and a
+credential, and approves the request with a verifiable presentation.</li>
+</ol>
+<p>Open them side by side. The dev stack's demo user is <code>demo</code> /
+<code>demo-password</code>. API reference: <a href="/docs">/docs</a>.</p>
+</main>
+</body>
+</html>
+`;
+
+export const DEMO_SITE_PAGE = `${head('Demo web site', 'site.js')}
+<body>
+<main class="site">
+<h1>Demo web site</h1>
+<p>Log in with the phone app: scan or copy the code below into <a href="/demo/phone" target="_blank">the phone app</a>.</p>
+<button id="start" type="button">Log in with the app</button>
+<section id="request" hidden>
+<img id="qr" alt="QR code of the login request">
+<p>requestId: <code id="request-id"></code></p>
+</section>
+<p id="status" role="status"></p>
+<section id="user" hidden>
+<h2>Welcome, <span id="user-name"></span></h2>
+<p>userId <code id="user-id"></code>, email <code id="user-email"></code></p>
+</section>
+</main>
+</body>
+</html>
+`;
+
+export const DEMO_PHONE_PAGE = `${head('Demo phone app', 'phone.js')}
+<body>
+<main class="phone">
+<h1>Demo phone app</h1>
+<section>
+<h2>1. Log in</h2>
+<label>User id <input id="user-id" autocomplete="username" value="demo"></label>
+<label>Password <input id="password" type="password" autocomplete="current-password" placeholder="demo-password"></label>
+<button id="login" type="button">Log in</button>
+</section>
+<section>
+<h2>2. Wallet, DID and credential</h2>
+<p>Made on first use and kept in this browser (localStorage: a demo, not a real key store).</p>
+<ul id="setup"></ul>
+<p>DID: <code id="did"></code></p>
+</section>
+<section>
+<h2>3. Approve a web-site login</h2>
+<label>requestId (from the QR code) <textarea id="request-id" rows="3"></textarea></label>
+<button id="approve" type="button" disabled>Approve with a VP</button>
+<p id="approve-status" role="status"></p>
+</section>
+</main>
+</body>
+</html>
+`;
+
+export const DEMO_CSS = `body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d2330; }
+main { max-width: 40rem; margin: 2rem auto; padding: 1.5rem 2rem; background: #fff; border-radius: 8px; }
+main.phone { max-width: 24rem; }
+label { display: block; margin: 0.5rem 0; }
+input, textarea { display: block; width: 100%; box-sizing: border-box; padding: 0.4rem; font: inherit; }
+textarea { font-family: monospace; font-size: 0.8rem; }
+button { margin: 0.5rem 0; padding: 0.5rem 1rem; font: inherit; cursor: pointer; }
+code, li { overflow-wrap: anywhere; }
+#qr { display: block; margin: 1rem 0; image-rendering: pixelated; }
+.ok { color: #0a6b2d; }
+.error { color: #b00020; }
+`;

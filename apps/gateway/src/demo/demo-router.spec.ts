@@ -1,0 +1,144 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startGateway, type RunningGateway } from '../testing/start-gateway.js';
+import { DEMO_CSP } from './demo-router.js';
+
+/**
+ * The demo's server side against a scripted auth-service (the answers of its README's web-site
+ * login table); the whole flow against the real stack is demo.browser.spec.ts.
+ */
+interface Scripted {
+  url: string;
+  seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }>;
+  answer: { status: number; body: unknown; headers?: Record<string, string> };
+  server: Server;
+}
+
+async function scriptedAuth(): Promise<Scripted> {
+  const scripted = { seen: [], answer: { status: 200, body: {} } } as unknown as Scripted;
+  scripted.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.url?.startsWith('/health')) return void res.end('{}');
+      scripted.seen.push({ url: req.url ?? '', headers: req.headers, body });
+      res.writeHead(scripted.answer.status, {
+        'content-type': 'application/json',
+        ...scripted.answer.headers,
+      });
+      res.end(JSON.stringify(scripted.answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => scripted.server.listen(0, '127.0.0.1', resolve));
+  scripted.url = `http://127.0.0.1:${(scripted.server.address() as AddressInfo).port}`;
+  return scripted;
+}
+
+const upstreams = (auth: string) => ({
+  AUTH_SERVICE_URL: auth,
+  DID_SERVICE_URL: 'http://127.0.0.1:9',
+  TOKEN_RPC_URL: 'http://127.0.0.1:9',
+  BLOCK_RPC_URL: 'http://127.0.0.1:9',
+});
+
+describe('/demo (gateway, development mode)', () => {
+  let auth: Scripted;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    auth = await scriptedAuth();
+    gateway = await startGateway({ APP_ENV: 'development', ...upstreams(auth.url) });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await new Promise((resolve) => auth.server.close(resolve));
+  });
+
+  const poll = (requestId: unknown) =>
+    fetch(`${gateway.url}/demo/api/login-result`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestId }),
+    });
+
+  it('serves the pages and scripts under a same-origin CSP', async () => {
+    for (const path of ['/demo', '/demo/site', '/demo/phone', '/demo/site.js', '/demo/phone.js']) {
+      const res = await fetch(`${gateway.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toBe(DEMO_CSP);
+      const text = await res.text();
+      expect(text).not.toMatch(/<script>|\sstyle=|https?:\/\/(?!localhost:8080\/demo)/);
+    }
+  });
+
+  it('starts a login request with the client secret and answers its requestId and QR code', async () => {
+    const requestId = `http://localhost:8080/demo?requestId=${'1'.repeat(52)}`;
+    auth.answer = { status: 200, body: { requestId, waitTime: 120 } };
+    const res = await fetch(`${gateway.url}/demo/api/login-request`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, string>;
+    expect(body).toEqual({ requestId, waitTime: 120, qr: expect.any(String) });
+    expect(body.qr).toMatch(/^data:image\/png;base64,/);
+    expect(JSON.stringify(body)).not.toContain('demo-site-secret');
+    const call = auth.seen.at(-1);
+    expect(call?.url).toBe('/v2/auth/auth-user-by-app');
+    expect(call?.headers.authorization).toBe(
+      `Basic ${Buffer.from('demo-site:demo-site-secret').toString('base64')}`,
+    );
+    expect(JSON.parse(call?.body ?? '')).toEqual({
+      requestId: 'http://localhost:8080/demo?',
+      waitTime: 120,
+    });
+  });
+
+  it.each([
+    [401, {}, { status: 'pending' }],
+    [429, { 'retry-after': '3' }, { status: 'pending', retryAfterSeconds: 3 }],
+    [400, {}, { status: 'expired', message: 'gone' }],
+  ])('turns auth-service HTTP %i into the page state', async (status, headers, expected) => {
+    auth.answer = { status, headers, body: { error: { code: String(status), message: 'gone' } } };
+    const res = await poll('http://localhost:8080/demo?requestId=1');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(expected);
+    expect(auth.seen.at(-1)?.url).toBe('/v2/auth/auth-user-result-by-app');
+  });
+
+  it('hands the user, never the JWT, to the page', async () => {
+    auth.answer = {
+      status: 200,
+      body: { token: 'a.b.c', userId: 'demo', name: 'Demo User', telNo: null, email: 'd@e.f' },
+    };
+    const res = await poll('http://localhost:8080/demo?requestId=1');
+    expect(await res.json()).toEqual({
+      status: 'approved',
+      user: { userId: 'demo', name: 'Demo User', email: 'd@e.f' },
+    });
+  });
+
+  it('answers 400 for a bad poll body and 502 when auth-service fails', async () => {
+    expect((await poll(42)).status).toBe(400);
+    auth.answer = { status: 500, body: { error: { code: '500', message: 'boom' } } };
+    const res = await poll('http://localhost:8080/demo?requestId=1');
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({
+      error: { code: '502', message: 'auth-service answered HTTP 500: boom' },
+    });
+  });
+});
+
+describe('/demo outside development', () => {
+  it('is not served (404) in test or production', async () => {
+    for (const APP_ENV of ['test', 'production']) {
+      const gateway = await startGateway({ APP_ENV, ...upstreams('http://127.0.0.1:9') });
+      try {
+        for (const path of ['/demo', '/demo/site']) {
+          expect((await fetch(`${gateway.url}${path}`)).status).toBe(404);
+        }
+        const res = await fetch(`${gateway.url}/demo/api/login-request`, { method: 'POST' });
+        expect(res.status).toBe(404);
+      } finally {
+        await gateway.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import express, { type RequestHandler, type Router } from 'express';
+import QRCode from 'qrcode';
+import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
+import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
+import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
+import { DemoSiteError, DemoSiteLogin, type LoginRequest } from './demo-site-login.js';
+
+/**
+ * The CSP of the demo pages: scripts, styles and requests only from the gateway itself (no
+ * inline script or style), images from here or data: URLs (the QR code).
+ */
+export const DEMO_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const demoHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', DEMO_CSP);
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** The QR code of a requestId as a PNG data URL, made here (no QR service, no browser library). */
+export function qrDataUrl(text: string): Promise<string> {
+  return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+}
+
+type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL'>;
+
+/**
+ * `/demo` (development only; in any other APP_ENV nothing is mounted and /demo is a 404): a web
+ * site with QR login and a phone app that approves it with a VP (README "Demo"):
+ * - `GET /demo`, `/demo/site`, `/demo/phone` and their script / style files;
+ * - `POST /demo/api/login-request`: the site's server starts an app login (auth-user-by-app with
+ *   the demo client's secret, which stays here) and answers the requestId and its QR code;
+ * - `POST /demo/api/login-result` `{ requestId }`: one poll (auth-user-result-by-app), answered
+ *   as `pending` (with `retryAfterSeconds` on `slow_down`), `approved` with the user, or `expired`.
+ */
+export function demoRouter(config: DemoConfig): Router {
+  const router = express.Router();
+  if (config.APP_ENV !== 'development') return router;
+  const login = new DemoSiteLogin(splitUpstreamUrls(config.AUTH_SERVICE_URL)[0] ?? '');
+
+  const page =
+    (html: string): RequestHandler =>
+    (_req, res) =>
+      void res.type('html').send(html);
+  const file =
+    (type: string, text: string): RequestHandler =>
+    (_req, res) =>
+      void res.type(type).send(text);
+  router.get(['/demo', '/demo/'], demoHeaders, page(DEMO_INDEX_PAGE));
+  router.get('/demo/site', demoHeaders, page(DEMO_SITE_PAGE));
+  router.get('/demo/phone', demoHeaders, page(DEMO_PHONE_PAGE));
+  router.get('/demo/site.js', demoHeaders, file('application/javascript', DEMO_SITE_SCRIPT));
+  router.get('/demo/phone.js', demoHeaders, file('application/javascript', DEMO_PHONE_SCRIPT));
+  router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
+
+  const json = express.json({ limit: '4kb' });
+  router.post('/demo/api/login-request', demoHeaders, async (_req, res) => {
+    try {
+      const request: LoginRequest = await login.start();
+      res.json({ ...request, qr: await qrDataUrl(request.requestId) });
+    } catch (err) {
+      sendError(res, err);
+    }
+  });
+  router.post('/demo/api/login-result', demoHeaders, json, async (req, res) => {
+    const requestId: unknown = (req.body as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof requestId !== 'string' || requestId.length < 1 || requestId.length > 2048) {
+      res.status(400).json({ error: { code: '400', message: 'requestId must be a string' } });
+      return;
+    }
+    try {
+      res.json(await login.poll(requestId));
+    } catch (err) {
+      sendError(res, err);
+    }
+  });
+  return router;
+}
+
+function sendError(res: express.Response, err: unknown): void {
+  const status = err instanceof DemoSiteError ? err.status : 502;
+  const message = err instanceof DemoSiteError ? err.message : 'the demo site failed';
+  res.status(status).json({ error: { code: String(status), message } });
+}

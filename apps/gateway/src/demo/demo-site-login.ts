@@ -1,0 +1,124 @@
+/**
+ * The relying party of the demo "web site": the server side of a QR (app) login, done the way a
+ * real web site does it (interface §4.1 rules 2–5, auth-service README "Web-site login"). The
+ * client secret stays here: the browser only ever sees the requestId and the logged-in user.
+ */
+
+/** The relying party the dev stack seeds (apps/auth-service/src/dev/demo-data.ts, DEMO_CLIENT). */
+export const DEMO_SITE = {
+  clientId: 'demo-site',
+  clientSecret: 'demo-site-secret',
+  /** The site identifier sent to auth-user-by-app: one of the client's registered prefixes. */
+  siteIdentifier: 'http://localhost:8080/demo?',
+  /** Seconds the phone app has to approve. */
+  waitTime: 120,
+} as const;
+
+export interface LoginRequest {
+  requestId: string;
+  waitTime: number;
+}
+
+/** What the web site learns from one poll of its login request. */
+export type LoginState =
+  | { status: 'pending'; retryAfterSeconds?: number }
+  | { status: 'approved'; user: { userId: string; name: string; email: string } }
+  | { status: 'expired'; message: string };
+
+export class DemoSiteError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'DemoSiteError';
+  }
+}
+
+interface AuthAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  retryAfter: string | null;
+}
+
+export class DemoSiteLogin {
+  private readonly authorization: string;
+
+  constructor(
+    /** auth-service's base URL (the gateway's first AUTH_SERVICE_URL). */
+    private readonly authServiceUrl: string,
+    private readonly site: typeof DEMO_SITE = DEMO_SITE,
+  ) {
+    const credentials = `${site.clientId}:${site.clientSecret}`;
+    this.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+
+  /** auth-user-by-app: a new login request; its requestId is what the QR code shows. */
+  async start(): Promise<LoginRequest> {
+    const answer = await this.call('auth-user-by-app', {
+      requestId: this.site.siteIdentifier,
+      waitTime: this.site.waitTime,
+    });
+    const { requestId, waitTime } = answer.body;
+    if (answer.status !== 200 || typeof requestId !== 'string' || typeof waitTime !== 'number') {
+      throw new DemoSiteError(
+        `auth-service refused the login request (HTTP ${answer.status}: ${errorMessage(answer)})`,
+        502,
+      );
+    }
+    return { requestId, waitTime };
+  }
+
+  /** auth-user-result-by-app, turned into what the page shows (the JWT stays on the server). */
+  async poll(requestId: string): Promise<LoginState> {
+    const answer = await this.call('auth-user-result-by-app', { requestId });
+    if (answer.status === 200) {
+      const { userId, name, email } = answer.body;
+      return {
+        status: 'approved',
+        user: { userId: String(userId), name: String(name), email: String(email ?? '') },
+      };
+    }
+    if (answer.status === 401) return { status: 'pending' };
+    if (answer.status === 429) {
+      const seconds = Number(answer.retryAfter);
+      return {
+        status: 'pending',
+        retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 1,
+      };
+    }
+    if (answer.status === 400 || answer.status === 403) {
+      return { status: 'expired', message: errorMessage(answer) };
+    }
+    throw new DemoSiteError(
+      `auth-service answered HTTP ${answer.status}: ${errorMessage(answer)}`,
+      502,
+    );
+  }
+
+  private async call(endpoint: string, body: unknown): Promise<AuthAnswer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.authServiceUrl.replace(/\/+$/, '')}/v2/auth/${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: this.authorization },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new DemoSiteError('auth-service cannot be reached', 503);
+    }
+    const parsed: unknown = await res.json().catch(() => ({}));
+    return {
+      status: res.status,
+      body:
+        typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {},
+      retryAfter: res.headers.get('retry-after'),
+    };
+  }
+}
+
+function errorMessage(answer: AuthAnswer): string {
+  const error = answer.body.error as { message?: unknown } | undefined;
+  return typeof error?.message === 'string' ? error.message : 'no error message';
+}

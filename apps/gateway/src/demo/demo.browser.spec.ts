@@ -1,0 +1,202 @@
+/**
+ * The /demo QR login end to end in a real browser (Debian's chromium driven by playwright-core)
+ * against the dev stack of `npm start` (dev mode: the demo user and relying party are seeded):
+ * the web site shows a QR code, the phone app logs in, makes its wallet, DID and credential and
+ * approves the code's requestId with a VP, and the web site then shows the logged-in user.
+ * Screenshots are kept under test-artifacts/demo/ (gitignored).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import jsQRModule from 'jsqr';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { freePort } from '@itp/testing';
+
+const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+const artifacts = join(repoRoot, 'test-artifacts', 'demo');
+const CHROMIUM = '/usr/bin/chromium';
+const READY_DEADLINE_MS = 75_000;
+
+// jsqr is a CommonJS bundle: its default export is module.exports itself at run time.
+const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
+  jsQRModule) as unknown as (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+) => { data: string } | null;
+
+/** Launch flags for chromium in CI (see ../shared/notes/stack-facts.md "Browser tests"). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1',
+];
+
+function assertChromium(): void {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: the /demo browser test needs Debian's chromium. Install it with ` +
+        '`sudo apt-get install -y chromium` (bash .ci/run does so).',
+    );
+  }
+}
+
+interface Stack {
+  npm: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<void>;
+}
+
+/** `npm start` on a free gateway port and a fresh data folder, with a clean environment. */
+async function startStack(dataDir: string): Promise<Stack> {
+  const port = await freePort();
+  const env: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  if (process.env.PATH) env.PATH = process.env.PATH;
+  if (process.env.HOME) env.HOME = process.env.HOME;
+  const npm = spawn('npm', ['start'], {
+    cwd: repoRoot,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
+  npm.stdout?.on('data', keep);
+  npm.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+  const stack = { npm, url: `http://localhost:${port}`, output: () => output, exited };
+  const deadline = Date.now() + READY_DEADLINE_MS;
+  while (Date.now() < deadline && npm.exitCode === null && npm.signalCode === null) {
+    try {
+      const res = await fetch(`${stack.url}/health/ready`, { signal: AbortSignal.timeout(3000) });
+      if (res.status === 200) return stack;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stopStack(stack);
+  throw new Error(`npm start did not get ready; it said:\n${output}`);
+}
+
+async function stopStack(stack: Stack): Promise<void> {
+  const pid = stack.npm.pid as number;
+  try {
+    process.kill(-pid, 'SIGINT');
+  } catch {
+    return; // already gone
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }, 15_000);
+  await stack.exited;
+  clearTimeout(timer);
+}
+
+/** The text of the QR code in a PNG screenshot, or undefined. */
+function decodeQr(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+}
+
+/** Console errors and page errors (a CSP violation is reported as a console error). */
+function collectErrors(page: Page, into: string[]): void {
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') into.push(`${page.url()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => into.push(`${page.url()}: ${err.message}`));
+}
+
+describe('/demo in a browser (npm start, chromium)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'itp-demo-'));
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    assertChromium();
+    mkdirSync(artifacts, { recursive: true });
+    const [started, launched] = await Promise.all([
+      startStack(dataDir),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    ]);
+    stack = started;
+    browser = launched;
+  }, READY_DEADLINE_MS + 15_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (stack) await stopStack(stack);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('logs the web site in with the phone app: QR code → VP → logged-in user', async () => {
+    const url = (stack as Stack).url;
+    const errors: string[] = [];
+    const site = await (browser as Browser).newPage();
+    const phone = await (await (browser as Browser).newContext()).newPage();
+    collectErrors(site, errors);
+    collectErrors(phone, errors);
+
+    // The web site: its server starts the login request; the page shows the QR code.
+    await site.goto(`${url}/demo/site`);
+    await site.click('#start');
+    await site.locator('#qr').waitFor({ state: 'visible' });
+    const requestId = (await site.locator('#request-id').textContent()) ?? '';
+    expect(requestId).toMatch(/^http:\/\/localhost:8080\/demo\?requestId=\d{52}$/);
+    const qrPng = await site.locator('#qr').screenshot();
+    writeFileSync(join(artifacts, 'site-qr.png'), qrPng);
+    expect(decodeQr(qrPng)).toBe(requestId);
+    await site.screenshot({ path: join(artifacts, '1-site-waiting.png') });
+
+    // The phone app: password login, then wallet, DID and credential.
+    await phone.goto(`${url}/demo/phone`);
+    await phone.fill('#user-id', 'demo');
+    await phone.fill('#password', 'demo-password');
+    await phone.click('#login');
+    await phone.locator('#setup li.ok').waitFor({ timeout: 30_000 });
+    expect(await phone.locator('#setup').textContent()).toContain('Wallet created');
+    expect(await phone.locator('#did').textContent()).toMatch(/^did:ethr:0x[0-9a-fA-F]{40}$/);
+
+    // Logging in again reuses the wallet, the DID and the credential.
+    await phone.click('#login');
+    await phone.locator('#setup li.ok').waitFor({ timeout: 30_000 });
+    const again = (await phone.locator('#setup').textContent()) ?? '';
+    expect(again).toContain('Wallet reused');
+    expect(again).toContain('Credential reused');
+    await phone.screenshot({ path: join(artifacts, '2-phone-ready.png'), fullPage: true });
+
+    // Approve what the QR code says (as decoded from the image).
+    await phone.fill('#request-id', decodeQr(qrPng) ?? '');
+    await phone.click('#approve');
+    await phone.locator('#approve-status.ok').waitFor({ timeout: 30_000 });
+    await phone.screenshot({ path: join(artifacts, '3-phone-approved.png'), fullPage: true });
+
+    // The web site's poll collects the result.
+    await site.locator('#user').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await site.locator('#user-id').textContent()).toBe('demo');
+    expect(await site.locator('#user-name').textContent()).toBe('Demo User');
+    expect(await site.locator('#status').textContent()).toBe('Logged in.');
+    await site.screenshot({ path: join(artifacts, '4-site-logged-in.png') });
+
+    // The same requestId cannot be approved twice.
+    await phone.click('#approve');
+    await phone.locator('#approve-status.error').waitFor({ timeout: 30_000 });
+
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+  }, 90_000);
+});

@@ -1,0 +1,110 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { buildOpenApiDocument } from '@itp/schemas';
+import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
+import { DOCS_PAGE, DOCS_INIT_SCRIPT, OPENRPC_DOCUMENTS } from './docs-page.js';
+
+/** The API version the documents carry. */
+const DOCS_VERSION = '2.0.0';
+
+/**
+ * The CSP of the docs page: everything from the gateway itself, nothing from another host.
+ * Swagger UI sets styles through the DOM and uses data: images in its CSS.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const docsCsp: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', DOCS_CSP);
+  next();
+};
+
+/** The origin the client reached (protocol and host, honouring the gateway's trust proxy). */
+function originOf(req: Request): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+/** swagger-ui-dist's own files (a package kept external in the image: see tools/build). */
+function swaggerUiDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+/** The files of swagger-ui-dist the page loads, nothing else of the package. */
+const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
+
+type DocsConfig = Pick<GatewayConfig, 'TOKEN_RPC_URL' | 'BLOCK_RPC_URL'>;
+
+/**
+ * API documents, served by the gateway itself (never forwarded):
+ * - `GET /openapi.json`: OpenAPI 3.1 of /v2/auth and /v2/did, built from @itp/schemas;
+ * - `GET /docs`: Swagger UI (swagger-ui-dist, every asset from here) rendering it, with links to
+ * - `GET /openrpc/{token,erc20,block}.json`: the upstreams' `rpc.discover` answers, asked with
+ *   this request's X-Forwarded-Host / -Proto, so their servers[].url is the gateway's.
+ */
+export function docsRouter(config: DocsConfig): Router {
+  const router = express.Router();
+  const links = OPENRPC_DOCUMENTS.map(({ title, file }) => ({ title, url: `/openrpc/${file}` }));
+
+  router.get('/openapi.json', (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(
+      buildOpenApiDocument({
+        version: DOCS_VERSION,
+        serverUrl: originOf(req),
+        links: links.map(({ title, url }) => ({ title, url: `${originOf(req)}${url}` })),
+      }),
+    );
+  });
+
+  router.get(['/docs', '/docs/'], docsCsp, (_req, res) => {
+    res.type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/init.js', docsCsp, (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT_SCRIPT);
+  });
+  const assets = swaggerUiDir();
+  for (const file of SWAGGER_FILES) {
+    router.get(`/docs/${file}`, docsCsp, (_req, res, next) => {
+      res.sendFile(join(assets, file), { maxAge: '1h' }, (err) => err && next(err));
+    });
+  }
+
+  const upstreams: Record<string, { base: string; path: string }> = {};
+  for (const { file, path } of OPENRPC_DOCUMENTS) {
+    const setting = path === '/block' ? config.BLOCK_RPC_URL : config.TOKEN_RPC_URL;
+    upstreams[file] = { base: splitUpstreamUrls(setting)[0] ?? '', path };
+  }
+  router.get('/openrpc/:file', async (req, res, next) => {
+    const target = upstreams[req.params.file];
+    if (!target) return next();
+    try {
+      const answer = await fetch(`${target.base.replace(/\/+$/, '')}${target.path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-proto': req.protocol,
+          'x-forwarded-host': req.host,
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}',
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await answer.json()) as { result?: unknown };
+      if (!body.result) throw new Error('no result');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.json(body.result);
+    } catch {
+      res.status(502).json({ error: { code: '502', message: 'The upstream did not answer' } });
+    }
+  });
+  return router;
+}
