@@ -1,0 +1,141 @@
+import type { Flows } from '../client/flows.js';
+import { sleep } from '../infra/processes.js';
+import type { Stack } from '../stack/start-stack.js';
+import { classifyRest, classifyRpc, type MixedLoad, type Outcome } from './mixed-load.js';
+
+export type FaultKind =
+  | 'redis-stop'
+  | 'postgres-stop'
+  | 'chain-pause'
+  | 'chain-stop'
+  | 'sigterm-token-rpc'
+  | 'sigterm-auth-service';
+
+export interface FaultFigures {
+  kind: FaultKind;
+  downMs: number;
+  /** From the fault to the probe's first clear 503 (null: none seen, e.g. a SIGTERM). */
+  msTo503: number | null;
+  /** From the dependency's return to the probe's first success. */
+  msToRecovery: number | null;
+  /** A correct-password login right after the recovery. */
+  loginAfter: number;
+  /** Outcomes of the load's requests during the fault window (fault start → recovery). */
+  outcomes: Record<Outcome, number>;
+  /** Some unclear answers, for the report. */
+  unclear: string[];
+  /** Some refused (4xx) answers, for the report. */
+  refused: string[];
+}
+
+/** The request that shows whether what the fault broke works: per kind, one that needs it. */
+async function probe(kind: FaultKind, flows: Flows, stack: Stack): Promise<Outcome> {
+  const user = stack.accounts.users[2]!;
+  switch (kind) {
+    case 'redis-stop':
+    case 'postgres-stop':
+    case 'sigterm-auth-service':
+      return classifyRest(await flows.api.login(user.id, user.password));
+    case 'chain-pause':
+    case 'chain-stop':
+      return classifyRpc(
+        await flows.api.rpc('/token', 'getBalance', {
+          address: '0x000000000000000000000000000000000000bEEF',
+        }),
+      );
+    case 'sigterm-token-rpc':
+      return classifyRpc(
+        await flows.api.rpc('/token', 'getBalance', {
+          address: '0x000000000000000000000000000000000000bEEF',
+        }),
+      );
+  }
+}
+
+async function inject(kind: FaultKind, stack: Stack): Promise<() => Promise<void>> {
+  switch (kind) {
+    case 'redis-stop':
+      await stack.redis.stop();
+      return () => stack.redis.start();
+    case 'postgres-stop':
+      await stack.postgres.stop();
+      return () => stack.postgres.start();
+    case 'chain-pause':
+      stack.chain.pause();
+      return async () => stack.chain.resume();
+    case 'chain-stop':
+      await stack.chain.stop();
+      return () => stack.chain.start();
+    case 'sigterm-token-rpc':
+    case 'sigterm-auth-service': {
+      const app = stack.apps[kind === 'sigterm-token-rpc' ? 'token-rpc' : 'auth-service'];
+      await app.stop();
+      return async () => {
+        app.start();
+        await app.waitHealthy('/health/live');
+      };
+    }
+  }
+}
+
+/**
+ * One fault while `load` runs: inject it, probe until the first clear 503, keep it for `downMs`,
+ * restore, probe until the first success; then a correct-password login (no lockout).
+ */
+export async function runFault(
+  kind: FaultKind,
+  downMs: number,
+  stack: Stack,
+  flows: Flows,
+  load: MixedLoad,
+): Promise<FaultFigures> {
+  const from = load.records.length;
+  const started = Date.now();
+  const restore = await inject(kind, stack);
+  let msTo503: number | null = null;
+  const probeUntil = started + downMs;
+  while (Date.now() < probeUntil) {
+    const outcome = await probe(kind, flows, stack);
+    if (outcome === 'unavailable' && msTo503 === null) msTo503 = Date.now() - started;
+    await sleep(100);
+  }
+  await sleep(Math.max(0, probeUntil - Date.now()));
+  await restore();
+  const back = Date.now();
+  let msToRecovery: number | null = null;
+  while (Date.now() - back < 60_000) {
+    if ((await probe(kind, flows, stack)) === 'success') {
+      msToRecovery = Date.now() - back;
+      break;
+    }
+    await sleep(100);
+  }
+  const user = stack.accounts.users[2]!;
+  const login = await flows.api.login(user.id, user.password);
+  const window = load.records.slice(from);
+  const outcomes: Record<Outcome, number> = {
+    success: 0,
+    unavailable: 0,
+    refused: 0,
+    'upstream-down': 0,
+    unclear: 0,
+    'no-answer': 0,
+  };
+  for (const r of window) outcomes[r.outcome] += 1;
+  return {
+    kind,
+    downMs,
+    msTo503,
+    msToRecovery,
+    loginAfter: login.status,
+    outcomes,
+    unclear: window
+      .filter((r) => r.outcome === 'unclear' || r.outcome === 'no-answer')
+      .slice(0, 8)
+      .map((r) => `${r.op}: ${r.detail}`),
+    refused: window
+      .filter((r) => r.outcome === 'refused')
+      .slice(0, 3)
+      .map((r) => `${r.op}: ${r.detail}`),
+  };
+}

@@ -1,0 +1,74 @@
+import type { Stack } from '../stack/start-stack.js';
+import { query } from '../stack/records.js';
+import { sleep } from '../infra/processes.js';
+
+export interface SettleFigures {
+  records: number;
+  /** Records not final (sending, sent, unknown) when the deadline passed. */
+  open: number;
+  /** Seconds from the call until every record was final (null: not within the deadline). */
+  secondsToFinal: number | null;
+  /** Records whose status / block does not match the chain's receipt. */
+  mismatches: string[];
+  byStatus: Record<string, number>;
+}
+
+interface Row {
+  hash: string;
+  status: string;
+  block_number?: string | null;
+}
+
+/**
+ * Waits (up to `deadlineMs`) until every transaction record of token-rpc is final, then checks
+ * each against the chain: mined ↔ receipt status 1 (same block where recorded), failed with a
+ * block ↔ receipt status 0, dropped ↔ no receipt.
+ */
+export async function settleTransactions(
+  stack: Stack,
+  deadlineMs = 60_000,
+): Promise<SettleFigures> {
+  const started = Date.now();
+  let rows: Row[] = [];
+  let secondsToFinal: number | null = null;
+  while (Date.now() - started < deadlineMs) {
+    rows = await query<Row>(stack.databaseUrl, 'SELECT * FROM token_transactions');
+    if (rows.every((r) => ['mined', 'failed', 'dropped'].includes(r.status))) {
+      secondsToFinal = (Date.now() - started) / 1000;
+      break;
+    }
+    await sleep(1_000);
+  }
+  const mismatches: string[] = [];
+  const byStatus: Record<string, number> = {};
+  for (const row of rows) {
+    byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
+    const receipt = await stack.chain.call<{ status: string; blockNumber: string } | null>(
+      'eth_getTransactionReceipt',
+      [row.hash],
+    );
+    const block = row.block_number == null ? null : Number(row.block_number);
+    const ok =
+      row.status === 'mined'
+        ? receipt?.status === '0x1' && (block === null || Number(receipt.blockNumber) === block)
+        : row.status === 'failed'
+          ? block === null
+            ? receipt === null
+            : receipt?.status === '0x0'
+          : row.status === 'dropped'
+            ? receipt === null
+            : false;
+    if (!ok && ['mined', 'failed', 'dropped'].includes(row.status)) {
+      mismatches.push(
+        `${row.hash} ${row.status} (chain: ${receipt ? `status ${receipt.status}` : 'no receipt'})`,
+      );
+    }
+  }
+  return {
+    records: rows.length,
+    open: rows.filter((r) => !['mined', 'failed', 'dropped'].includes(r.status)).length,
+    secondsToFinal,
+    mismatches,
+    byStatus,
+  };
+}

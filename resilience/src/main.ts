@@ -1,0 +1,32 @@
+/**
+ * `npm run resilience` (Nx target resilience:run): the full profile against a freshly started
+ * stack; writes its figures into docs/reliability.md and exits 1 when a rule was broken.
+ * `--profile quick` runs the CI profile the same way. RESILIENCE_FUZZ_INPUTS overrides the
+ * number of fuzz inputs; RESILIENCE_SEED the fuzzer's seed.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { closeAgent } from './client/http.js';
+import { PROFILES } from './profiles.js';
+import { figuresMarkdown, replaceFigures } from './report/write-report.js';
+import { runSuite } from './run-suite.js';
+import { REPO_ROOT } from './stack/app-process.js';
+import { violations } from './verdict.js';
+
+const name = process.argv.includes('--profile')
+  ? process.argv[process.argv.lastIndexOf('--profile') + 1]
+  : 'full';
+if (name !== 'quick' && name !== 'full') throw new Error(`--profile quick|full, not ${name}`);
+const profile = { ...PROFILES[name] };
+if (process.env.RESILIENCE_FUZZ_INPUTS)
+  profile.fuzzInputs = Number(process.env.RESILIENCE_FUZZ_INPUTS);
+
+const figures = await runSuite(profile, (line) => console.log(line));
+await closeAgent();
+const note = process.env.RESILIENCE_NOTE ?? '';
+const file = join(REPO_ROOT, 'docs/reliability.md');
+writeFileSync(file, replaceFigures(readFileSync(file, 'utf8'), figuresMarkdown(figures, note)));
+console.log(`figures written to ${file}`);
+const broken = violations(figures);
+for (const v of broken) console.error(`broken: ${v}`);
+process.exit(broken.length === 0 ? 0 : 1);

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+
+/**
+ * The production secrets of one run (APP_ENV=test is production for secrets), fresh and random:
+ * the secret scan looks for every one of them in the logs and stores.
+ */
+export interface StackSecrets {
+  internalApiToken: string;
+  walletMasterKey: string;
+  /** The base64 key material of walletMasterKey (what must never appear). */
+  walletMasterKeyMaterial: string;
+  didKmsSecretKey: string;
+  jwtSigningKeys: string;
+  /** The private scalar `d` of the JWT signing key. */
+  jwtSigningKeyD: string;
+}
+
+export async function makeSecrets(): Promise<StackSecrets> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
+  const signing = { ...jwk, kid, alg: 'ES256', use: 'sig' };
+  const material = randomBytes(32).toString('base64');
+  return {
+    internalApiToken: randomBytes(32).toString('base64url'),
+    walletMasterKey: `res1:${material}`,
+    walletMasterKeyMaterial: material,
+    didKmsSecretKey: randomBytes(32).toString('hex'),
+    jwtSigningKeys: JSON.stringify([signing]),
+    jwtSigningKeyD: String(jwk.d),
+  };
+}
