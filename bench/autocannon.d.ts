@@ -9,9 +9,10 @@ declare module 'autocannon' {
     body?: string;
   }
   interface Result {
-    requests: { average: number };
-    latency: { p50: number; p99: number };
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number; average: number };
     errors: number;
+    timeouts: number;
     non2xx: number;
   }
   export default function autocannon(options: Options): Promise<Result>;

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench` (Nx target `bench:bench`): the loopback benchmark suite of issue 11. Starts the
+ * dev stack (`npm start` on a free port, fresh data folder) or uses the one at BASE, runs the
+ * seven scenarios each bounded in time, and appends a dated section to bench/RESULTS.md and a
+ * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).
+ *
+ *   npm run bench                  # full run (~3 min)
+ *   npm run bench -- --smoke       # a second per figure; writes nothing unless --write
+ *   BASE=http://127.0.0.1:8080 npm run bench
+ *
+ * BENCH_SECONDS / BENCH_CONNECTIONS override the full budget.
+ */
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { commit, load1, machine, markdownSection, type RunInfo } from './report.js';
+import { FULL, SMOKE, runSuite } from './suite.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const smoke = args.has('--smoke');
+const budget = smoke
+  ? SMOKE
+  : {
+      ...FULL,
+      seconds: Number(process.env.BENCH_SECONDS ?? FULL.seconds),
+      connections: Number(process.env.BENCH_CONNECTIONS ?? FULL.connections),
+    };
+const base = process.env.BASE || undefined;
+
+const before = load1();
+const run = await runSuite(repoRoot, budget, base, (line) =>
+  process.stderr.write(`[bench] ${line}\n`),
+);
+const now = new Date();
+const info: RunInfo = {
+  date: now.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  machine: machine(),
+  node: process.version,
+  commit: commit(repoRoot),
+  load: { before, after: load1() },
+  mode: smoke ? 'smoke' : 'full',
+  budget,
+  stack: run.stack === 'BASE' ? `the running stack at ${base}` : 'started by the suite (npm start)',
+};
+const section = markdownSection(info, run.results);
+process.stdout.write(`${section}\n`);
+for (const failure of run.failures)
+  process.stderr.write(`[bench] ${failure.name} FAILED: ${failure.error}\n`);
+/** Written in the repository's Prettier style, so `npm test`'s format check stays green. */
+async function writeFormatted(file: string, text: string): Promise<void> {
+  const options = (await resolveConfig(file)) ?? {};
+  writeFileSync(file, await format(text, { ...options, filepath: file }));
+}
+
+if (!smoke || args.has('--write')) {
+  const resultsMd = `${benchDir}/RESULTS.md`;
+  appendFileSync(resultsMd, `\n${section}`);
+  await writeFormatted(resultsMd, readFileSync(resultsMd, 'utf8'));
+  mkdirSync(`${benchDir}/results`, { recursive: true });
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  await writeFormatted(
+    `${benchDir}/results/${stamp}.json`,
+    JSON.stringify({ ...info, results: run.results, failures: run.failures }),
+  );
+}
+process.exitCode = run.failures.length > 0 ? 1 : 0;

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ReferenceServer {
+  url: string;
+  stop(): void;
+}
+
+const script = fileURLToPath(new URL('./reference-server.ts', import.meta.url));
+
+/** Starts reference-server.ts in its own process; `payload` is written to `dir` for `express`. */
+export async function startReference(
+  kind: 'bare' | 'express',
+  dir: string,
+  payload?: string,
+): Promise<ReferenceServer> {
+  const args = ['--import', 'tsx', script, kind];
+  if (kind === 'express') {
+    const file = join(dir, 'payload.json');
+    writeFileSync(file, payload ?? '{}');
+    args.push(file);
+  }
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`reference server exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => {
+      child.stdin.end();
+      child.kill('SIGTERM');
+    },
+  };
+}

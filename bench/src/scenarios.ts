@@ -1,0 +1,562 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { ES256KSigner, createJWT, decodeJWT, verifyJWT } from 'did-jwt';
+import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { httpLoad, loopLoad, type Figure } from './load.js';
+import { startReference } from './reference-process.js';
+import type { RunningStack } from './stack.js';
+
+/** How long and how hard each scenario runs. */
+export interface Budget {
+  seconds: number;
+  /** Connections for cheap endpoints. */
+  connections: number;
+  /** Connections (or loops) for the crypto-bound scenarios. */
+  cryptoConnections: number;
+  /** Parallel flows of the transfer scenario. */
+  transferLanes: number;
+  /** Uncounted load before each HTTP figure. */
+  warmupSeconds: number;
+}
+
+/** One scenario: its figures (the measured one first, then its references) and its targets. */
+export interface ScenarioResult {
+  id: number;
+  name: string;
+  figures: Figure[];
+  /** Each target, whether it was met, and the value. */
+  checks: Array<{ target: string; value: string; met: boolean }>;
+  notes: string[];
+}
+
+export interface ScenarioContext {
+  stack: RunningStack;
+  budget: Budget;
+  /** A scratch folder for the reference servers. */
+  dir: string;
+}
+
+const rpcBody = (method: string, params: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+const pct = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) : 0);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as T;
+}
+
+interface RpcAnswer {
+  result?: { resultCode: string; resultData: unknown; TransactionID?: string };
+  error?: unknown;
+}
+
+async function rpcOk<T>(url: string, method: string, params: unknown): Promise<T> {
+  const answer = await postJson<RpcAnswer>(url, rpcBody(method, params));
+  if (answer.result?.resultCode !== '200') {
+    throw new Error(`${method}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+  return (answer.result.TransactionID ?? answer.result.resultData) as T;
+}
+
+/** 1. The same cached endpoint direct and through the gateway; the gateway alone vs bare node:http. */
+export async function gatewayScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, connections } = ctx.budget;
+  const bare = await startReference('bare', ctx.dir);
+  try {
+    const through = await httpLoad({
+      label: 'gateway → did-service GET /v2/did/issuers',
+      url: `${urls.gateway}/v2/did/issuers`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+    });
+    const direct = await httpLoad({
+      label: 'did-service GET /v2/did/issuers direct (reference)',
+      url: `${urls.did}/v2/did/issuers`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+    });
+    const live = await httpLoad({
+      label: 'gateway GET /health/live',
+      url: `${urls.gateway}/health/live`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+    });
+    const bareFigure = await httpLoad({
+      label: 'bare node:http (reference)',
+      url: bare.url,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+    });
+    // One connection: the time the hop adds, without queueing.
+    const one = (label: string, url: string) =>
+      httpLoad({ label, url, seconds, warmupSeconds: ctx.budget.warmupSeconds, connections: 1 });
+    const throughOne = await one(
+      'gateway → did-service GET /v2/did/issuers, 1 connection',
+      `${urls.gateway}/v2/did/issuers`,
+    );
+    const directOne = await one(
+      'did-service GET /v2/did/issuers direct, 1 connection (reference)',
+      `${urls.did}/v2/did/issuers`,
+    );
+    const added = through.p50 - direct.p50;
+    const addedOne = Math.round((throughOne.meanMs - directOne.meanMs) * 1000) / 1000;
+    return {
+      id: 1,
+      name: 'gateway',
+      figures: [through, direct, throughOne, directOne, live, bareFigure],
+      checks: [
+        {
+          target: '≥ 70 % of direct throughput',
+          value: `${pct(through.rate, direct.rate)} %`,
+          met: through.rate >= 0.7 * direct.rate,
+        },
+        {
+          target: '≤ 1 ms added p50 (50 connections)',
+          value: `${added} ms`,
+          met: added <= 1,
+        },
+        {
+          target: '≤ 1 ms added per request, 1 connection (mean)',
+          value: `${addedOne} ms`,
+          met: addedOne <= 1,
+        },
+      ],
+      notes: [`/health/live reaches ${pct(live.rate, bareFigure.rate)} % of bare node:http`],
+    };
+  } finally {
+    bare.stop();
+  }
+}
+
+/** 2. getBlock [0] (final, cached): direct vs bare express of the same size; through the gateway vs the node. */
+export async function getBlockScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, connections } = ctx.budget;
+  const body = rpcBody('getBlock', [0]);
+  const sample = await (
+    await fetch(`${urls.block}/block`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+  ).text();
+  const express = await startReference('express', ctx.dir, sample);
+  try {
+    const direct = await httpLoad({
+      label: 'block-rpc getBlock [0] direct',
+      url: `${urls.block}/block`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+      body,
+    });
+    const bare = await httpLoad({
+      label: `bare express, fixed ${sample.length} B JSON (reference)`,
+      url: express.url,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+      body,
+    });
+    const through = await httpLoad({
+      label: 'gateway → block-rpc getBlock [0]',
+      url: `${urls.gateway}/block`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+      body,
+    });
+    const nodeBody = rpcBody('eth_getBlockByNumber', ['0x0', false]);
+    const node = await httpLoad({
+      label: 'chain node eth_getBlockByNumber(0x0) (reference)',
+      url: urls.chain,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections,
+      body: nodeBody,
+    });
+    // One connection: latency without queueing (at 50 connections p50 is mostly the queue).
+    const throughOne = await httpLoad({
+      label: 'gateway → block-rpc getBlock [0], 1 connection',
+      url: `${urls.gateway}/block`,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections: 1,
+      body,
+    });
+    const nodeOne = await httpLoad({
+      label: 'chain node eth_getBlockByNumber(0x0), 1 connection (reference)',
+      url: urls.chain,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections: 1,
+      body: nodeBody,
+    });
+    return {
+      id: 2,
+      name: 'getBlock',
+      figures: [direct, bare, through, node, throughOne, nodeOne],
+      checks: [
+        {
+          target: 'direct ≥ 80 % of bare express',
+          value: `${pct(direct.rate, bare.rate)} %`,
+          met: direct.rate >= 0.8 * bare.rate,
+        },
+        {
+          target: 'through the gateway p50 ≤ 2 × node p50 (same concurrency)',
+          value: `${through.p50} ms vs ${node.p50} ms`,
+          met: through.p50 <= 2 * Math.max(node.p50, 1),
+        },
+        {
+          target: 'through the gateway ≤ 2 × node latency, 1 connection (mean: p50 has 1 ms steps)',
+          value: `${throughOne.meanMs} ms vs ${nodeOne.meanMs} ms`,
+          met: throughOne.meanMs <= 2 * nodeOne.meanMs,
+        },
+      ],
+      notes: ['autocannon’s percentiles are whole milliseconds: a p50 of 0 means under 1 ms'],
+    };
+  } finally {
+    express.stop();
+  }
+}
+
+interface Identity {
+  bearer: string;
+  did: string;
+  issuer: string;
+  vc: Record<string, unknown>;
+}
+
+/** Logs in as the dev demo user, makes a DID and one credential (the bodies the VC scenarios send). */
+async function identity(gateway: string): Promise<Identity> {
+  const login = await postJson<Record<string, unknown>>(`${gateway}/v2/auth/auth-user`, {
+    id: 'demo',
+    password: 'demo-password',
+  });
+  const token = String(login.accessToken ?? login.token ?? login.jwt ?? '');
+  if (!token) throw new Error(`auth-user answered no token: ${Object.keys(login).join(', ')}`);
+  const bearer = `Bearer ${token}`;
+  const wallet = await rpcOk<{ address: string; secretKey: string }>(
+    `${gateway}/token`,
+    'createAddress',
+    {},
+  );
+  const created = await postJson<{ did: string }>(
+    `${gateway}/v2/did/create-did`,
+    { alias: `bench-${Date.now()}`, address: wallet.address, secretKey: wallet.secretKey },
+    { authorization: bearer },
+  );
+  const issuers = (await (await fetch(`${gateway}/v2/did/issuers`)).json()) as Array<{
+    did: string;
+  }>;
+  const issuer = issuers[0]!.did;
+  const vc = await postJson<Record<string, unknown>>(
+    `${gateway}/v2/did/create-vc`,
+    { holder: created.did, issuer, userInfo: { name: 'Bench User' } },
+    { authorization: bearer },
+  );
+  return { bearer, did: created.did, issuer, vc };
+}
+
+/** A did:ethr-style signer and the DID document a cached resolver hands back for it. */
+function localIssuer() {
+  const wallet = Wallet.createRandom();
+  const did = `did:ethr:0x7a69:${wallet.address}`;
+  const doc = {
+    '@context': ['https://www.w3.org/ns/did/v1'],
+    id: did,
+    verificationMethod: [
+      {
+        id: `${did}#controller`,
+        type: 'EcdsaSecp256k1RecoveryMethod2020',
+        controller: did,
+        blockchainAccountId: `eip155:31337:${wallet.address}`,
+      },
+    ],
+    authentication: [`${did}#controller`],
+    assertionMethod: [`${did}#controller`],
+  };
+  const resolution = { didResolutionMetadata: {}, didDocument: doc, didDocumentMetadata: {} };
+  const resolver = { resolve: async () => resolution };
+  const signer = ES256KSigner(Buffer.from(wallet.privateKey.slice(2), 'hex'));
+  return { did, signer, resolver };
+}
+
+let cachedIdentity: Promise<Identity> | undefined;
+
+/** 3. verify-vc through the gateway vs in-process did-jwt verification with a cached resolver. */
+export async function verifyVcScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, cryptoConnections } = ctx.budget;
+  cachedIdentity ??= identity(urls.gateway);
+  const { vc } = await cachedIdentity;
+  const through = await httpLoad({
+    label: 'gateway → did-service verify-vc',
+    url: `${urls.gateway}/v2/did/verify-vc`,
+    seconds,
+    warmupSeconds: ctx.budget.warmupSeconds,
+    connections: cryptoConnections,
+    body: JSON.stringify(vc),
+  });
+  const local = localIssuer();
+  const payload = decodeJWT(String((vc.proof as { jwt: string }).jwt)).payload;
+  const jwt = await createJWT(
+    { ...payload, iss: local.did },
+    { issuer: local.did, signer: local.signer },
+    { alg: 'ES256K' },
+  );
+  const reference = await loopLoad(
+    'did-jwt verifyJWT in process, cached resolver (reference)',
+    seconds,
+    cryptoConnections,
+    () => verifyJWT(jwt, { resolver: local.resolver }),
+  );
+  return {
+    id: 3,
+    name: 'verify-vc',
+    figures: [through, reference],
+    checks: [
+      {
+        target: '≥ 60 % of in-process verification',
+        value: `${pct(through.rate, reference.rate)} %`,
+        met: through.rate >= 0.6 * reference.rate,
+      },
+      { target: 'p99 ≤ 100 ms', value: `${through.p99} ms`, met: through.p99 <= 100 },
+    ],
+    notes: [`${cryptoConnections} connections`],
+  };
+}
+
+/** 4. create-vc through the gateway vs in-process signing of the same credential. */
+export async function createVcScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, cryptoConnections } = ctx.budget;
+  cachedIdentity ??= identity(urls.gateway);
+  const { bearer, did, issuer, vc } = await cachedIdentity;
+  const through = await httpLoad({
+    label: 'gateway → did-service create-vc',
+    url: `${urls.gateway}/v2/did/create-vc`,
+    seconds,
+    warmupSeconds: ctx.budget.warmupSeconds,
+    connections: cryptoConnections,
+    headers: { authorization: bearer },
+    body: JSON.stringify({ holder: did, issuer, userInfo: { name: 'Bench User' } }),
+  });
+  const local = localIssuer();
+  const payload = decodeJWT(String((vc.proof as { jwt: string }).jwt)).payload;
+  const reference = await loopLoad(
+    'did-jwt createJWT ES256K in process, same payload (reference)',
+    seconds,
+    cryptoConnections,
+    () =>
+      createJWT(
+        { ...payload, iss: local.did },
+        { issuer: local.did, signer: local.signer },
+        { alg: 'ES256K' },
+      ),
+  );
+  return {
+    id: 4,
+    name: 'create-vc',
+    figures: [through, reference],
+    checks: [
+      {
+        target: '≥ 40 % of in-process signing',
+        value: `${pct(through.rate, reference.rate)} %`,
+        met: through.rate >= 0.4 * reference.rate,
+      },
+    ],
+    notes: [`${cryptoConnections} connections`],
+  };
+}
+
+/** 5. auth-user through the gateway vs raw argon2id verification (same parameters and concurrency). */
+export async function authUserScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, cryptoConnections } = ctx.budget;
+  const through = await httpLoad({
+    label: 'gateway → auth-service auth-user (demo user)',
+    url: `${urls.gateway}/v2/auth/auth-user`,
+    seconds,
+    warmupSeconds: ctx.budget.warmupSeconds,
+    connections: cryptoConnections,
+    body: JSON.stringify({ id: 'demo', password: 'demo-password' }),
+  });
+  // auth-service's parameters (apps/auth-service/src/passwords/argon2-password-hasher.ts).
+  const stored = await argonHash('demo-password', {
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  const reference = await loopLoad(
+    'argon2id verify in process, m=19456 t=2 p=1 (reference)',
+    seconds,
+    cryptoConnections,
+    async () => {
+      if (!(await argonVerify(stored, 'demo-password'))) throw new Error('no match');
+    },
+  );
+  return {
+    id: 5,
+    name: 'auth-user',
+    figures: [through, reference],
+    checks: [
+      {
+        target: '≥ 85 % of raw argon2id',
+        value: `${pct(through.rate, reference.rate)} %`,
+        met: through.rate >= 0.85 * reference.rate,
+      },
+    ],
+    notes: [
+      'auth-service limits only failed logins (per id and address); the demo user’s logins succeed, so no limit applies',
+    ],
+  };
+}
+
+async function chainCall(chain: string, method: string, params: unknown[]): Promise<unknown> {
+  const answer = await postJson<{ result?: unknown; error?: unknown }>(chain, {
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params,
+  });
+  if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+  return answer.result;
+}
+
+/** 6. transfer flows (tempKey → signData → transfer) through the gateway vs raw ethers sends. */
+export async function transferScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls } = ctx.stack;
+  const { seconds, transferLanes } = ctx.budget;
+  const token = `${urls.gateway}/token`;
+  const to = '0x000000000000000000000000000000000000bEEF';
+  const amount = '1000';
+  const lanes = await Promise.all(
+    Array.from({ length: transferLanes }, async () => {
+      const wallet = await rpcOk<{ address: string; secretKey: string }>(
+        token,
+        'createAddress',
+        {},
+      );
+      await chainCall(urls.chain, 'anvil_setBalance', [wallet.address, '0x56BC75E2D63100000']);
+      return { ...wallet, sent: 0 };
+    }),
+  );
+  const through = await loopLoad(
+    'transfer flows through the gateway (tempKey → signData → transfer)',
+    seconds,
+    transferLanes,
+    async (lane) => {
+      const { address, secretKey } = lanes[lane]!;
+      const { tempKey } = await rpcOk<{ tempKey: string }>(token, 'net_getTempKey', {
+        address,
+        keyType: 'transfer',
+      });
+      const hashKey = sha256(`${tempKey}|${secretKey}`);
+      const hash = sha256(`${address}|${to}|${amount}|${tempKey}|${hashKey}`);
+      const signature = await rpcOk<string>(token, 'signData', {
+        from: address,
+        hash,
+        tempKey,
+        hashKey,
+      });
+      await rpcOk(token, 'transfer', { from: address, to, amount, tempKey, hashKey, signature });
+      lanes[lane]!.sent += 1;
+    },
+  );
+  // Nonce gaps: every address's next nonce must be exactly the number of transfers it made.
+  let gaps = 0;
+  for (const lane of lanes) {
+    const pending = Number(
+      await chainCall(urls.chain, 'eth_getTransactionCount', [lane.address, 'pending']),
+    );
+    if (pending !== lane.sent) gaps += 1;
+  }
+  const provider = new JsonRpcProvider(urls.chain, 31337, {
+    staticNetwork: true,
+    batchMaxCount: 1,
+  });
+  const senders = await Promise.all(
+    Array.from({ length: transferLanes }, async () => {
+      const wallet = new Wallet(`0x${randomBytes(32).toString('hex')}`, provider);
+      await chainCall(urls.chain, 'anvil_setBalance', [wallet.address, '0x56BC75E2D63100000']);
+      return new NonceManager(wallet);
+    }),
+  );
+  const reference = await loopLoad(
+    'raw ethers Wallet.sendTransaction to the node (reference)',
+    seconds,
+    transferLanes,
+    (lane) => senders[lane]!.sendTransaction({ to, value: BigInt(amount) }),
+  );
+  provider.destroy();
+  return {
+    id: 6,
+    name: 'transfer',
+    figures: [through, reference],
+    checks: [
+      {
+        target: '≥ 70 % of raw ethers sends',
+        value: `${pct(through.rate, reference.rate)} %`,
+        met: through.rate >= 0.7 * reference.rate,
+      },
+      { target: '0 errors', value: String(through.errors), met: through.errors === 0 },
+      { target: '0 nonce gaps', value: String(gaps), met: gaps === 0 },
+    ],
+    notes: [
+      `${transferLanes} parallel flows, one address each; token-rpc's rate limits lifted (0) for the run`,
+    ],
+  };
+}
+
+/** 7. Start-up time and resident memory of the whole stack. */
+export async function startupScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const byProcess = ctx.stack.residentMiB();
+  const mib = Object.values(byProcess).reduce((a, b) => a + b, 0);
+  const startup = ctx.stack.startupMs;
+  return {
+    id: 7,
+    name: 'start-up and memory',
+    figures: [],
+    checks: [
+      {
+        target: 'time until /health/ready',
+        value:
+          startup === undefined
+            ? 'n/a (BASE: stack already running)'
+            : `${(startup / 1000).toFixed(1)} s`,
+        met: true,
+      },
+      { target: 'resident memory of the stack ≤ 600 MB', value: `${mib} MiB`, met: mib <= 600 },
+    ],
+    notes: [
+      'resident memory: VmRSS after the load, by process: ' +
+        Object.entries(byProcess)
+          .map(([name, value]) => `${name} ${value} MiB`)
+          .join(', '),
+    ],
+  };
+}
+
+export const SCENARIOS = [
+  gatewayScenario,
+  getBlockScenario,
+  verifyVcScenario,
+  createVcScenario,
+  authUserScenario,
+  transferScenario,
+  startupScenario,
+];

@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { SMOKE, runSuite } from './suite.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+// `npm run bench -- --smoke` inside `npm test`: the suite still starts the dev stack and every
+// scenario still produces figures without errors. A second per figure, so nothing here says
+// anything about speed (no figure is compared with a target).
+describe('benchmark suite, smoke mode', () => {
+  it('runs all seven scenarios against a fresh dev stack, each with results and no errors', async () => {
+    const run = await runSuite(repoRoot, SMOKE, undefined);
+    expect(run.failures).toEqual([]);
+    expect(run.results.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const result of run.results) {
+      expect(result.checks.length).toBeGreaterThan(0);
+      for (const figure of result.figures) {
+        expect({ label: figure.label, errors: figure.errors }).toEqual({
+          label: figure.label,
+          errors: 0,
+        });
+        expect(figure.total).toBeGreaterThan(0);
+      }
+    }
+    // 6. transfer: the flows' own consistency checks (not speed).
+    const transfer = run.results.find((r) => r.id === 6)!;
+    expect(transfer.checks.filter((c) => c.target !== '≥ 70 % of raw ethers sends')).toEqual(
+      transfer.checks
+        .filter((c) => c.target !== '≥ 70 % of raw ethers sends')
+        .map((c) => ({ ...c, met: true })),
+    );
+  }, 120_000);
+});

@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@itp/dev-chain';
+
+/** Where the parts of a running dev stack listen (loopback). */
+export interface StackUrls {
+  gateway: string;
+  auth: string;
+  did: string;
+  token: string;
+  block: string;
+  chain: string;
+}
+
+export interface RunningStack {
+  urls: StackUrls;
+  /** Time from spawning `npm start` to the gateway's /health/ready answering 200 (undefined: BASE). */
+  startupMs: number | undefined;
+  /** Resident memory of every process of the stack, MiB, by process. */
+  residentMiB(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export async function waitReady(url: string, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not ready in time`);
+}
+
+interface Proc {
+  pid: number;
+  env: Map<string, string>;
+  rssKiB: number;
+  args: string;
+}
+
+/** The processes of this user that /proc lets us read (environment, command line, RSS). */
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = new Map<string, string>();
+      for (const line of readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0')) {
+        const eq = line.indexOf('=');
+        if (eq > 0) env.set(line.slice(0, eq), line.slice(eq + 1));
+      }
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      out.push({ pid: Number(entry), env, rssKiB: Number(rss ?? 0), args });
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return out;
+}
+
+const portOf = (url: string) => new URL(url).port;
+
+/**
+ * The stack behind a gateway on this machine: the gateway process is the one whose PORT is the
+ * gateway's and that has the upstream URLs in its environment; each upstream is the process with
+ * that PORT; the chain is block-rpc's ETH_RPC_URL. The dev stack chooses these ports at start
+ * and prints only the gateway's, so they are read from /proc (only this user's processes).
+ */
+export function discoverStack(gatewayUrl: string): {
+  urls: StackUrls;
+  pids: Record<string, number>;
+} {
+  const all = processes();
+  const gateway = all.find(
+    (p) => p.env.get('PORT') === portOf(gatewayUrl) && p.env.has('BLOCK_RPC_URL'),
+  );
+  if (!gateway)
+    throw new Error(`no gateway process with PORT ${portOf(gatewayUrl)} found in /proc`);
+  const first = (name: string) => (gateway.env.get(name) ?? '').split(',')[0]!.trim();
+  const auth = first('AUTH_SERVICE_URL');
+  const did = first('DID_SERVICE_URL');
+  const token = first('TOKEN_RPC_URL');
+  const block = first('BLOCK_RPC_URL');
+  const byPort = (url: string) =>
+    all.find((p) => p.env.get('PORT') === portOf(url) && p !== gateway);
+  const blockProc = byPort(block);
+  const chain = blockProc?.env.get('ETH_RPC_URL');
+  if (!chain) throw new Error('block-rpc process (ETH_RPC_URL) not found in /proc');
+  const pids: Record<string, number> = {};
+  const named = {
+    gateway,
+    'auth-service': byPort(auth),
+    'did-service': byPort(did),
+    'token-rpc': byPort(token),
+    'block-rpc': blockProc,
+  };
+  for (const [name, proc] of Object.entries(named)) if (proc) pids[name] = proc.pid;
+  const chainPort = portOf(chain);
+  const anvil = all.find((p) => p.args.includes('anvil') && p.args.includes(`--port ${chainPort}`));
+  if (anvil) pids['chain (anvil)'] = anvil.pid;
+  return { urls: { gateway: gatewayUrl, auth, did, token, block, chain }, pids };
+}
+
+function rssOf(pids: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    try {
+      const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      out[name] = Math.round(kib / 1024);
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** Uses the stack at `base` (BASE), or starts `npm start` on a free port with a fresh data folder. */
+export async function openStack(repoRoot: string, base: string | undefined): Promise<RunningStack> {
+  if (base) {
+    await waitReady(`${base}/health/ready`, 10_000);
+    const { urls, pids } = discoverStack(base.replace(/\/$/, ''));
+    return { urls, startupMs: undefined, residentMiB: () => rssOf(pids), stop: async () => {} };
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'itp-bench-'));
+  const started = performance.now();
+  const child: ChildProcess = spawn('npm', ['start'], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // Lifted for the run (the transfer scenario makes far more than 300 calls a minute from
+      // one address); said so in RESULTS.md.
+      RATE_LIMIT_WALLET_PER_MINUTE: '0',
+      RATE_LIMIT_TEMP_KEY_PER_MINUTE: '0',
+      RATE_LIMIT_SIGN_DATA_PER_MINUTE: '0',
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const gateway = `http://127.0.0.1:${port}`;
+    await waitReady(`${gateway}/health/ready`, 120_000);
+    const startupMs = performance.now() - started;
+    const { urls, pids } = discoverStack(gateway);
+    return { urls, startupMs, residentMiB: () => rssOf(pids), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
