@@ -1,0 +1,233 @@
+/**
+ * deploy/k8s validated offline: the generated files are what tools/deploy/k8s-manifests.ts writes
+ * (HTTPRoutes included, from the gateway's route table); `kubectl kustomize` renders each overlay;
+ * every rendered object validates against the Kubernetes schemas (kubernetes-models); and the
+ * rules of deploy/README.md hold (probes, non-root, read-only root, no token mount, who may call
+ * whom).
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { parseAllDocuments, type Tags } from 'yaml';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { upstreamsFrom } from '../../apps/gateway/src/upstreams/upstreams.js';
+import { SERVICES, generatedFiles } from './k8s-manifests.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const run = promisify(execFile);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; spec?: any };
+
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'batch/v1/Job': Job,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
+  'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
+};
+
+async function kustomize(dir: string): Promise<K8sObject[]> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run('kubectl', ['kustomize', join(root, dir)], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+      maxBuffer: 20 * 1024 * 1024,
+    }));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(
+        'kubectl is not installed: install kubectl ≥ 1.21 (kustomize 4+; Debian bookworm only has 1.20)',
+      );
+    }
+    throw err;
+  }
+  // The API server's YAML reader (go-yaml) keeps a hex literal wider than 64 bits, such as a
+  // contract address that kustomize writes unquoted, a string; the `yaml` package would read it
+  // as a number. Read hex as strings here too.
+  const noHex = (tags: Tags): Tags =>
+    tags.filter((tag) => (tag as { format?: string }).format !== 'HEX');
+  return parseAllDocuments(stdout, { customTags: noHex }).map((doc) => doc.toJS() as K8sObject);
+}
+
+const of = (objects: K8sObject[], kind: string): K8sObject[] =>
+  objects.filter((o) => o.kind === kind);
+
+describe('deploy/k8s', () => {
+  it('the committed generated files are what tools/deploy/k8s-manifests.ts writes', async () => {
+    const stale: string[] = [];
+    for (const [path, content] of Object.entries(await generatedFiles())) {
+      if (readFileSync(join(root, path), 'utf8') !== content) stale.push(path);
+    }
+    expect(stale).toEqual([]); // run: npx tsx tools/deploy/k8s-manifests.ts
+  }, 30_000);
+
+  it("routes in the HTTPRoutes exactly the gateway's public paths, to the same services", async () => {
+    const routes = await kustomize('deploy/k8s/gateway-api');
+    const byService = (a: { service: string }, b: { service: string }): number =>
+      a.service.localeCompare(b.service);
+    const served = routes.map((route) => ({
+      service: route.metadata.name,
+      backend: route.spec.rules[0].backendRefs[0].name,
+      paths: route.spec.rules[0].matches.map((m: { path: { value: string } }) => m.path.value),
+    }));
+    const table = upstreamsFrom({
+      AUTH_SERVICE_URL: 'http://a',
+      DID_SERVICE_URL: 'http://d',
+      TOKEN_RPC_URL: 'http://t',
+      BLOCK_RPC_URL: 'http://b',
+    }).map((u) => ({
+      service: u.name,
+      backend: u.name,
+      paths: u.paths.map((p) => p.replace(/\/\*[A-Za-z_]+$/, '')),
+    }));
+    expect(served.sort(byService)).toEqual(table.sort(byService));
+  }, 30_000);
+
+  describe.each(['dev', 'prod'])('overlay %s', (overlay) => {
+    let objects: K8sObject[] = [];
+
+    beforeAll(async () => {
+      objects = await kustomize(`deploy/k8s/overlays/${overlay}`);
+    }, 30_000);
+
+    it('renders, and every object validates against the Kubernetes schemas', () => {
+      expect(objects.length).toBeGreaterThan(30);
+      const invalid: string[] = [];
+      for (const object of objects) {
+        const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+        if (!Model) {
+          invalid.push(`${object.kind} ${object.metadata.name}: no schema (${object.apiVersion})`);
+          continue;
+        }
+        try {
+          new Model(object as never).validate();
+        } catch (err) {
+          invalid.push(`${object.kind} ${object.metadata.name}: ${(err as Error).message}`);
+        }
+      }
+      expect(invalid).toEqual([]);
+    });
+
+    it('has per service a Deployment, Service, HPA, PDB, NetworkPolicy and ServiceAccount', () => {
+      for (const kind of [
+        'Deployment',
+        'Service',
+        'HorizontalPodAutoscaler',
+        'PodDisruptionBudget',
+        'ServiceAccount',
+      ]) {
+        expect({
+          kind,
+          names: of(objects, kind)
+            .map((o) => o.metadata.name)
+            .sort(),
+        }).toEqual({
+          kind,
+          names: SERVICES.map((s) => s.name).sort(),
+        });
+      }
+      const jobs = of(objects, 'Job')
+        .map((j) => j.metadata.name)
+        .sort();
+      expect(jobs).toEqual(
+        SERVICES.filter((s) => s.migrates)
+          .map((s) => `${s.name}-migrate`)
+          .sort(),
+      );
+      for (const sa of of(objects, 'ServiceAccount')) {
+        expect(
+          (sa as { automountServiceAccountToken?: boolean }).automountServiceAccountToken,
+        ).toBe(false);
+      }
+    });
+
+    it('runs every pod non-root on a read-only root with probes, limits and secrets by reference', () => {
+      for (const workload of [...of(objects, 'Deployment'), ...of(objects, 'Job')]) {
+        const pod = workload.spec.template.spec;
+        expect({ name: workload.metadata.name, token: pod.automountServiceAccountToken }).toEqual({
+          name: workload.metadata.name,
+          token: false,
+        });
+        for (const c of pod.containers) {
+          expect(c.securityContext).toMatchObject({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+          });
+          expect(c.resources.limits).toEqual({
+            cpu: expect.any(String),
+            memory: expect.any(String),
+          });
+          expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+          for (const env of c.env ?? []) {
+            // Nothing secret is written in the manifests: every secret comes from itp-secrets.
+            expect({ name: env.name, from: env.valueFrom?.secretKeyRef?.name }).toEqual({
+              name: env.name,
+              from: 'itp-secrets',
+            });
+            // Keys set only during a key rotation are optional: pods start with or without them.
+            expect({
+              name: env.name,
+              optional: env.valueFrom?.secretKeyRef?.optional === true,
+            }).toEqual({
+              name: env.name,
+              optional: [
+                'INTERNAL_API_ACCEPTED_TOKENS',
+                'WALLET_PREVIOUS_MASTER_KEYS',
+                'DID_KMS_PREVIOUS_SECRET_KEYS',
+              ].includes(env.name),
+            });
+          }
+        }
+        if (workload.kind === 'Deployment') {
+          const [c] = pod.containers;
+          expect(c.livenessProbe.httpGet.path).toBe('/health/live');
+          expect(c.readinessProbe.httpGet.path).toBe('/health/ready');
+          expect(workload.spec.template.metadata.annotations['prometheus.io/scrape']).toBe('true');
+        }
+      }
+    });
+
+    it('lets only the gateway be reached from anywhere, each service only from its callers', () => {
+      const callers: Record<string, string[] | 'any'> = {};
+      for (const policy of of(objects, 'NetworkPolicy')) {
+        const target = policy.spec.podSelector.matchLabels?.['app.kubernetes.io/name'];
+        if (!target) {
+          expect(policy.spec.ingress).toBeUndefined(); // the default deny
+          continue;
+        }
+        const httpRule = policy.spec.ingress[0];
+        callers[target] = httpRule.from
+          ? httpRule.from.map(
+              (f: { podSelector: { matchLabels: Record<string, string> } }) =>
+                f.podSelector.matchLabels['app.kubernetes.io/name'],
+            )
+          : 'any';
+      }
+      expect(callers).toEqual({
+        gateway: 'any',
+        'auth-service': ['gateway', 'did-service'],
+        'did-service': ['gateway', 'auth-service'],
+        'token-rpc': ['gateway', 'did-service'],
+        'block-rpc': ['gateway'],
+      });
+      expect(
+        of(objects, 'Ingress').map((i) => i.spec.rules[0].http.paths[0].backend.service.name),
+      ).toEqual(['gateway']);
+    });
+  });
+});
