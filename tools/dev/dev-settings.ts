@@ -19,6 +19,10 @@ export const PASS_THROUGH = [
   'DATABASE_URL',
   'LOG_PRETTY',
   'BLOCK_FINALITY_DEPTH',
+  // token-rpc's per-address rate limits (the benchmark suite lifts them for its run).
+  'RATE_LIMIT_WALLET_PER_MINUTE',
+  'RATE_LIMIT_TEMP_KEY_PER_MINUTE',
+  'RATE_LIMIT_SIGN_DATA_PER_MINUTE',
 ] as const;
 
 export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {
