@@ -25,7 +25,11 @@ const figures = await runSuite(profile, (line) => console.log(line));
 await closeAgent();
 const note = process.env.RESILIENCE_NOTE ?? '';
 const file = join(REPO_ROOT, 'docs/reliability.md');
-writeFileSync(file, replaceFigures(readFileSync(file, 'utf8'), figuresMarkdown(figures, note)));
+const report = replaceFigures(readFileSync(file, 'utf8'), figuresMarkdown(figures, note));
+// Formatted as `npm run format:check` wants it, so a fresh run can be committed as it is.
+const prettier = await import('prettier');
+const options = (await prettier.resolveConfig(file)) ?? {};
+writeFileSync(file, await prettier.format(report, { ...options, filepath: file }));
 console.log(`figures written to ${file}`);
 const broken = violations(figures);
 for (const v of broken) console.error(`broken: ${v}`);
