@@ -57,3 +57,4 @@ export {
   type TracingConfig,
 } from './tracing/start-tracing.js';
 export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/trace-requests.js';
+export { CLI_EXIT, reportCliError, UsageError } from './cli-errors.js';

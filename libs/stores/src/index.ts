@@ -10,7 +10,9 @@ export { parseInt8 } from './sql/int8.js';
 
 export { storeConfigShape, type StoreConfig } from './config/store-config.js';
 export {
+  resolveDatabaseUrl,
   resolveStoreUrls,
+  type DatabaseUrlConfig,
   type StoreUrlConfig,
   type StoreUrls,
 } from './config/resolve-store-urls.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, baseConfigShape, loadConfig, type Env } from '@itp/service-kit';
-import { storeConfigShape } from '@itp/stores';
+import { baseConfigShape, loadConfig, type Env } from '@itp/service-kit';
+import { resolveDatabaseUrl, storeConfigShape } from '@itp/stores';
 
 /** The CLI needs the database only: the same variables as the service. */
 export const cliConfigSchema = z.object({
@@ -9,15 +9,7 @@ export const cliConfigSchema = z.object({
   DATA_DIR: storeConfigShape.DATA_DIR,
 });
 
-/**
- * DATABASE_URL; in development without it, the service's SQLite file in DATA_DIR. Anything but
- * development (production, test, …) requires DATABASE_URL.
- */
+/** The service's database: DATABASE_URL, or in development its SQLite file in DATA_DIR. */
 export function cliDatabaseUrl(env: Env): string {
-  const config = loadConfig(cliConfigSchema, env);
-  if (config.DATABASE_URL) return config.DATABASE_URL;
-  if (config.APP_ENV === 'development') {
-    return `sqlite:${config.DATA_DIR.replace(/\/+$/, '')}/auth-service.sqlite`;
-  }
-  throw new ConfigError([`DATABASE_URL: required when APP_ENV=${config.APP_ENV}`]);
+  return resolveDatabaseUrl(loadConfig(cliConfigSchema, env), 'auth-service');
 }

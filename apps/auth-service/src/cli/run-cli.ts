@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { BaseError } from '@itp/errors';
-import { ConfigError, type Env } from '@itp/service-kit';
+import { reportCliError, UsageError, type Env } from '@itp/service-kit';
 import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
 import { ClientAdmin } from '../clients/client-admin.js';
 import { SqlClientRepository } from '../db/sql-client-repository.js';
@@ -19,8 +18,6 @@ export interface CliIo {
   stdout: Writable;
   stderr: Writable;
 }
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -246,23 +243,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else await runClients(command, values, positionals, admins, io);
     return 0;
   } catch (err) {
-    if (
-      err instanceof UsageError ||
-      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (err instanceof ConfigError) {
-      io.stderr.write(`error: ${err.message}\n`);
-      return 2;
-    }
-    if (err instanceof BaseError) {
-      io.stderr.write(`error: ${err.message}\n`);
-      return 1;
-    }
-    io.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportCliError(err, io.stderr, USAGE);
   } finally {
     await database?.close();
   }

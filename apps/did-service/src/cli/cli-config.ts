@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, baseConfigShape, loadConfig, type Env } from '@itp/service-kit';
-import { storeConfigShape } from '@itp/stores';
+import { baseConfigShape, loadConfig, type Env } from '@itp/service-kit';
+import { resolveDatabaseUrl, storeConfigShape } from '@itp/stores';
 import { kmsPreviousSecretKeysSetting, kmsSecretKeySetting } from '../config.js';
 
 /** The CLI needs the database and the local KMS's keys only: the same variables as the service. */
@@ -17,14 +17,7 @@ export function loadCliConfig(env: Env): CliConfig {
   return loadConfig(cliConfigSchema, env);
 }
 
-/**
- * DATABASE_URL; in development without it, the service's SQLite file in DATA_DIR. Anything but
- * development (production, test, …) requires DATABASE_URL.
- */
+/** The service's database: DATABASE_URL, or in development its SQLite file in DATA_DIR. */
 export function cliDatabaseUrl(config: CliConfig): string {
-  if (config.DATABASE_URL) return config.DATABASE_URL;
-  if (config.APP_ENV === 'development') {
-    return `sqlite:${config.DATA_DIR.replace(/\/+$/, '')}/did-service.sqlite`;
-  }
-  throw new ConfigError([`DATABASE_URL: required when APP_ENV=${config.APP_ENV}`]);
+  return resolveDatabaseUrl(config, 'did-service');
 }

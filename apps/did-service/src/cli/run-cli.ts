@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
-import { ConfigError, type Env } from '@itp/service-kit';
+import { reportCliError, UsageError, type Env } from '@itp/service-kit';
 import { KmsSecretBox } from '../agent/kms-keyring.js';
 import { kmsKeyReport, reencryptKmsKeys } from '../agent/kms-rotation.js';
 import { openVeramoDataSource } from '../agent/veramo-data-source.js';
@@ -14,8 +14,6 @@ export interface CliIo {
   stdout: Writable;
   stderr: Writable;
 }
-
-class UsageError extends Error {}
 
 const counts = (byId: Record<string, number>) =>
   Object.entries(byId)
@@ -72,19 +70,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (
-      err instanceof UsageError ||
-      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (err instanceof ConfigError) {
-      io.stderr.write(`error: ${err.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportCliError(err, io.stderr, USAGE);
   } finally {
     await dataSource?.destroy();
   }

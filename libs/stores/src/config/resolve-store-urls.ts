@@ -22,6 +22,24 @@ export interface StoreUrls {
 
 const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
+export type DatabaseUrlConfig = Pick<StoreUrlConfig, 'APP_ENV' | 'DATABASE_URL' | 'DATA_DIR'>;
+
+/**
+ * DATABASE_URL; in development without it, `sqlite:<DATA_DIR>/<service>.sqlite`. Anything but
+ * development (production, test) requires DATABASE_URL (a ConfigError says so). The services and
+ * their operator CLIs (which need the database only) resolve it here, so both open the same file.
+ */
+export function resolveDatabaseUrl(config: DatabaseUrlConfig, service: string): string {
+  if (!SERVICE_NAME.test(service)) throw new Error(`Invalid service name "${service}"`);
+  if (config.DATABASE_URL) return config.DATABASE_URL;
+  if (config.APP_ENV === 'development') {
+    return `sqlite:${config.DATA_DIR.replace(/\/+$/, '')}/${service}.sqlite`;
+  }
+  throw new ConfigError([
+    `DATABASE_URL: required when APP_ENV=${config.APP_ENV} (postgres://, postgresql:// or sqlite: URL)`,
+  ]);
+}
+
 /**
  * Where a service keeps its data. In development a missing DATABASE_URL becomes
  * `sqlite:<DATA_DIR>/<service>.sqlite` and a missing REDIS_URL the in-process stand-in. In every
@@ -37,11 +55,10 @@ export function resolveStoreUrls(config: StoreUrlConfig, service: string): Store
   }
   const redisTopology = redisTopologyOf(config);
   if (config.APP_ENV === 'development') {
-    const dataDir = config.DATA_DIR.replace(/\/+$/, '');
     return {
       redisUrl: config.REDIS_URL,
       redisTopology,
-      databaseUrl: config.DATABASE_URL ?? `sqlite:${dataDir}/${service}.sqlite`,
+      databaseUrl: resolveDatabaseUrl(config, service),
     };
   }
   const issues: string[] = [];
