@@ -26,7 +26,7 @@ export function defineApp<S extends z.ZodType<BaseConfig>>(
   build: (config: z.infer<S>, logger: Logger, scope: ResourceScope) => Promise<HttpService>,
 ): BuildApp<S> {
   const buildApp = async (config: z.infer<S>, logger: Logger): Promise<HttpService> => {
-    const tracing = startTracing({ serviceName: appName, config });
+    const tracing = await startTracing({ serviceName: appName, config });
     const scope = new ResourceScope(logger);
     let service: HttpService;
     try {

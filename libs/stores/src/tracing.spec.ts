@@ -20,7 +20,7 @@ describe('spans of the outside systems (real Redis, PostgreSQL and chain)', () =
   let testDb: TestDatabase;
 
   beforeAll(async () => {
-    tracing = startTracing({
+    tracing = await startTracing({
       serviceName: 'stores-spec',
       config: {},
       spanProcessor: new SimpleSpanProcessor(exporter),

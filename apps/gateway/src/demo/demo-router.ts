@@ -1,5 +1,4 @@
 import express, { type RequestHandler, type Router } from 'express';
-import QRCode from 'qrcode';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
 import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
@@ -27,7 +26,9 @@ const demoHeaders: RequestHandler = (_req, res, next) => {
 };
 
 /** The QR code of a requestId as a PNG data URL, made here (no QR service, no browser library). */
-export function qrDataUrl(text: string): Promise<string> {
+export async function qrDataUrl(text: string): Promise<string> {
+  // Loaded on first use: /demo is development only, production gateways never load it.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
 }
 

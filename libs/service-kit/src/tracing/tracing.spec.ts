@@ -57,7 +57,7 @@ async function startPair(logger: ReturnType<typeof capture>['logger']) {
 
 describe('tracing', () => {
   it('is off by default: no spans, no traceparent sent on, no trace ids in logs', async () => {
-    tracing = startTracing({ serviceName: 'svc', config: {} });
+    tracing = await startTracing({ serviceName: 'svc', config: {} });
     expect(tracing.enabled).toBe(false);
     expect(tracingEnabled()).toBe(false);
     const { logger, lines } = capture();
@@ -70,7 +70,7 @@ describe('tracing', () => {
 
   it('continues the caller trace across services, with spans for each hop and trace ids in logs', async () => {
     const exporter = new InMemorySpanExporter();
-    tracing = startTracing({
+    tracing = await startTracing({
       serviceName: 'svc',
       config: {},
       spanProcessor: new SimpleSpanProcessor(exporter),
@@ -106,7 +106,7 @@ describe('tracing', () => {
 
   it('marks a failing span as an error with the error name only', async () => {
     const exporter = new InMemorySpanExporter();
-    tracing = startTracing({
+    tracing = await startTracing({
       serviceName: 'svc',
       config: {},
       spanProcessor: new SimpleSpanProcessor(exporter),
