@@ -9,6 +9,7 @@ import {
 import { CredentialProviderJWT } from '@veramo/credential-jwt';
 import { CredentialPlugin } from '@veramo/credential-w3c';
 import { DIDStore, KeyStore, PrivateKeyStore } from '@veramo/data-store';
+import { cachedReads } from './cached-reads.js';
 import { outageAwareStore } from './outage-aware-store.js';
 import { DIDManager } from '@veramo/did-manager';
 import { EthrDIDProvider } from '@veramo/did-provider-ethr';
@@ -28,6 +29,12 @@ type EthrNetworkConfiguration = NonNullable<
 
 /** The agent's methods did-service uses. */
 export type DidAgent = TAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>;
+
+/**
+ * How long this replica keeps a DID's identifier, a key's metadata and a service private key
+ * once read (they never change once written; see cached-reads.ts), and how many of each.
+ */
+const RECORD_CACHE = { ttlMs: 10 * 60_000, max: 10_000 };
 
 /** Name of the key store of the service's own (issuer / verifier) keys: kms-local + KmsSecretBox. */
 export const LOCAL_KMS = 'local';
@@ -87,16 +94,28 @@ export function createDidAgent(options: DidAgentOptions): DidAgent {
   return createAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>({
     plugins: [
       new KeyManager({
-        store: outageAwareStore(new KeyStore(dataSource)),
+        store: cachedReads(outageAwareStore(new KeyStore(dataSource)), {
+          read: 'getKey',
+          writes: ['importKey', 'deleteKey'],
+          ...RECORD_CACHE,
+        }),
         kms: {
           [LOCAL_KMS]: new KeyManagementSystem(
-            outageAwareStore(new PrivateKeyStore(dataSource, options.kmsSecretBox)),
+            cachedReads(outageAwareStore(new PrivateKeyStore(dataSource, options.kmsSecretBox)), {
+              read: 'getKey',
+              writes: ['importKey', 'deleteKey'],
+              ...RECORD_CACHE,
+            }),
           ),
           [WALLET_KMS]: new WalletKeyManagementSystem(options.wallet),
         },
       }),
       new DIDManager({
-        store: outageAwareStore(new DIDStore(dataSource)),
+        store: cachedReads(outageAwareStore(new DIDStore(dataSource)), {
+          read: 'getDID',
+          writes: ['importDID', 'deleteDID'],
+          ...RECORD_CACHE,
+        }),
         defaultProvider: 'did:ethr',
         providers: {
           'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks }),

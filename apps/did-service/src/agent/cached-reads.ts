@@ -1,0 +1,52 @@
+import { LRUCache } from 'lru-cache';
+
+export interface CachedReadsOptions<T> {
+  /** The method whose successful answers are kept (Veramo's `getDID` / `getKey`). */
+  read: keyof T & string;
+  /** Methods that change what `read` answers: each clears the cache of this replica. */
+  writes: Array<keyof T & string>;
+  ttlMs: number;
+  max: number;
+}
+
+/**
+ * `store` with the successful answers of one read method kept in memory for `ttlMs`, keyed by
+ * its arguments; a write through the same store clears them. For Veramo records that never
+ * change once written — a DID's identifier and keys, a key's metadata, the service's own private
+ * keys (key rotation re-encrypts them at rest; their value stays) — so that create-vc and the
+ * VP checks do not ask the database four times per request for the same rows (issue 11,
+ * bench/profiles/did-service-create-vc.txt). Failures (not found, a database outage) are never
+ * kept. Each answer is a structured clone, so a caller that modifies what it got cannot change
+ * what the next caller gets.
+ */
+export function cachedReads<T extends object>(store: T, options: CachedReadsOptions<T>): T {
+  const cache = new LRUCache<string, object>({ max: options.max, ttl: options.ttlMs });
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      if (property === options.read) {
+        return async (...args: unknown[]) => {
+          const key = JSON.stringify(args);
+          const hit = cache.get(key);
+          if (hit !== undefined) return structuredClone(hit);
+          const answer = await method.apply(target, args);
+          if (answer !== null && typeof answer === 'object')
+            cache.set(key, structuredClone(answer));
+          return answer;
+        };
+      }
+      if ((options.writes as Array<string | symbol>).includes(property)) {
+        return async (...args: unknown[]) => {
+          try {
+            return await method.apply(target, args);
+          } finally {
+            cache.clear();
+          }
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
