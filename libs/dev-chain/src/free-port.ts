@@ -1,25 +1,64 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port that was free a moment ago on `host` (another process may take it meanwhile). */
-export function freePort(host = '127.0.0.1'): Promise<number> {
+/** Ports tried first: below the kernel's ephemeral range, from here up. */
+const LOWEST_PORT = 15_000;
+/** Ports this process handed out already (two callers never get the same one from us). */
+const handedOut = new Set<number>();
+
+/**
+ * The first port of the kernel's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range,
+ * usually 32768): outgoing connections take their local ports from that range.
+ */
+function ephemeralLow(): number {
+  try {
+    const low = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+    );
+    return Number.isInteger(low) && low > LOWEST_PORT + 1000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Binds `port` (0: any) on `host` and closes it again; resolves the port bound. */
+function tryBind(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
 
+/**
+ * A TCP port that was free a moment ago on `host` (another process may take it meanwhile).
+ * Chosen at random BELOW the kernel's ephemeral range: a port the kernel hands out for `listen(0)`
+ * comes from the range every outgoing connection (to Redis, PostgreSQL, the chain) also takes its
+ * local port from, so between this call and the service's own listen a client socket could take
+ * it (EADDRINUSE in CI under load); below the range only another listener can.
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const high = ephemeralLow() - 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
+    if (handedOut.has(port)) continue;
+    try {
+      await tryBind(host, port);
+      handedOut.add(port);
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
+  return tryBind(host, 0);
+}
+
 /** Resolves when nothing listens on host:port (we could bind it), else rejects with EADDRINUSE. */
 export function assertPortFree(host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(port, host, () => server.close(() => resolve()));
-  });
+  return tryBind(host, port).then(() => undefined);
 }
