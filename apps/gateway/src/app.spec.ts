@@ -130,6 +130,19 @@ describe('routing', () => {
     }
     expect(auth.requests.length).toBe(before);
   });
+
+  it('serves its own API documents: /openapi.json and /docs (the docs router is wired)', async () => {
+    const before = [auth, did, token, block].map((u) => u.requests.length);
+    const openapi = await fetch(`${gateway.url}/openapi.json`);
+    expect(openapi.status).toBe(200);
+    const doc = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(doc.paths)).toContain('/v2/auth/auth-user');
+    const docs = await fetch(`${gateway.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger-ui');
+    expect([auth, did, token, block].map((u) => u.requests.length)).toEqual(before);
+  });
 });
 
 describe('request id and forwarding headers', () => {

@@ -2,6 +2,7 @@ import { Counter } from 'prom-client';
 import { defineApp, HttpService } from '@itp/service-kit';
 import { configSchema } from './config.js';
 import { demoRouter } from './demo/demo-router.js';
+import { docsRouter } from './docs/docs-router.js';
 import { createForwarder } from './http/forward.js';
 import type { TrustProxyFn } from './http/forward-headers.js';
 import { gatewayRoutes, type GatewayRoute } from './http/gateway-routes.js';
@@ -24,6 +25,7 @@ export const buildApp = defineApp('gateway', configSchema, async (config, logger
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders(config.HSTS_MAX_AGE_SECONDS));
   app.use(corsPolicy(config.CORS_ORIGINS));
+  app.use(docsRouter(config)); // /openapi.json, /docs, /openrpc/*.json (docs/docs-router.ts)
   app.use(demoRouter(config)); // /demo: development only (demo/demo-router.ts)
   const failures = new Counter({
     name: 'gateway_upstream_failures_total',
