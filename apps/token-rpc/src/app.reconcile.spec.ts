@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HDNodeWallet, JsonRpcProvider, Network } from 'ethers';
+import pg from 'pg';
 import { DEV_CHAIN, type RunningAnvil } from '@itp/dev-chain';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
@@ -58,36 +59,55 @@ describe('token-rpc transaction reconciliation', () => {
     await chain?.stop();
   });
 
+  /** The stored status of a record, read from the table (not through the API, which settles). */
+  async function storedStatus(hash: string): Promise<string | undefined> {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ status: string }>(
+        'SELECT status FROM token_transactions WHERE hash = $1',
+        [hash],
+      );
+      return rows[0]?.status;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** A transfer whose outcome write the database refused: mined on chain, stored as sending. */
+  async function stuckTransfer(app: TokenTestApp, amount: string): Promise<string> {
+    const allowOutcome = await failWrites(db.url, 'token_transactions', 'UPDATE', OUTCOME_WRITE);
+    try {
+      const sent = await rpc(
+        app.url,
+        '/token',
+        'transfer',
+        await transferParams(app.url, wallet, TO, amount),
+      );
+      expect(sent.result.resultCode).toBe('200');
+      return sent.result.TransactionID as string;
+    } finally {
+      await allowOutcome();
+    }
+  }
+
   it('a mined transfer whose outcome write failed stays sending without the reconciler; a restart settles it', async () => {
     const first = await start({ TX_RECONCILE_INTERVAL_MS: '0' });
     wallet = await createAddress(first.url);
     await setBalance(chain.url, wallet.address, ONE_ETH);
-    const allowOutcome = await failWrites(db.url, 'token_transactions', 'UPDATE', OUTCOME_WRITE);
-    let transactionId: string;
-    try {
-      const sent = await rpc(
-        first.url,
-        '/token',
-        'transfer',
-        await transferParams(first.url, wallet, TO, '1234'),
-      );
-      expect(sent.result.resultCode).toBe('200');
-      transactionId = sent.result.TransactionID;
-    } finally {
-      await allowOutcome();
-    }
+    const transactionId = await stuckTransfer(first, '1234');
     const receipt = await receiptOf(chain.url, transactionId);
-    const stuck = await ok(first.url, '/token', 'getTransactionStatus', { transactionId });
-    expect(stuck).toMatchObject({ status: 'sending', final: false, blockNumber: null });
+    expect(await storedStatus(transactionId)).toBe('sending');
 
     await first.close();
-    // Long timer: only the run right after start can settle it.
+    // Long timer: only the run right after start can settle it (the table shows it, before any
+    // getTransactionStatus could settle it on read).
     const restarted = await start({ TX_RECONCILE_INTERVAL_MS: '600000' });
-    const settled = await waitForTransactionStatus(
-      restarted.url,
-      transactionId,
-      (s) => s.status !== 'sending',
-    );
+    for (let i = 0; i < 100 && (await storedStatus(transactionId)) === 'sending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await storedStatus(transactionId)).toBe('mined');
+    const settled = await ok(restarted.url, '/token', 'getTransactionStatus', { transactionId });
     expect(settled).toEqual({
       transactionId,
       kind: 'transfer',
@@ -104,6 +124,20 @@ describe('token-rpc transaction reconciliation', () => {
       updatedAt: expect.stringMatching(/Z$/),
     });
     expect(Date.parse(settled.updatedAt)).toBeGreaterThan(Date.parse(settled.createdAt));
+  });
+
+  it('getTransactionStatus settles a record whose receipt is there at once, without waiting for a run', async () => {
+    const app = await start({ TX_RECONCILE_INTERVAL_MS: '0' });
+    const transactionId = await stuckTransfer(app, '99');
+    const receipt = await receiptOf(chain.url, transactionId);
+    expect(await storedStatus(transactionId)).toBe('sending');
+    const answered = await ok(app.url, '/token', 'getTransactionStatus', { transactionId });
+    expect(answered).toMatchObject({
+      status: 'mined',
+      final: true,
+      blockNumber: Number(receipt.blockNumber),
+    });
+    expect(await storedStatus(transactionId)).toBe('mined');
   });
 
   it('settles on its timer while running, a second replica alongside', async () => {

@@ -105,7 +105,19 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     fundNewAddress,
     retryWaitMs: config.TEMP_KEY_RETRY_WAIT_MS,
   });
-  const tokens = new TokenService(wallets, sender, chain, transactionLog);
+  // Settles records left sending / sent / unknown against the chain: right after start, then on a
+  // timer that shutdown stops (before the database and the chain client close: the scope closes
+  // newest first).
+  const reconciler = new TransactionReconciler({
+    log: transactionLog,
+    chain,
+    logger: logger.child({ component: 'reconciler' }),
+    intervalMs: config.TX_RECONCILE_INTERVAL_MS,
+    graceMs: config.TX_RECONCILE_GRACE_MS,
+  });
+  const tokens = new TokenService(wallets, sender, chain, transactionLog, (entry) =>
+    reconciler.settleIfMined(entry),
+  );
   const erc20 = new Erc20Service(wallets, sender, chain);
 
   const tokenServer = new RpcServer({
@@ -162,16 +174,6 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     .addReadinessCheck(sqlReadinessCheck(database))
     .addReadinessCheck(chainReadinessCheck(chain));
 
-  // Settles records left sending / sent / unknown against the chain: right after start, then on a
-  // timer that shutdown stops (before the database and the chain client close: the scope closes
-  // newest first).
-  const reconciler = new TransactionReconciler({
-    log: transactionLog,
-    chain,
-    logger: logger.child({ component: 'reconciler' }),
-    intervalMs: config.TX_RECONCILE_INTERVAL_MS,
-    graceMs: config.TX_RECONCILE_GRACE_MS,
-  });
   scope.onClose('transaction reconciler', () => reconciler.stop());
   reconciler.start();
   return service;

@@ -12,7 +12,7 @@ import { itpTokenDeployData } from '../erc20/itp-token.js';
 import { InternalError } from '@itp/errors';
 import { UnknownTransactionError } from '../errors.js';
 import type { WalletService } from '../wallet/wallet-service.js';
-import { FINAL_STATUSES, type TransactionLog } from './transaction-log.js';
+import { FINAL_STATUSES, type TransactionEntry, type TransactionLog } from './transaction-log.js';
 import type { TransactionSender } from './transaction-sender.js';
 
 /** The native-coin and token-deployment transactions of /token, getBalance and their status. */
@@ -22,6 +22,10 @@ export class TokenService {
     private readonly sender: TransactionSender,
     private readonly chain: ChainClient,
     private readonly log: TransactionLog,
+    /** Settles a record that is not final when its receipt is there (the reconciler's settleIfMined). */
+    private readonly settleIfMined: (entry: TransactionEntry) => Promise<TransactionEntry> = async (
+      entry,
+    ) => entry,
   ) {}
 
   async getBalance(address: string): Promise<GetBalanceResult> {
@@ -89,8 +93,9 @@ export class TokenService {
 
   /** getTransactionStatus: the record of a transaction this service sent, by its TransactionID. */
   async getTransactionStatus(transactionId: string): Promise<GetTransactionStatusResult> {
-    const entry = await this.log.find(transactionId.toLowerCase());
-    if (!entry) throw new UnknownTransactionError(transactionId);
+    const stored = await this.log.find(transactionId.toLowerCase());
+    if (!stored) throw new UnknownTransactionError(transactionId);
+    const entry = await this.settleIfMined(stored);
     return {
       transactionId: entry.hash,
       kind: entry.kind,

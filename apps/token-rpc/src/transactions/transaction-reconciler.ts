@@ -133,6 +133,25 @@ export class TransactionReconciler {
     return summary;
   }
 
+  /**
+   * getTransactionStatus asks here for a record that is not final: when the node has its receipt,
+   * the record is settled now (mined or failed, the same conditional UPDATE as a run) instead of
+   * at the next run; otherwise, or when the chain or database cannot say, the record is answered
+   * as stored. "dropped" is left to the runs (it needs the grace time and the nonce).
+   */
+  async settleIfMined(entry: TransactionEntry): Promise<TransactionEntry> {
+    if (!isPendingStatus(entry.status)) return entry;
+    try {
+      const settlement = await this.receiptOf(entry.hash);
+      if (!settlement) return entry;
+      await this.options.log.settle(entry.hash, entry.status, settlement);
+      return (await this.options.log.find(entry.hash)) ?? entry;
+    } catch (err) {
+      this.options.logger.debug({ err, hash: entry.hash }, 'could not settle on read');
+      return entry;
+    }
+  }
+
   private async settlementOf(
     entry: TransactionEntry,
     minedNonces: Map<string, number>,
