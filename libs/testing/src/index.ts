@@ -9,6 +9,7 @@ export {
   type TestDatabase,
 } from './test-infra.js';
 export { spawnApp, type SpawnAppOptions, type SpawnedApp } from './spawn-app.js';
+export { startDevStack, type DevStack, type DevStackOptions } from './dev-stack.js';
 export { describeMinimalEnvStart, type MinimalEnvSuite } from './minimal-env-suite.js';
 export {
   errorClassesOf,

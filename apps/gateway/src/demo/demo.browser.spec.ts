@@ -5,16 +5,14 @@
  * approves the code's requestId with a VP, and the web site then shows the logged-in user.
  * Screenshots are kept under test-artifacts/demo/ (gitignored).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jsQRModule from 'jsqr';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { freePort } from '@itp/testing';
+import { startDevStack, type DevStack } from '@itp/testing';
 
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 const artifacts = join(repoRoot, 'test-artifacts', 'demo');
@@ -51,63 +49,6 @@ function assertChromium(): void {
   }
 }
 
-interface Stack {
-  npm: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<void>;
-}
-
-/** `npm start` on a free gateway port and a fresh data folder, with a clean environment. */
-async function startStack(dataDir: string): Promise<Stack> {
-  const port = await freePort();
-  const env: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  if (process.env.PATH) env.PATH = process.env.PATH;
-  if (process.env.HOME) env.HOME = process.env.HOME;
-  const npm = spawn('npm', ['start'], {
-    cwd: repoRoot,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
-  npm.stdout?.on('data', keep);
-  npm.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-  const stack = { npm, url: `http://localhost:${port}`, output: () => output, exited };
-  const deadline = Date.now() + READY_DEADLINE_MS;
-  while (Date.now() < deadline && npm.exitCode === null && npm.signalCode === null) {
-    try {
-      const res = await fetch(`${stack.url}/health/ready`, { signal: AbortSignal.timeout(3000) });
-      if (res.status === 200) return stack;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stopStack(stack);
-  throw new Error(`npm start did not get ready; it said:\n${output}`);
-}
-
-async function stopStack(stack: Stack): Promise<void> {
-  const pid = stack.npm.pid as number;
-  try {
-    process.kill(-pid, 'SIGINT');
-  } catch {
-    return; // already gone
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }, 15_000);
-  await stack.exited;
-  clearTimeout(timer);
-}
-
 /** The text of the QR code in a PNG screenshot, or undefined. */
 function decodeQr(png: Buffer): string | undefined {
   const image = PNG.sync.read(png);
@@ -123,15 +64,14 @@ function collectErrors(page: Page, into: string[]): void {
 }
 
 describe('/demo in a browser (npm start, chromium)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'itp-demo-'));
-  let stack: Stack | undefined;
+  let stack: DevStack | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
     assertChromium();
     mkdirSync(artifacts, { recursive: true });
     const [started, launched] = await Promise.all([
-      startStack(dataDir),
+      startDevStack({ readyTimeoutMs: READY_DEADLINE_MS }),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
     ]);
     stack = started;
@@ -140,12 +80,11 @@ describe('/demo in a browser (npm start, chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (stack) await stopStack(stack);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack?.stop();
   }, 30_000);
 
   it('logs the web site in with the phone app: QR code → VP → logged-in user', async () => {
-    const url = (stack as Stack).url;
+    const url = (stack as DevStack).url;
     const errors: string[] = [];
     const site = await (browser as Browser).newPage();
     const phone = await (await (browser as Browser).newContext()).newPage();

@@ -1,0 +1,118 @@
+import { AbortedError, NetworkError, TimeoutError } from '../errors/error-classes.js';
+import type { CallOptions, ClientOptions, FetchLike } from '../types.js';
+import { deadline } from './deadline.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** path below the base URL, e.g. `/v2/auth/auth-user` */
+  path: string;
+  body?: unknown;
+  /** `accept` header (default application/json) */
+  accept?: string;
+  /** an Authorization header value set by the caller (Basic client credentials) */
+  authorization?: string;
+  /** send the bearer JWT (the call's, else the client's) when there is one */
+  bearer?: boolean;
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** the parsed JSON body; undefined for an empty body; the text when it is no JSON */
+  body: unknown;
+  /** true when the body was text that is not JSON */
+  notJson: boolean;
+  retryAfter: number | undefined;
+}
+
+/**
+ * One HTTP exchange with the gateway: JSON in, JSON out, the client's and the call's headers,
+ * timeout and abort. Failures without an answer become NetworkError, TimeoutError or
+ * AbortedError; answers (any status) are returned for the API layer to read.
+ */
+export class HttpTransport {
+  private readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly token: string | undefined,
+  ) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const fetchFn = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    if (!fetchFn)
+      throw new TypeError('no fetch: pass options.fetch (this runtime has no global fetch)');
+    this.fetchFn = fetchFn;
+  }
+
+  /** The same transport with another bearer JWT. */
+  withToken(token: string | undefined): HttpTransport {
+    return new HttpTransport(this.options, token);
+  }
+
+  async send(request: HttpRequest, call: CallOptions = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = {
+      accept: request.accept ?? 'application/json',
+      ...this.options.headers,
+      ...call.headers,
+    };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const bearer = call.token ?? this.token;
+    if (request.authorization) headers['authorization'] = request.authorization;
+    else if (request.bearer && bearer) headers['authorization'] = `Bearer ${bearer}`;
+
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limit = deadline(call.signal, timeoutMs);
+    const operation = request.path;
+    try {
+      const response = await this.fetchFn(`${this.baseUrl}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: limit.signal,
+      });
+      const text = await response.text();
+      let body: unknown = undefined;
+      let notJson = false;
+      if (text.length > 0) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+          notJson = true;
+        }
+      }
+      return {
+        status: response.status,
+        body,
+        notJson,
+        retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+      };
+    } catch (err) {
+      if (limit.timedOut()) {
+        throw new TimeoutError(`no answer from ${operation} within ${timeoutMs} ms`, {
+          source: 'client',
+          operation,
+          cause: err,
+        });
+      }
+      if (call.signal?.aborted) {
+        throw new AbortedError('aborted by the caller', {
+          source: 'client',
+          operation,
+          cause: call.signal.reason,
+        });
+      }
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new NetworkError(`${request.method} ${this.baseUrl}${operation} failed: ${reason}`, {
+        source: 'client',
+        operation,
+        cause: err,
+      });
+    } finally {
+      limit.clear();
+    }
+  }
+}

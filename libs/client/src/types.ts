@@ -1,0 +1,381 @@
+/**
+ * The message types of the SDK. Every payload type comes from the zod schemas of @itp/schemas
+ * (the ones the services validate with); nothing is declared twice. Only the SDK's own shapes
+ * (options, wallet helpers) are declared here.
+ */
+import type {
+  AuthJwks,
+  AuthUserByAppResponse,
+  BlockRecord,
+  BlockSelectorParam,
+  CreateAddressResult,
+  CreateDidRequest,
+  CreateTokenParams,
+  CreateVcRequest,
+  CreateVpRequest,
+  DidRecord,
+  Erc20AllowanceParams,
+  Erc20AllowanceResult,
+  Erc20ApproveParams,
+  Erc20BalanceOfParams,
+  Erc20BalanceOfResult,
+  Erc20ContractParams,
+  Erc20DecimalsResult,
+  Erc20NameResult,
+  Erc20SymbolResult,
+  Erc20TotalSupplyResult,
+  Erc20TransferFromParams,
+  Erc20TransferParams,
+  GetBalanceParams,
+  GetBalanceResult,
+  GetBlockNumberResult,
+  GetTempKeyParams,
+  GetTempKeyResult,
+  GetTransactionStatusResult,
+  GetTransactionStatsResult,
+  ImportAddressParams,
+  ImportAddressResult,
+  LoginResult,
+  ServiceDidEntry,
+  SignDataParams,
+  StatsRange,
+  TempKeyType,
+  TransactionReceipt,
+  TransactionRecord,
+  TransferParams,
+  VerifiableCredentialBody,
+  VerifiablePresentationBody,
+  verificationResultSchema,
+  verificationFailureSchema,
+  userInfoSchema,
+} from '@itp/schemas';
+
+/** The input type of a zod schema (what a caller may send), without importing zod. */
+type InputOf<S extends { _zod: { input: unknown } }> = S['_zod']['input'];
+/** The output type of a zod schema (what the service answers). */
+type OutputOf<S extends { _zod: { output: unknown } }> = S['_zod']['output'];
+
+export type {
+  AuthJwks,
+  AuthUserByAppResponse,
+  BlockRecord,
+  BlockSelectorParam,
+  CreateAddressResult,
+  CreateDidRequest,
+  CreateTokenParams,
+  CreateVpRequest,
+  DidRecord,
+  Erc20AllowanceParams,
+  Erc20AllowanceResult,
+  Erc20ApproveParams,
+  Erc20BalanceOfParams,
+  Erc20BalanceOfResult,
+  Erc20ContractParams,
+  Erc20DecimalsResult,
+  Erc20NameResult,
+  Erc20SymbolResult,
+  Erc20TotalSupplyResult,
+  Erc20TransferFromParams,
+  Erc20TransferParams,
+  GetBalanceParams,
+  GetBalanceResult,
+  GetBlockNumberResult,
+  GetTempKeyParams,
+  GetTempKeyResult,
+  GetTransactionStatusResult,
+  GetTransactionStatsResult,
+  ImportAddressParams,
+  ImportAddressResult,
+  LoginResult,
+  ServiceDidEntry,
+  SignDataParams,
+  StatsRange,
+  TempKeyType,
+  TransactionReceipt,
+  TransactionRecord,
+  TransferParams,
+};
+
+/** A verifiable credential (interface §2.4), as create-vc answers it. */
+export type VerifiableCredential = VerifiableCredentialBody;
+/** A verifiable presentation (interface §2.5), as create-vp answers it. */
+export type VerifiablePresentation = VerifiablePresentationBody;
+/** create-vc's userInfo: free key/value pairs (reserved claim names are refused with 400). */
+export type UserInfo = InputOf<typeof userInfoSchema>;
+/** create-vc request: `holder`, `issuer`, optional `userInfo`. */
+export type CreateVcParams = Omit<CreateVcRequest, 'userInfo'> & { userInfo?: UserInfo };
+/** verify-vc / verify-vp answer: `verified: true` with the details, or `verified: false` with `error`. */
+export type VerificationResult = OutputOf<typeof verificationResultSchema>;
+export type VerificationFailure = OutputOf<typeof verificationFailureSchema>;
+
+// ---- options -----------------------------------------------------------------------------------
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface ClientOptions {
+  /** The gateway, e.g. `http://127.0.0.1:8080` (paths /v2/auth, /v2/did, /token, /block are added). */
+  baseUrl: string;
+  /** fetch to use (default: the global one); inject for browsers, proxies or tests. */
+  fetch?: FetchLike;
+  /** Per-request timeout in milliseconds (default 30000); 0 = none. */
+  timeoutMs?: number;
+  /** Headers sent with every request (e.g. a tracing header). */
+  headers?: Record<string, string>;
+  /** Bearer JWT sent to the endpoints that take one (create-vc, create-vp, create-did binding). */
+  token?: string;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's timeoutMs for this call. */
+  timeoutMs?: number;
+  /** Overrides the client's bearer JWT for this call. */
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+// ---- auth --------------------------------------------------------------------------------------
+
+export interface PasswordLogin {
+  id: string;
+  password: string;
+  /** A valid JWT of the same user to extend (its successor's `exp` is later). */
+  token?: string;
+}
+
+export interface VpLogin {
+  vp: VerifiablePresentation;
+  /** Web-site login: the requestId the QR code shows (approves that request). */
+  requestId?: string;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface StartLoginParams {
+  /** The site identifier, e.g. `http://localhost:8080/login?` (must start with a registered prefix). */
+  requestId: string;
+  /** Seconds the request stays open (1..600, default 60). */
+  waitTime?: number;
+}
+
+/** What waitForLogin reports before each wait. */
+export interface LoginPoll {
+  /** 1 for the first poll. */
+  attempt: number;
+  /** what the poll answered: still pending, slow_down (the interval grew), or a transient failure (network, 502/503/504) */
+  outcome: 'pending' | 'slow_down' | 'unavailable';
+  /** milliseconds until the next poll */
+  nextPollInMs: number;
+}
+
+export interface WaitForLoginOptions {
+  signal?: AbortSignal;
+  /** Called after every poll that did not yet give the result. */
+  onPoll?: (poll: LoginPoll) => void;
+  /** Milliseconds between polls (default 1000, the service's LOGIN_POLL_MIN_INTERVAL_MS default). */
+  intervalMs?: number;
+  /** How much the interval grows on each `slow_down` (default 5000, RFC 8628 §3.5). */
+  slowDownStepMs?: number;
+  /** Give up (TimeoutError) after this many milliseconds (default: none; the service ends the request after its waitTime with a 400). */
+  timeoutMs?: number;
+}
+
+/** The web-server side of QR login, authenticated with the relying party's client credentials. */
+export interface RelyingPartyApi {
+  /** auth-user-by-app: a new login request; show `requestId` as a QR code. */
+  startLogin(params: StartLoginParams, options?: CallOptions): Promise<AuthUserByAppResponse>;
+  /** cancel-auth-user-by-app. */
+  cancelLogin(requestId: string, options?: CallOptions): Promise<void>;
+  /**
+   * auth-user-result-by-app, once: the login result, or LoginRequestPendingError (not yet),
+   * LoginRequestUnknownError (gone), SlowDownError (polled too fast).
+   */
+  loginResult(requestId: string, options?: CallOptions): Promise<LoginResult>;
+  /** Polls loginResult until the user approves, honouring the interval and slow_down. */
+  waitForLogin(requestId: string, options?: WaitForLoginOptions): Promise<LoginResult>;
+}
+
+export interface AuthApi {
+  /** auth-user: id + password (optionally extending a token). */
+  login(params: PasswordLogin, options?: CallOptions): Promise<LoginResult>;
+  /** auth-user-with-vp: login with a VP; with `requestId` it also approves that web-site login. */
+  loginWithVp(params: VpLogin, options?: CallOptions): Promise<LoginResult>;
+  /** The phone side of QR login: approves `requestId` with a VP (auth-user-with-vp). */
+  approveLogin(
+    requestId: string,
+    vp: VerifiablePresentation,
+    options?: CallOptions,
+  ): Promise<LoginResult>;
+  /** GET /v2/auth/.well-known/jwks.json: the public keys of the JWTs. */
+  jwks(options?: CallOptions): Promise<AuthJwks>;
+  /** The web-server side of QR login for one relying party. */
+  relyingParty(credentials: ClientCredentials): RelyingPartyApi;
+}
+
+// ---- did ---------------------------------------------------------------------------------------
+
+export interface DidApi {
+  /** create-did (idempotent); with a bearer JWT it also binds the DID to that user. */
+  createDid(params: CreateDidRequest, options?: CallOptions): Promise<DidRecord>;
+  /** create-vc (bearer JWT of the user the holder DID is bound to). */
+  createVc(params: CreateVcParams, options?: CallOptions): Promise<VerifiableCredential>;
+  verifyVc(vc: VerifiableCredential, options?: CallOptions): Promise<VerificationResult>;
+  /** create-vp (bearer JWT of the user the holder DID is bound to). */
+  createVp(params: CreateVpRequest, options?: CallOptions): Promise<VerifiablePresentation>;
+  verifyVp(vp: VerifiablePresentation, options?: CallOptions): Promise<VerificationResult>;
+  issuers(options?: CallOptions): Promise<ServiceDidEntry[]>;
+  verifiers(options?: CallOptions): Promise<ServiceDidEntry[]>;
+}
+
+// ---- token -------------------------------------------------------------------------------------
+
+/** The answer of a transaction-creating method: `result.TransactionID` and `result.resultData`. */
+export interface TransactionResult<T = string> {
+  /** 0x transaction hash */
+  transactionId: string;
+  resultData: T;
+}
+
+export interface WaitForTransactionOptions {
+  signal?: AbortSignal;
+  /** Called after every status read that was not final yet. */
+  onPoll?: (status: GetTransactionStatusResult, attempt: number) => void;
+  /** Milliseconds between status reads (default 500). */
+  intervalMs?: number;
+  /** Give up (TimeoutError) after this many milliseconds (default 120000). */
+  timeoutMs?: number;
+}
+
+/** A wallet address and its secretKey: the SDK does tempKey → hashKey → signData → method. */
+export interface Wallet {
+  readonly address: string;
+  balance(options?: CallOptions): Promise<GetBalanceResult>;
+  /** Native coin transfer of `amount` wei (decimal string). */
+  transfer(
+    params: { to: string; amount: string },
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
+  /** Deploys an ERC-20 token; `resultData` is the contract address. */
+  createToken(
+    params: Pick<CreateTokenParams, 'name' | 'symbol' | 'decimals' | 'initialSupply'>,
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
+  /** The ERC-20 token at `contract`, as this wallet. */
+  erc20(contract: string): WalletErc20;
+  /**
+   * The authorisation of one transaction: a fresh tempKey for `keyType`, hashKey, and the
+   * signature over SHA-256 of `fields|tempKey|hashKey` (fields in the method's order, as sent).
+   */
+  authorize(
+    keyType: TempKeyType,
+    fields: readonly string[],
+    options?: CallOptions,
+  ): Promise<{ tempKey: string; hashKey: string; signature: string }>;
+}
+
+export interface WalletErc20 {
+  readonly contract: string;
+  balance(options?: CallOptions): Promise<Erc20BalanceOfResult>;
+  transfer(
+    params: { to: string; amount: string },
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
+  /** Allows `spender` to spend `amount` of this wallet's tokens. */
+  approve(
+    params: { spender: string; amount: string },
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
+  /** Moves `amount` of `owner`'s tokens to `to`, within the allowance `owner` gave this wallet. */
+  transferFrom(
+    params: { owner: string; to: string; amount: string },
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
+}
+
+/** A new wallet: its address and the mnemonic and secretKey shown only once. */
+export interface CreatedWallet extends Wallet {
+  readonly mnemonic: string;
+  readonly secretKey: string;
+}
+
+export interface TokenApi {
+  createAddress(options?: CallOptions): Promise<CreateAddressResult>;
+  importAddress(params: ImportAddressParams, options?: CallOptions): Promise<ImportAddressResult>;
+  getBalance(params: GetBalanceParams, options?: CallOptions): Promise<GetBalanceResult>;
+  /** net_getTempKey */
+  getTempKey(params: GetTempKeyParams, options?: CallOptions): Promise<GetTempKeyResult>;
+  /** signData: the signature (0x + 130 hex digits). */
+  signData(params: SignDataParams, options?: CallOptions): Promise<string>;
+  transfer(params: TransferParams, options?: CallOptions): Promise<TransactionResult>;
+  /** createToken; `resultData` is the contract address. */
+  createToken(params: CreateTokenParams, options?: CallOptions): Promise<TransactionResult>;
+  getTransactionStatus(
+    params: { transactionId: string },
+    options?: CallOptions,
+  ): Promise<GetTransactionStatusResult>;
+  /**
+   * Waits until the transaction is final and returns its status record: final in the service's
+   * record (getTransactionStatus: mined, failed, dropped) or in a block by its receipt (block API
+   * getTransactionReceipt: then status, blockNumber and final come from the receipt), whichever
+   * comes first.
+   */
+  waitForTransaction(
+    transactionId: string,
+    options?: WaitForTransactionOptions,
+  ): Promise<GetTransactionStatusResult>;
+  /** A wallet for an existing address and its secretKey. */
+  wallet(credentials: { address: string; secretKey: string }): Wallet;
+  /** createAddress, as a wallet. */
+  createWallet(options?: CallOptions): Promise<CreatedWallet>;
+  /** Any method of /token by name (`resultData` of the answer). */
+  call<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>;
+}
+
+export interface Erc20Api {
+  name(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20NameResult>;
+  symbol(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20SymbolResult>;
+  decimals(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20DecimalsResult>;
+  totalSupply(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20TotalSupplyResult>;
+  balanceOf(params: Erc20BalanceOfParams, options?: CallOptions): Promise<Erc20BalanceOfResult>;
+  allowance(params: Erc20AllowanceParams, options?: CallOptions): Promise<Erc20AllowanceResult>;
+  transfer(params: Erc20TransferParams, options?: CallOptions): Promise<TransactionResult>;
+  approve(params: Erc20ApproveParams, options?: CallOptions): Promise<TransactionResult>;
+  transferFrom(params: Erc20TransferFromParams, options?: CallOptions): Promise<TransactionResult>;
+  /** Any method of /token/erc20 by name (`resultData` of the answer). */
+  call<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>;
+}
+
+// ---- block -------------------------------------------------------------------------------------
+
+export interface GetBlockOptions extends CallOptions {
+  /** true: full transaction records; false (default): transaction hashes. */
+  fullTransactions?: boolean;
+}
+
+export interface BlockApi {
+  /** getBlock: `block` = number, 0x-hex number, tag or 0x block hash (default latest). */
+  getBlock(block?: BlockSelectorParam, options?: GetBlockOptions): Promise<BlockRecord>;
+  getBlockNumber(options?: CallOptions): Promise<GetBlockNumberResult>;
+  getTransaction(hash: string, options?: CallOptions): Promise<TransactionRecord>;
+  getTransactionReceipt(hash: string, options?: CallOptions): Promise<TransactionReceipt>;
+  /** Transactions per UTC day, both ends inclusive (YYYY-MM-DD). */
+  getTransactionStats(range: StatsRange, options?: CallOptions): Promise<GetTransactionStatsResult>;
+  /** Any method of /block by name (`resultData` of the answer). */
+  call<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>;
+}
+
+// ---- the client --------------------------------------------------------------------------------
+
+export interface ItpClient {
+  readonly auth: AuthApi;
+  readonly did: DidApi;
+  readonly token: TokenApi;
+  readonly erc20: Erc20Api;
+  readonly block: BlockApi;
+  /** The same client sending `token` as bearer JWT (e.g. after `auth.login`). */
+  withToken(token: string | undefined): ItpClient;
+}
