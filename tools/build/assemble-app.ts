@@ -6,6 +6,7 @@
  *   <out>/package.json           {"type": "module"}: nothing else, nothing to install
  *   <out>/dist/main.js           the app: its code, the @itp/* libs and every bundlable npm package
  *   <out>/dist/<entry>.js        more entry points of the app (the operator CLI, one-shot jobs)
+ *   <out>/dist/itp.js            the one CLI (apps/cli), in every image
  *   <out>/dist/healthcheck.js    the image's HEALTHCHECK (GET /health/live, no curl needed)
  *   <out>/node_modules/…         only the packages esbuild must leave external (native addons,
  *                                packages that load files or drivers at run time), with their
@@ -45,6 +46,15 @@ export type ImageApp = keyof typeof IMAGE_APPS;
  * `src/cli.ts` of an app is picked up on its own as `dist/cli.js`; `tools/deploy/migrate/<app>.ts`
  * (the Kubernetes migration Job) as `dist/migrate.js`.
  */
+/**
+ * Packages an app reads by path at run time (require.resolve, never imported), so esbuild's
+ * metafile does not name them: copied into that app's image all the same.
+ */
+const RUNTIME_FILE_PACKAGES: Record<string, string[]> = {
+  // /docs serves swagger-ui-dist's own css / js files (apps/gateway/src/docs/docs-router.ts).
+  gateway: ['swagger-ui-dist'],
+};
+
 const EXTRA_ENTRIES: Record<string, Record<string, string>> = {
   // compose's one-shot job: deploys the ERC-1056 registry on a fresh dev chain.
   'did-service': { 'deploy-did-registry': 'tools/deploy/deploy-did-registry.ts' },
@@ -154,6 +164,10 @@ function entriesOf(app: string): Record<string, string> {
   for (const [name, file] of Object.entries(EXTRA_ENTRIES[app] ?? {})) {
     entries[name] = join(repoRoot, file);
   }
+  // The one CLI (apps/cli) in every image: `node dist/itp.js …` — API commands against ITP_URL,
+  // and in the auth-service / did-service images their operator groups (users, clients, kms),
+  // which it runs as this image's own dist/cli.js.
+  entries.itp = join(repoRoot, 'apps', 'cli', 'src', 'main.ts');
   return entries;
 }
 
@@ -289,7 +303,10 @@ export async function assembleApp(app: string, outDir: string): Promise<Assemble
     join(outDir, 'package.json'),
     `${JSON.stringify({ name: `@itp/${app}-image`, private: true, type: 'module' }, null, 2)}\n`,
   );
-  const packages = copyPackages(externalImports(result.metafile), outDir);
+  const packages = copyPackages(
+    [...new Set([...externalImports(result.metafile), ...(RUNTIME_FILE_PACKAGES[app] ?? [])])],
+    outDir,
+  );
   return {
     app,
     outDir,

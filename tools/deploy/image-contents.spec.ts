@@ -267,6 +267,11 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
     expect(await rpc(`${gateway.url}/token`, 'no-such-method')).toMatchObject({
       error: { code: -32601 },
     });
+    // /docs serves swagger-ui-dist's files from the image (a package read by path, not imported).
+    const css = await fetch(`${gateway.url}/docs/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect((await css.text()).length).toBeGreaterThan(1000);
+    expect((await fetch(`${gateway.url}/openapi.json`)).status).toBe(200);
   }, 110_000);
 
   it('runs the operator CLI from the bundle (no tsx): usage, then a real query', async () => {
@@ -287,5 +292,20 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
     const keyId = secrets.DID_KMS_SECRET_KEY.split(':')[0];
     expect(kms).toEqual({ code: 0, output: expect.stringContaining(`current key id: ${keyId}`) });
     expect(kms.output).toContain('to re-encrypt: 0');
+
+    // The one CLI, bundled into every image: its operator groups run the image's own dist/cli.js,
+    // its API commands call the gateway started above.
+    const viaItp = await runToEnd(dir, ['dist/itp.js', 'users', 'list', '--json'], {
+      APP_ENV: 'production',
+      DATABASE_URL: (db as TestDatabase).url,
+    });
+    expect(viaItp).toEqual(list);
+    const block = await runToEnd(
+      assembled.gateway.outDir,
+      ['dist/itp.js', 'block', 'get', '0', '--json'],
+      { ITP_URL: (running.gateway as Started).url },
+    );
+    expect(block.code).toBe(0);
+    expect(block.output).toMatch(/"number":\s*0\b/);
   }, 30_000);
 });

@@ -1,0 +1,138 @@
+/**
+ * `itp vc issue | verify` and `itp vp create | verify`. Issued documents (a VC, a VP) are printed
+ * as JSON in both output modes, so `> vc.json` saves what `vc verify` / `vp create --vc` read.
+ * A document that does not verify prints the result and exits 1.
+ */
+import type { VerifiableCredential, VerifiablePresentation, VerificationResult } from '@itp/client';
+import { FailedError, UsageError } from '../errors.js';
+import { readJson } from '../input/read-input.js';
+import { keyValues } from '../output/table.js';
+import type { Command, CommandContext, CommandResult } from './command.js';
+import { optionalString, positionals, requiredString, requireToken, stringList } from './values.js';
+
+const documentText = (doc: unknown): string => `${JSON.stringify(doc, null, 2)}\n`;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `--claim name=value` (repeatable) over `--claims <file|->` (a JSON object). */
+async function userInfoOf(ctx: CommandContext): Promise<Record<string, unknown>> {
+  const source = optionalString(ctx.values, 'claims');
+  const info: Record<string, unknown> = {};
+  if (source !== undefined) {
+    const parsed = await readJson(source, ctx.stdin);
+    if (!isObject(parsed)) throw new UsageError('--claims must hold a JSON object');
+    Object.assign(info, parsed);
+  }
+  for (const claim of stringList(ctx.values, 'claim')) {
+    const eq = claim.indexOf('=');
+    if (eq < 1) throw new UsageError(`--claim must be name=value, got "${claim}"`);
+    info[claim.slice(0, eq)] = claim.slice(eq + 1);
+  }
+  return info;
+}
+
+/** The given DID, or the service's first issuer / verifier (GET /v2/did/issuers|verifiers). */
+async function serviceDid(
+  ctx: CommandContext,
+  given: string | undefined,
+  list: 'issuers' | 'verifiers',
+): Promise<string> {
+  if (given !== undefined) return given;
+  const [first] = await ctx.client.did[list]();
+  if (!first) throw new FailedError(`the platform lists no ${list}`, 'NO_SERVICE_DID');
+  return first.did;
+}
+
+function verificationResult(result: VerificationResult, what: 'VC' | 'VP'): CommandResult {
+  if (result.verified) {
+    return {
+      json: result,
+      text: keyValues({ verified: true, issuer: result.issuer }),
+    };
+  }
+  return {
+    json: result,
+    text: keyValues({ verified: false, error: result.error.code, message: result.error.message }),
+    failure: new FailedError(
+      `the ${what} does not verify: ${result.error.message}`,
+      result.error.code,
+    ),
+  };
+}
+
+async function documentArg(ctx: CommandContext, what: string): Promise<Record<string, unknown>> {
+  const [source] = positionals(ctx, [`${what} file, or - for stdin`]) as [string];
+  const doc = await readJson(source, ctx.stdin);
+  if (!isObject(doc)) throw new UsageError(`the ${what} must be a JSON object`);
+  return doc;
+}
+
+export const vcIssueCommand: Command = {
+  words: ['vc', 'issue'],
+  options: {
+    holder: { type: 'string' },
+    issuer: { type: 'string' },
+    claim: { type: 'string', multiple: true },
+    claims: { type: 'string' },
+  },
+  async run(ctx) {
+    positionals(ctx, []);
+    requireToken(ctx, 'vc issue');
+    const holder = requiredString(ctx.values, 'holder');
+    const userInfo = await userInfoOf(ctx);
+    const issuer = await serviceDid(ctx, optionalString(ctx.values, 'issuer'), 'issuers');
+    const vc = await ctx.client.did.createVc({ holder, issuer, userInfo });
+    return { json: vc, text: documentText(vc), notice: `issued by ${issuer} to ${holder}` };
+  },
+};
+
+export const vcVerifyCommand: Command = {
+  words: ['vc', 'verify'],
+  options: {},
+  async run(ctx) {
+    const vc = await documentArg(ctx, 'VC');
+    const result = await ctx.client.did.verifyVc(vc as unknown as VerifiableCredential);
+    return verificationResult(result, 'VC');
+  },
+};
+
+export const vpCreateCommand: Command = {
+  words: ['vp', 'create'],
+  options: {
+    holder: { type: 'string' },
+    verifier: { type: 'string' },
+    vc: { type: 'string', multiple: true },
+  },
+  async run(ctx) {
+    positionals(ctx, []);
+    requireToken(ctx, 'vp create');
+    const holder = requiredString(ctx.values, 'holder');
+    const sources = stringList(ctx.values, 'vc');
+    if (sources.length === 0) throw new UsageError('vp create needs at least one --vc <file|->');
+    const credentials: VerifiableCredential[] = [];
+    for (const source of sources) {
+      const vc = await readJson(source, ctx.stdin);
+      if (!isObject(vc)) throw new UsageError(`--vc ${source} must hold a JSON object (a VC)`);
+      credentials.push(vc as unknown as VerifiableCredential);
+    }
+    const verifier = await serviceDid(ctx, optionalString(ctx.values, 'verifier'), 'verifiers');
+    const vp: VerifiablePresentation = await ctx.client.did.createVp({
+      holder,
+      verifier,
+      credentials,
+    });
+    return { json: vp, text: documentText(vp), notice: `presented by ${holder} to ${verifier}` };
+  },
+};
+
+export const vpVerifyCommand: Command = {
+  words: ['vp', 'verify'],
+  options: {},
+  async run(ctx) {
+    const vp = await documentArg(ctx, 'VP');
+    const result = await ctx.client.did.verifyVp(vp as unknown as VerifiablePresentation);
+    return verificationResult(result, 'VP');
+  },
+};

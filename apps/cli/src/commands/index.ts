@@ -1,0 +1,31 @@
+/** Every command of itp (the operator groups are delegated, see run-cli.ts). */
+import { blockGetCommand } from './block.js';
+import type { Command } from './command.js';
+import {
+  vcIssueCommand,
+  vcVerifyCommand,
+  vpCreateCommand,
+  vpVerifyCommand,
+} from './credentials.js';
+import { didCreateCommand, didIssuersCommand, didVerifiersCommand } from './did.js';
+import { loginAppCommand } from './login-app.js';
+import { loginCommand } from './login.js';
+import { txStatusCommand, walletTransferCommand } from './transactions.js';
+import { walletBalanceCommand, walletCreateCommand } from './wallet.js';
+
+export const COMMANDS: readonly Command[] = [
+  loginCommand,
+  loginAppCommand,
+  walletCreateCommand,
+  walletBalanceCommand,
+  walletTransferCommand,
+  txStatusCommand,
+  didCreateCommand,
+  didIssuersCommand,
+  didVerifiersCommand,
+  vcIssueCommand,
+  vcVerifyCommand,
+  vpCreateCommand,
+  vpVerifyCommand,
+  blockGetCommand,
+];

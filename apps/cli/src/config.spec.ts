@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_URL, resolveSettings, urlForMessages } from './config.js';
+import { ConfigError } from './errors.js';
+
+describe('resolveSettings', () => {
+  it('defaults to the dev stack gateway, no token, text output', () => {
+    expect(resolveSettings({}, {})).toEqual({
+      url: DEFAULT_URL,
+      token: undefined,
+      json: false,
+      authAdminCli: undefined,
+      didAdminCli: undefined,
+    });
+    expect(DEFAULT_URL).toBe('http://127.0.0.1:8080');
+  });
+
+  it('takes ITP_URL and ITP_TOKEN, and the options over them', () => {
+    const env = { ITP_URL: 'http://gw.example:9000/', ITP_TOKEN: 'env-jwt' };
+    expect(resolveSettings({}, env)).toMatchObject({
+      url: 'http://gw.example:9000',
+      token: 'env-jwt',
+    });
+    expect(
+      resolveSettings({ url: 'https://other.example/base/', token: 'flag-jwt', json: true }, env),
+    ).toMatchObject({ url: 'https://other.example/base', token: 'flag-jwt', json: true });
+  });
+
+  it('treats empty values as not set', () => {
+    expect(resolveSettings({ url: ' ', token: '' }, { ITP_URL: '', ITP_TOKEN: ' ' })).toMatchObject(
+      {
+        url: DEFAULT_URL,
+        token: undefined,
+      },
+    );
+  });
+
+  it('refuses a URL that is not http(s), not a URL, or has a query, naming where it came from', () => {
+    expect(() => resolveSettings({ url: 'ftp://x' }, {})).toThrow(
+      new ConfigError('--url must be an http(s) URL, got "ftp://x"'),
+    );
+    expect(() => resolveSettings({}, { ITP_URL: 'localhost:8080' })).toThrow(/^ITP_URL/);
+    expect(() => resolveSettings({}, { ITP_URL: 'not a url' })).toThrow(/ITP_URL is not a URL/);
+    expect(() => resolveSettings({ url: 'http://x/?a=1' }, {})).toThrow(/without \?query/);
+  });
+
+  it('passes the operator CLI overrides on', () => {
+    expect(
+      resolveSettings({}, { ITP_AUTH_ADMIN_CLI: '/a/cli.js', ITP_DID_ADMIN_CLI: '/d/cli.js' }),
+    ).toMatchObject({ authAdminCli: '/a/cli.js', didAdminCli: '/d/cli.js' });
+  });
+});
+
+describe('urlForMessages', () => {
+  it('is the configured URL, or the raw ITP_URL when it does not parse', () => {
+    expect(urlForMessages({ ITP_URL: 'http://h:1' })).toBe('http://h:1');
+    expect(urlForMessages({ ITP_URL: 'nope' })).toBe('nope');
+    expect(urlForMessages({})).toBe(DEFAULT_URL);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The CLI's configuration: global options over environment variables over defaults. The only
+ * module that looks at environment variables (main.ts hands the environment in once).
+ *
+ *   --url    ITP_URL    the gateway's base URL (default http://127.0.0.1:8080, `npm start`'s)
+ *   --token  ITP_TOKEN  a JWT from `itp login`, for the commands that act for a user
+ *            ITP_AUTH_ADMIN_CLI / ITP_DID_ADMIN_CLI  the auth-service / did-service operator CLI
+ *            (a .js or .ts file) that `itp users|clients` / `itp kms` run, instead of the one found
+ */
+import { ConfigError } from './errors.js';
+
+export type CliEnv = Readonly<Record<string, string | undefined>>;
+
+/** The gateway of the dev stack (`npm start`, tools/dev: PORT defaults to 8080). */
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
+
+export interface CliSettings {
+  /** Gateway base URL without a trailing slash. */
+  url: string;
+  token: string | undefined;
+  json: boolean;
+  authAdminCli: string | undefined;
+  didAdminCli: string | undefined;
+}
+
+export interface GlobalFlags {
+  url?: string | undefined;
+  token?: string | undefined;
+  json?: boolean | undefined;
+}
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
+function gatewayUrl(raw: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${source} is not a URL: "${raw}" (e.g. ${DEFAULT_URL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${source} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError(`${source} must be a base URL without ?query or #fragment`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function resolveSettings(flags: GlobalFlags, env: CliEnv): CliSettings {
+  const flagUrl = nonEmpty(flags.url);
+  const envUrl = nonEmpty(env.ITP_URL);
+  const url =
+    flagUrl !== undefined
+      ? gatewayUrl(flagUrl, '--url')
+      : envUrl !== undefined
+        ? gatewayUrl(envUrl, 'ITP_URL')
+        : DEFAULT_URL;
+  return {
+    url,
+    token: nonEmpty(flags.token) ?? nonEmpty(env.ITP_TOKEN),
+    json: flags.json === true,
+    authAdminCli: nonEmpty(env.ITP_AUTH_ADMIN_CLI),
+    didAdminCli: nonEmpty(env.ITP_DID_ADMIN_CLI),
+  };
+}
+
+/** The gateway URL for error messages, when the command line could not be parsed. */
+export function urlForMessages(env: CliEnv): string {
+  try {
+    return resolveSettings({}, env).url;
+  } catch {
+    return env.ITP_URL ?? DEFAULT_URL;
+  }
+}

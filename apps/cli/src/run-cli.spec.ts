@@ -1,0 +1,464 @@
+/**
+ * The command line end to end in-process with a fake SDK client and fake operator CLIs: parsing,
+ * output modes, and the exit code of every kind of outcome. The real CLI against a real stack:
+ * cli.e2e.spec.ts.
+ */
+import { Readable } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
+import {
+  InvalidCredentialsError,
+  NetworkError,
+  NotFoundError,
+  ServiceUnavailableError,
+  type GetTransactionStatusResult,
+  type ItpClient,
+} from '@itp/client';
+import type { CliSettings } from './config.js';
+import { ConfigError } from './errors.js';
+import type { AdminCli } from './delegate/find-admin-cli.js';
+import { runCli, type CliDeps } from './run-cli.js';
+
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const TX = `0x${'ab'.repeat(32)}`;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  settings: CliSettings | undefined;
+}
+
+interface Options {
+  stdin?: string;
+  env?: Record<string, string>;
+  client?: Record<string, unknown>;
+  deps?: Partial<CliDeps>;
+}
+
+async function run(argv: string[], options: Options = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  let settings: CliSettings | undefined;
+  const deps: CliDeps = {
+    createClient: (s) => {
+      settings = s;
+      return (options.client ?? {}) as unknown as ItpClient;
+    },
+    findAdminCli: () => {
+      throw new Error('no operator CLI in this test');
+    },
+    runAdminCli: async () => 0,
+    ...options.deps,
+  };
+  const code = await runCli(
+    argv,
+    {
+      env: options.env ?? {},
+      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+      stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+      stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    },
+    deps,
+  );
+  return { code, stdout, stderr, settings };
+}
+
+const loginResult = {
+  token: 'jwt.jwt.jwt',
+  userId: 'demo',
+  name: 'Demo User',
+  telNo: null,
+  email: 'demo@example.com',
+};
+
+function status(over: Partial<GetTransactionStatusResult>): GetTransactionStatusResult {
+  return {
+    transactionId: TX,
+    kind: 'transfer',
+    status: 'mined',
+    final: true,
+    from: ADDRESS,
+    to: ADDRESS,
+    contractAddress: null,
+    amount: '1000000000000000000',
+    nonce: 0,
+    blockNumber: 7,
+    error: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:01.000Z',
+    ...over,
+  };
+}
+
+describe('runCli: usage', () => {
+  it('prints the usage with its exit codes for --help (0), and on stderr without a command (2)', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^itp: /);
+    expect(help.stdout).toContain('3  service unavailable');
+    expect((await run(['help'])).code).toBe(0);
+    const none = await run([]);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toContain('Usage: itp');
+  });
+
+  it('prints the usage for a command --help without running it', async () => {
+    const result = await run(['wallet', 'create', '--help']);
+    expect([result.code, result.settings]).toEqual([0, undefined]);
+    expect(result.stdout).toContain('wallet create');
+  });
+
+  it('exits 2 with a pointer to --help for unknown commands and options and missing arguments', async () => {
+    const cases: Array<[string[], string]> = [
+      [['frobnicate'], 'unknown command: frobnicate'],
+      [['wallet'], '"wallet" needs a command: create, balance, transfer'],
+      [['wallet', 'burn'], 'unknown command: wallet burn (wallet has: create, balance, transfer)'],
+      [['wallet', 'create', '--bogus'], "Unknown option '--bogus'"],
+      [['wallet', 'balance'], 'expected <address>, got none'],
+      [['login', '--password', 'x'], '--id is required'],
+      [
+        ['wallet', 'transfer', '--from', ADDRESS, '--to', ADDRESS, '--amount', 'lots'],
+        '--amount must be wei',
+      ],
+      [['block', 'get', 'head'], 'a block is a number'],
+      [['--url', 'ftp://x', 'block', 'get'], '--url must be an http(s) URL'],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await run(argv);
+      expect([argv, result.code]).toEqual([argv, 2]);
+      expect(result.stderr).toContain(message);
+      expect(result.stdout).toBe('');
+    }
+  });
+});
+
+describe('runCli: output and global options', () => {
+  const client = {
+    token: {
+      getBalance: async ({ address }: { address: string }) => ({
+        address,
+        balance: '10000000000000000000',
+      }),
+    },
+  };
+
+  it('prints a readable listing by default', async () => {
+    const result = await run(['wallet', 'balance', ADDRESS], { client });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`address  ${ADDRESS}\nbalance  10000000000000000000 wei (10 ETH)\n`);
+  });
+
+  it('prints the API answer as JSON with --json, given before or after the command', async () => {
+    for (const argv of [
+      ['--json', 'wallet', 'balance', ADDRESS],
+      ['wallet', 'balance', ADDRESS, '--json'],
+    ]) {
+      const result = await run(argv, { client });
+      expect(JSON.parse(result.stdout)).toEqual({
+        address: ADDRESS,
+        balance: '10000000000000000000',
+      });
+    }
+  });
+
+  it('takes the gateway and token from --url / --token over ITP_URL / ITP_TOKEN', async () => {
+    const env = { ITP_URL: 'http://env.example:1', ITP_TOKEN: 'env-token' };
+    expect((await run(['wallet', 'balance', ADDRESS], { client, env })).settings).toMatchObject({
+      url: 'http://env.example:1',
+      token: 'env-token',
+    });
+    const flags = await run(
+      ['--url', 'http://flag.example:2', 'wallet', 'balance', ADDRESS, '--token=flag-token'],
+      { client, env },
+    );
+    expect(flags.settings).toMatchObject({ url: 'http://flag.example:2', token: 'flag-token' });
+  });
+});
+
+describe('runCli: login', () => {
+  it('reads the password from stdin and prints only the token on stdout', async () => {
+    const calls: unknown[] = [];
+    const client = {
+      auth: { login: async (params: unknown) => (calls.push(params), loginResult) },
+    };
+    const result = await run(['login', '--id', 'demo', '--password-stdin'], {
+      client,
+      stdin: 'demo-password\n',
+    });
+    expect(result).toMatchObject({ code: 0, stdout: 'jwt.jwt.jwt\n' });
+    expect(result.stderr).toBe('logged in as Demo User (demo)\n');
+    expect(calls).toEqual([{ id: 'demo', password: 'demo-password' }]);
+    const json = await run(['login', '--id', 'demo', '--password', 'p', '--json'], { client });
+    expect(JSON.parse(json.stdout)).toEqual(loginResult);
+  });
+
+  it('exits 1 with the code of a refused login, 3 when the platform is not there', async () => {
+    const refused = await run(['login', '--id', 'demo', '--password', 'nope'], {
+      client: {
+        auth: {
+          login: async () => {
+            throw new InvalidCredentialsError('wrong id or password', {
+              source: 'rest',
+              status: 401,
+              code: '401',
+            });
+          },
+        },
+      },
+    });
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      1,
+      '',
+      'error [401]: wrong id or password\n',
+    ]);
+    const down = await run(['login', '--id', 'demo', '--password', 'p'], {
+      client: {
+        auth: {
+          login: async () => {
+            throw new NetworkError('connect ECONNREFUSED', { source: 'client' });
+          },
+        },
+      },
+    });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('The platform at http://127.0.0.1:8080 is not available');
+  });
+
+  it('runs the web-site side of QR login: requestId on stderr, then the token', async () => {
+    const seen: unknown[] = [];
+    const client = {
+      auth: {
+        relyingParty: (credentials: unknown) => ({
+          startLogin: async (params: unknown) => {
+            seen.push(credentials, params);
+            return { requestId: 'http://localhost:8080/requestId=123', waitTime: 60 };
+          },
+          waitForLogin: async (requestId: string) => (seen.push(requestId), loginResult),
+        }),
+      },
+    };
+    const result = await run(
+      [
+        'login',
+        'app',
+        '--client-id',
+        'demo-site',
+        '--client-secret-stdin',
+        '--site',
+        'http://localhost:8080/',
+      ],
+      { client, stdin: 'demo-site-secret' },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('jwt.jwt.jwt\n');
+    expect(result.stderr).toContain('requestId: http://localhost:8080/requestId=123\n');
+    expect(seen).toEqual([
+      { clientId: 'demo-site', clientSecret: 'demo-site-secret' },
+      { requestId: 'http://localhost:8080/' },
+      'http://localhost:8080/requestId=123',
+    ]);
+  });
+});
+
+describe('runCli: wallet transfer', () => {
+  /** A client that sends, then answers status reads with `statuses` and receipt reads with `receipt`. */
+  function transferClient(statuses: () => Promise<GetTransactionStatusResult>, receipt?: object) {
+    const calls: unknown[] = [];
+    return {
+      calls,
+      client: {
+        token: {
+          wallet: (credentials: unknown) => ({
+            transfer: async (params: unknown) => {
+              calls.push(credentials, params);
+              return { transactionId: TX, resultData: '' };
+            },
+          }),
+          getTransactionStatus: statuses,
+        },
+        block: {
+          getTransactionReceipt: async () => {
+            if (receipt) return receipt;
+            throw new NotFoundError('not yet', { source: 'service' });
+          },
+        },
+      },
+    };
+  }
+  const argv = [
+    'wallet',
+    'transfer',
+    '--from',
+    ADDRESS,
+    '--to',
+    ADDRESS,
+    '--amount',
+    '1eth',
+    '--secret-key-stdin',
+  ];
+
+  it('sends with the secret key from stdin and prints the TransactionID', async () => {
+    const { calls, client } = transferClient(async () => {
+      throw new Error('not waited for');
+    });
+    const result = await run(argv, { client, stdin: 'f'.repeat(64) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`transactionId  ${TX}\n`);
+    expect(result.stderr).toBe(`sent; follow it with: itp tx status ${TX}\n`);
+    expect(calls).toEqual([
+      { address: ADDRESS, secretKey: 'f'.repeat(64) },
+      { to: ADDRESS, amount: '1000000000000000000' },
+    ]);
+  });
+
+  it('with --wait prints the final status: 0 when mined, 1 when failed', async () => {
+    const mined = await run([...argv, '--wait'], {
+      client: transferClient(
+        async () => status({ status: 'sent', final: false, blockNumber: null }),
+        {
+          status: 'success',
+          blockNumber: 9,
+        },
+      ).client,
+      stdin: 'k',
+    });
+    expect(mined.code).toBe(0);
+    expect(mined.stdout).toContain('status           mined\n');
+    expect(mined.stdout).toContain('blockNumber      9\n');
+    const failed = await run([...argv, '--wait', '--json'], {
+      client: transferClient(async () => status({ status: 'failed', error: 'execution reverted' }))
+        .client,
+      stdin: 'k',
+    });
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed' });
+    expect(failed.stderr).toBe(`error [failed]: transaction ${TX} failed: execution reverted\n`);
+  });
+
+  it('with --wait --timeout gives up after the timeout with exit 1 and how to look again', async () => {
+    const { client } = transferClient(async () =>
+      status({ status: 'sent', final: false, blockNumber: null }),
+    );
+    const result = await run([...argv, '--wait', '--timeout', '1'], { client, stdin: 'k' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error [NOT_FINAL]: ${TX} is not final after 1 s; look again with: itp tx status ${TX}\n`,
+    );
+  });
+
+  it('exits 3 when the status cannot be read because a service is down', async () => {
+    const { client } = transferClient(async () => {
+      throw new ServiceUnavailableError('the database is not available', { source: 'service' });
+    });
+    expect((await run([...argv, '--wait'], { client, stdin: 'k' })).code).toBe(3);
+  });
+});
+
+describe('runCli: credentials', () => {
+  const issuers = [{ alias: 'issuer', did: 'did:ethr:0x1' }];
+
+  it('vc issue needs a token (2) and defaults the issuer to the first one listed', async () => {
+    const noToken = await run(['vc', 'issue', '--holder', 'did:ethr:0x2']);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('give a login token with --token or ITP_TOKEN');
+    const calls: unknown[] = [];
+    const vc = { proof: { jwt: 'x' } };
+    const result = await run(
+      ['vc', 'issue', '--holder', 'did:ethr:0x2', '--claim', 'name=Demo User', '--claim', 'a=b=c'],
+      {
+        env: { ITP_TOKEN: 'jwt' },
+        client: {
+          did: {
+            issuers: async () => issuers,
+            createVc: async (p: unknown) => (calls.push(p), vc),
+          },
+        },
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(vc);
+    expect(calls).toEqual([
+      { holder: 'did:ethr:0x2', issuer: 'did:ethr:0x1', userInfo: { name: 'Demo User', a: 'b=c' } },
+    ]);
+  });
+
+  it('vc verify prints the result and exits 1 when the VC does not verify', async () => {
+    const client = {
+      did: {
+        verifyVc: async () => ({
+          verified: false,
+          error: { code: 'invalid_signature', message: 'signature invalid' },
+        }),
+      },
+    };
+    const result = await run(['vc', 'verify', '-'], { client, stdin: '{"proof":{}}' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('verified  false\n');
+    expect(result.stderr).toBe(
+      'error [invalid_signature]: the VC does not verify: signature invalid\n',
+    );
+  });
+
+  it('vp create reads each --vc and refuses two inputs from stdin', async () => {
+    const result = await run(
+      ['vp', 'create', '--holder', 'did:ethr:0x2', '--vc', '-', '--vc', '-'],
+      {
+        env: { ITP_TOKEN: 'jwt' },
+        stdin: '{}',
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('stdin is already used');
+  });
+});
+
+describe('runCli: operator groups', () => {
+  function operatorDeps(code = 0) {
+    const found: unknown[] = [];
+    const ran: Array<{ cli: AdminCli; args: string[]; env: unknown }> = [];
+    const deps: Partial<CliDeps> = {
+      findAdminCli: (service, override) => {
+        found.push([service, override]);
+        return { file: `/x/${service}.js`, nodeArgs: [`/x/${service}.js`] };
+      },
+      runAdminCli: async (cli, args, env) => (ran.push({ cli, args, env }), code),
+    };
+    return { found, ran, deps };
+  }
+
+  it('hands users and clients to auth-service, kms to did-service, with the environment and exit code', async () => {
+    const { found, ran, deps } = operatorDeps(7);
+    const env = { APP_ENV: 'development', DATA_DIR: '/data', ITP_DID_ADMIN_CLI: '/my/cli.js' };
+    expect(
+      (await run(['users', 'add', 'bob', '--name', 'Bob', '--password-stdin'], { env, deps })).code,
+    ).toBe(7);
+    await run(['--json', 'clients', 'list'], { env, deps });
+    await run(['kms', 'status'], { env, deps });
+    await run(['users', '--help'], { env, deps });
+    expect(found).toEqual([
+      ['auth-service', undefined],
+      ['auth-service', undefined],
+      ['did-service', '/my/cli.js'],
+      ['auth-service', undefined],
+    ]);
+    expect(ran.map((r) => r.args)).toEqual([
+      ['users', 'add', 'bob', '--name', 'Bob', '--password-stdin'],
+      ['clients', 'list', '--json'],
+      ['kms', 'status'],
+      ['--help'],
+    ]);
+    expect(ran[0]?.env).toBe(env);
+  });
+
+  it('exits 2 when the operator CLI cannot be found', async () => {
+    const result = await run(['users', 'list'], {
+      deps: {
+        findAdminCli: () => {
+          throw new ConfigError('the auth-service operator CLI was not found');
+        },
+      },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: the auth-service operator CLI was not found\n');
+  });
+});

@@ -1,0 +1,70 @@
+import { DEFAULT_URL } from './config.js';
+import { DEFAULT_WAIT_SECONDS } from './commands/transactions.js';
+
+export const USAGE = `itp: the identity and token platform from the command line
+
+Usage: itp [global options] <command> [options]
+   in this repository: npm run itp -- <command> …   or   node dist/apps/cli/main.js <command> …
+
+Global options (anywhere on the line)
+  --url <url>       the gateway's base URL (env ITP_URL; default ${DEFAULT_URL}, npm start's)
+  --token <jwt>     a login token, for commands that act for a user (env ITP_TOKEN)
+  --json            machine output: the API's answer as JSON on stdout (default: readable text)
+  -h, --help        this text
+
+Login
+  login --id <id> (--password-stdin | --password <password>)
+        prints the token (--json: the login result): TOKEN=$(itp login --id demo --password-stdin)
+  login app --client-id <id> (--client-secret-stdin | --client-secret <secret>) --site <requestId prefix>
+            [--wait-time <seconds>]
+        the web-site side of QR login: prints the requestId on stderr, waits until the phone app
+        approves it, prints the token
+
+Wallet (the server wallet of the token API)
+  wallet create               a new address; prints address, mnemonic and secretKey (shown once;
+                              the dev stack funds it with 10 ETH)
+  wallet balance <address>    its balance in wei
+  wallet transfer --from <address> (--secret-key-stdin | --secret-key <key>) --to <address>
+                  --amount <amount> [--wait [--timeout <seconds>]]
+        sends <amount> (wei, or with a unit: 1eth, 1.5eth, 20gwei) signed by the wallet
+        (tempKey → hashKey → signData → transfer); --wait: until final (default at most
+        ${DEFAULT_WAIT_SECONDS} s), exit 1 when it failed or was dropped
+  tx status <transactionId>   a transaction the platform sent: status, block, error
+
+DIDs, credentials and presentations
+  did create --alias <alias> --address <address> (--secret-key-stdin | --secret-key <key>)
+        the wallet's did:ethr DID; with --token it is bound to that user (needed for vc / vp)
+  did issuers | did verifiers        the platform's issuer / verifier DIDs
+  vc issue --holder <did> [--issuer <did>] [--claim <name>=<value> …] [--claims <file|->]
+        a credential for the token's user (needs --token); default issuer: the first listed
+  vc verify <file|->                 exit 1 when it does not verify
+  vp create --holder <did> [--verifier <did>] --vc <file|-> [--vc <file> …]
+        a presentation (needs --token); default verifier: the first listed
+  vp verify <file|->                 exit 1 when it does not verify
+  A VC or VP is printed as JSON in both modes: save it with > file.json.
+
+Blocks
+  block get [<number> | <0x block hash> | <0x hex number> | latest | earliest] [--full]
+        default latest; --full lists the transactions' from, to and value
+
+Operators (the services' own operator CLIs, run with this environment: DATABASE_URL, or with
+APP_ENV=development the SQLite files in DATA_DIR; DID_KMS_SECRET_KEY for kms)
+  users …      auth-service users: add, list, disable, enable, reset-password   (itp users --help)
+  clients …    auth-service relying parties: add, list, disable, enable
+  kms …        did-service local KMS: status, reencrypt                        (itp kms --help)
+  Found in this repository, or in a service image beside itp; ITP_AUTH_ADMIN_CLI /
+  ITP_DID_ADMIN_CLI name another cli.js. Their output and exit codes are passed through.
+
+Secrets: prefer the -stdin forms; a --password / --secret-key value is visible to other users of
+the machine in the process list. itp never prints a secret except the one wallet create makes.
+
+Exit codes
+  0  done
+  1  refused or failed: the platform answered with an error (printed with its code, e.g.
+     "error [401]: …"), a VC / VP does not verify, a transaction failed, was dropped or was not
+     final in time
+  2  usage or configuration: unknown command or option, missing or malformed argument,
+     unreadable input file, bad --url / ITP_URL, no token where one is needed
+  3  service unavailable: the gateway cannot be reached or does not answer in time, or answers
+     502 / 503 / 504 (a service or its database, Redis or chain is down)
+`;
