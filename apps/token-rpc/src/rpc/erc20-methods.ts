@@ -17,6 +17,7 @@ import {
   TOKEN_TRANSACTION_ERRORS as TRANSACTION_ERRORS,
 } from '@itp/schemas';
 import type { Erc20Service } from '../erc20/erc20-service.js';
+import { withRecordedExamples } from './examples.js';
 import { RETRY } from './token-methods.js';
 
 const READ_ERRORS = [E.unknownContract, E.notErc20, E.chain, E.chainUnavailable];
@@ -30,9 +31,12 @@ const WRITE_ERRORS = [
 const SIGNING =
   'keyType "erc20"; signature = signData over SHA-256("from|contract|to|amount|tempKey|hashKey"), each field exactly as sent.';
 
-/** The methods of `/token/erc20` (contract §4): every one names the token by `contract`. */
+/**
+ * The methods of `/token/erc20` (contract §4): every one names the token by `contract`. With their
+ * recorded examples (examples.ts).
+ */
 export function erc20Methods(erc20: Erc20Service): RpcMethod[] {
-  return [
+  return withRecordedExamples('erc20', [
     defineMethod({
       name: 'name',
       summary: "The token's name.",
@@ -122,5 +126,5 @@ export function erc20Methods(erc20: Erc20Service): RpcMethod[] {
       errors: WRITE_ERRORS,
       handler: (p, ctx) => erc20.transferFrom(p, ctx.requestId),
     }),
-  ] as RpcMethod[];
+  ] as RpcMethod[]);
 }

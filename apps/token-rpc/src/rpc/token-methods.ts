@@ -21,6 +21,7 @@ import {
 } from '@itp/schemas';
 import type { TokenService } from '../transactions/token-service.js';
 import type { WalletService } from '../wallet/wallet-service.js';
+import { withRecordedExamples } from './examples.js';
 
 /** How a retry of a transaction request is answered (contract §4); in the OpenRPC document. */
 export const RETRY =
@@ -28,9 +29,9 @@ export const RETRY =
   'answer of the first request (the same TransactionID, or the same service error), waiting for ' +
   'it while it still runs; any other request with a used tempKey is "409".';
 
-/** The methods of `/token` (contract §4). */
+/** The methods of `/token` (contract §4), with their recorded examples (examples.ts). */
 export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcMethod[] {
-  return [
+  return withRecordedExamples('token', [
     defineMethod({
       name: 'createAddress',
       summary: 'Creates a wallet address: a new mnemonic, its key and a new secretKey.',
@@ -141,5 +142,5 @@ export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcM
       errors: [E.unknownTransaction, E.chain, E.databaseUnavailable],
       handler: (p) => tokens.getTransactionStatus(p.transactionId),
     }),
-  ] as RpcMethod[];
+  ] as RpcMethod[]);
 }

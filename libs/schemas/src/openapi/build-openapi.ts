@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { RestErrorDoc } from '../errors/service-errors.js';
 import { REST_ENDPOINTS, type RestEndpoint } from './rest-endpoints.js';
+import {
+  RECORDED_REST_EXAMPLES,
+  catalogKeyOf,
+  endpointKey,
+  type RestEndpointExamples,
+  type RestExample,
+  type RestExamplesFile,
+} from './rest-examples.js';
 
 type Json = Record<string, unknown>;
 
@@ -83,20 +91,36 @@ const ERROR_BODY: Json = {
   required: ['error'],
 };
 
-/** The errors of one endpoint grouped by HTTP status, each (code, when) pair as an example. */
-function errorResponses(errors: RestErrorDoc[]): Json {
+const NOT_RECORDED =
+  'Not recorded (a dependency outage or a bug cannot be provoked on a dev stack): the message ' +
+  'shown is the catalog line, not the real text.';
+
+/**
+ * The errors of one endpoint grouped by HTTP status. Each catalog entry is an example named by its
+ * catalog key: the answer recorded from a dev stack when there is one, else the catalog line.
+ */
+function errorResponses(errors: RestErrorDoc[], recorded: RestEndpointExamples['errors']): Json {
   const byStatus = new Map<number, RestErrorDoc[]>();
   for (const error of errors)
     byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
   const responses: Json = {};
   for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
     const examples: Json = {};
-    list.forEach((error, i) => {
-      examples[`${error.code}${list.length > 1 ? `_${i + 1}` : ''}`] = {
-        summary: error.when,
-        value: { error: { code: error.code, message: error.when } },
-      };
-    });
+    for (const error of list) {
+      const key = catalogKeyOf(error);
+      const answer = recorded[key];
+      examples[key] = answer
+        ? {
+            summary: error.when,
+            description: `Recorded answer${answer.retryAfter ? ` (Retry-After: ${answer.retryAfter})` : ''}.`,
+            value: answer.body,
+          }
+        : {
+            summary: error.when,
+            description: NOT_RECORDED,
+            value: { error: { code: error.code, message: error.when } },
+          };
+    }
     const codes = [...new Set(list.map((error) => error.code))];
     const response: Json = {
       description: list.map((error) => `\`${error.code}\`: ${error.when}`).join('; '),
@@ -122,7 +146,24 @@ function errorResponses(errors: RestErrorDoc[]): Json {
   return responses;
 }
 
-function operation(endpoint: RestEndpoint, components: Components): Json {
+const withExamples = (examples: Json | undefined): Json => (examples ? { examples } : {});
+
+/** OpenAPI `examples` (a map) from the recorded exchanges that have `part`. */
+function examplesOf(list: RestExample[], part: 'request' | 'response'): Json | undefined {
+  const examples: Json = {};
+  list.forEach((example, i) => {
+    if (example[part] === undefined) return;
+    const name = example.summary.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || `e${i}`;
+    examples[name] = { summary: example.summary, value: example[part] };
+  });
+  return Object.keys(examples).length > 0 ? examples : undefined;
+}
+
+function operation(
+  endpoint: RestEndpoint,
+  components: Components,
+  recorded: RestEndpointExamples,
+): Json {
   const base = pascal(endpoint.path.replace(/^\/v2\//, ''));
   const op: Json = {
     operationId: `${endpoint.tag}.${endpoint.path.split('/').pop()}`,
@@ -140,6 +181,7 @@ function operation(endpoint: RestEndpoint, components: Components): Json {
       content: {
         'application/json': {
           schema: components.convert(endpoint.request, 'input', `${base}Request`),
+          ...withExamples(examplesOf(recorded.examples, 'request')),
         },
       },
     };
@@ -149,21 +191,33 @@ function operation(endpoint: RestEndpoint, components: Components): Json {
     ok['content'] = {
       'application/json': {
         schema: components.convert(endpoint.response, 'output', `${base}Response`),
+        ...withExamples(examplesOf(recorded.examples, 'response')),
       },
     };
   }
-  op['responses'] = { '200': ok, ...errorResponses(endpoint.errors) };
+  op['responses'] = { '200': ok, ...errorResponses(endpoint.errors, recorded.errors) };
   return op;
 }
 
-/** The OpenAPI 3.1 document of the REST APIs (/v2/auth, /v2/did), from their zod schemas. */
-export function buildOpenApiDocument(options: OpenApiOptions, endpoints = REST_ENDPOINTS): Json {
+/**
+ * The OpenAPI 3.1 document of the REST APIs (/v2/auth, /v2/did), from their zod schemas, with the
+ * examples recorded from real answers (rest-examples.json).
+ */
+export function buildOpenApiDocument(
+  options: OpenApiOptions,
+  endpoints = REST_ENDPOINTS,
+  examples: RestExamplesFile = RECORDED_REST_EXAMPLES,
+): Json {
   const components = new Components();
   const paths: Record<string, Json> = {};
   for (const endpoint of endpoints) {
     paths[endpoint.path] = {
       ...paths[endpoint.path],
-      [endpoint.method]: operation(endpoint, components),
+      [endpoint.method]: operation(
+        endpoint,
+        components,
+        examples.endpoints[endpointKey(endpoint)] ?? { examples: [], errors: {} },
+      ),
     };
   }
   const links = (options.links ?? []).map(({ title, url }) => `- [${title}](${url})`).join('\n');

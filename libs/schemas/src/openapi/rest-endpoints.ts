@@ -46,7 +46,11 @@ export interface RestEndpoint {
 
 const A = AUTH_ERRORS;
 const D = DID_ERRORS;
-/** Answered by every route of the API (body parsing, limits, bugs). */
+/**
+ * Answered by every route of the API (body parsing, limits, bugs). Failed client authentications
+ * count against the caller's address like failed logins: over the limit, the relying-party routes
+ * answer 429 (tooManyAttempts) too.
+ */
 const AUTH_BODY = [A.malformed, A.tooLarge, A.charset, A.internal];
 const DID_BODY = [D.malformed, D.tooLarge, D.charset, D.internal];
 
@@ -78,7 +82,7 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     request: authUserByAppRequestSchema,
     response: authUserByAppResponseSchema,
     security: { scheme: 'basic' },
-    errors: [...AUTH_BODY, A.invalidClient, A.forbidden, A.unavailable],
+    errors: [...AUTH_BODY, A.invalidClient, A.forbidden, A.tooManyAttempts, A.unavailable],
   },
   {
     method: 'post',
@@ -87,7 +91,8 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     summary: 'Cancel a QR login request (relying party)',
     request: cancelAuthUserByAppRequestSchema,
     security: { scheme: 'basic' },
-    errors: [...AUTH_BODY, A.loginRequestGone, A.invalidClient, A.forbidden, A.unavailable],
+    // No 403: a requestId outside the client's prefixes is simply not found (400).
+    errors: [...AUTH_BODY, A.loginRequestGone, A.invalidClient, A.tooManyAttempts, A.unavailable],
   },
   {
     method: 'post',
@@ -103,6 +108,7 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       A.stillWaiting,
       A.invalidClient,
       A.forbidden,
+      A.tooManyAttempts,
       A.slowDown,
       A.unavailable,
     ],

@@ -1,0 +1,195 @@
+/**
+ * /docs in a real browser (Debian's chromium driven by playwright-core): the gateway app built by
+ * its app.ts in process, in front of a real token-rpc and block-rpc (what the OpenRPC links ask);
+ * auth-service and did-service are not needed, the OpenAPI document is the gateway's own.
+ * Swagger UI must render every REST operation with the recorded examples, load nothing from
+ * another host (every such request is recorded and refused), and link to OpenRPC documents of
+ * /token, /token/erc20 and /block that answer. A screenshot is kept under test-artifacts/docs/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { REST_ENDPOINTS } from '@itp/schemas';
+import {
+  createTestDatabase,
+  testChainUrl,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
+import { startHarness, type Harness } from '../../apps/block-rpc/src/testing/harness.js';
+import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
+import {
+  startTokenApp,
+  type TokenTestApp,
+} from '../../apps/token-rpc/src/testing/token-test-kit.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const artifacts = join(repoRoot, 'test-artifacts', 'docs');
+const CHROMIUM = '/usr/bin/chromium';
+/** Launch flags for chromium in CI (see ../shared/notes/stack-facts.md "Browser tests"). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1',
+];
+/** A closed port: the docs never reach auth-service or did-service. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+let tokenDb: TestDatabase;
+let blockDb: TestDatabase;
+let token: TokenTestApp;
+let block: Harness;
+let gateway: RunningGateway;
+let browser: Browser;
+let context: BrowserContext;
+/** Every request the page made to a host other than the gateway's (refused). */
+const foreign: string[] = [];
+/** Console errors (CSP violations among them) and page errors. */
+const errors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (bash .ci/run does so)`);
+  }
+  mkdirSync(artifacts, { recursive: true });
+  [tokenDb, blockDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  [token, block, browser] = await Promise.all([
+    startTokenApp({
+      chainUrl: testChainUrl(),
+      databaseUrl: tokenDb.url,
+      redisPrefix: uniquePrefix('docs-token'),
+      env: { TRUST_PROXY: 'loopback' },
+    }),
+    startHarness({
+      chainUrl: testChainUrl(),
+      databaseUrl: blockDb.url,
+      redisUrl: testRedisUrl(),
+      keyPrefix: uniquePrefix('docs-block'),
+      env: { TRUST_PROXY: 'loopback' },
+    }),
+    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+  ]);
+  gateway = await startGateway({
+    AUTH_SERVICE_URL: NOWHERE,
+    DID_SERVICE_URL: NOWHERE,
+    TOKEN_RPC_URL: token.url,
+    BLOCK_RPC_URL: block.url,
+  });
+  context = await browser.newContext();
+  const host = new URL(gateway.url).host;
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.host === host) return route.continue();
+    foreign.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  await token?.close();
+  await block?.close();
+  await tokenDb?.drop();
+  await blockDb?.drop();
+}, 30_000);
+
+function watch(page: Page): Page {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${page.url()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`${page.url()}: ${err.message}`));
+  return page;
+}
+
+describe('/docs in a browser (chromium)', () => {
+  it('renders every REST operation with recorded examples, from the gateway alone', async () => {
+    const page = watch(await context.newPage());
+    await page.goto(`${gateway.url}/docs`);
+    await page.locator('.swagger-ui .information-container .title').waitFor();
+    await page.locator('.opblock').first().waitFor();
+
+    const operations = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (b) =>
+            `${b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ` +
+            `${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
+    expect(operations.sort()).toEqual(REST_ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
+
+    // One operation opened: its 200 example is the recorded answer (the dev demo user).
+    const login = page.locator('.opblock', {
+      has: page.locator('.opblock-summary-path[data-path="/v2/auth/auth-user"]'),
+    });
+    await login.locator('.opblock-summary').click();
+    const responses = login.locator('.responses-wrapper');
+    await responses.waitFor();
+    await expect(responses.textContent()).resolves.toContain('"userId": "demo"');
+    await page.screenshot({ path: join(artifacts, 'docs.png'), fullPage: false });
+
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('links the OpenRPC documents of /token, /token/erc20 and /block, which answer', async () => {
+    const page = watch(await context.newPage());
+    await page.goto(`${gateway.url}/docs`);
+    const hrefs = (selector: string) =>
+      page.locator(selector).evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+    const links = (await hrefs('nav a[href^="/openrpc/"]')).map(
+      (href) => new URL(href ?? '', gateway.url).href,
+    );
+    expect(links).toEqual(
+      ['token', 'erc20', 'block'].map((name) => `${gateway.url}/openrpc/${name}.json`),
+    );
+    // The OpenAPI document's description links them too (absolute, for readers of the JSON).
+    await page.locator('.swagger-ui .information-container a[href*="/openrpc/"]').first().waitFor();
+    expect(await hrefs('.swagger-ui .information-container a[href*="/openrpc/"]')).toEqual(links);
+    const served: Array<{ link: string; server?: string; withExamples: boolean }> = [];
+    for (const link of links) {
+      const answer = await page.goto(link);
+      const doc = (await answer?.json()) as {
+        openrpc: string;
+        servers: Array<{ url: string }>;
+        methods: Array<{ examples?: unknown[] }>;
+      };
+      expect({ link, status: answer?.status(), openrpc: doc.openrpc }).toEqual({
+        link,
+        status: 200,
+        openrpc: '1.2.6',
+      });
+      served.push({
+        link,
+        server: doc.servers[0]?.url,
+        withExamples: doc.methods.length > 0 && doc.methods.every((m) => m.examples?.length),
+      });
+    }
+    expect(served).toEqual(
+      [
+        ['token', '/token'],
+        ['erc20', '/token/erc20'],
+        ['block', '/block'],
+      ].map(([name, path]) => ({
+        link: `${gateway.url}/openrpc/${name}.json`,
+        server: `${gateway.url}${path}`,
+        withExamples: true,
+      })),
+    );
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

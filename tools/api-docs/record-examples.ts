@@ -1,0 +1,59 @@
+/**
+ * Records the examples of the API documents from real answers:
+ *   npx tsx tools/api-docs/record-examples.ts
+ * starts a private dev stack (`npm start` on a free port, fresh temporary data folder), calls
+ * every REST endpoint and every /token and /token/erc20 method through the gateway, replaces the
+ * secrets by placeholders (recorder/placeholders.ts), and writes
+ *   libs/schemas/src/openapi/rest-examples.json   (OpenAPI: request, response and error examples)
+ *   apps/token-rpc/src/rpc/recorded-examples.json (OpenRPC examples of /token and /token/erc20)
+ * Commit both. CI never needs the stack for them: rest-examples.spec.ts and examples.spec.ts
+ * check that the committed examples still fit the current schemas.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+import type { RestExamplesFile } from '@itp/schemas';
+import { DEMO_CLIENT, DEMO_USER } from '../../apps/auth-service/src/dev/demo-data.js';
+import type { RpcExamplesFile } from '../../apps/token-rpc/src/rpc/examples.js';
+// The file itself: @itp/testing's index also loads jest helpers, which a plain script cannot.
+import { startDevStack } from '../../libs/testing/src/dev-stack.js';
+import { ApiClient } from './recorder/api-client.js';
+import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';
+import { recordRestExamples } from './recorder/rest-flow.js';
+import { recordTokenExamples } from './recorder/token-flow.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const REST_FILE = 'libs/schemas/src/openapi/rest-examples.json';
+const RPC_FILE = 'apps/token-rpc/src/rpc/recorded-examples.json';
+const COMMENT =
+  'Recorded from a dev stack by tools/api-docs/record-examples.ts (secrets replaced by ' +
+  'placeholders); do not edit by hand, record again.';
+
+async function write(path: string, value: object, secrets: string[]): Promise<void> {
+  const file = `${repoRoot}${path}`;
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  const text = await prettier.format(JSON.stringify(value), { ...options, filepath: file });
+  assertNoSecrets(text, secrets, path);
+  writeFileSync(file, text);
+  console.log(`[record-examples] wrote ${path}`);
+}
+
+const stack = await startDevStack({ readyTimeoutMs: 120_000 });
+console.log(`[record-examples] dev stack ready at ${stack.url}`);
+try {
+  const client = new ApiClient(stack.url);
+  const recordedAt = new Date().toISOString();
+  const apis = await recordTokenExamples(client);
+  const endpoints = await recordRestExamples(client);
+  const rpc = redactSecrets<RpcExamplesFile>({ $comment: COMMENT, recordedAt, apis });
+  const rest = redactSecrets<RestExamplesFile>({ $comment: COMMENT, recordedAt, endpoints });
+  const secrets = [...rpc.replaced, ...rest.replaced, DEMO_USER.password, DEMO_CLIENT.secret];
+  await write(RPC_FILE, rpc.value, secrets);
+  await write(REST_FILE, rest.value, secrets);
+} catch (err) {
+  console.error(`[record-examples] failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`[record-examples] the stack said:\n${stack.output()}`);
+  process.exitCode = 1;
+} finally {
+  await stack.stop();
+}

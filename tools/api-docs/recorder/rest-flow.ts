@@ -1,0 +1,237 @@
+import type {
+  DidRecord,
+  LoginResult,
+  RestEndpointExamples,
+  ServiceDidList,
+  VerifiableCredentialBody,
+} from '@itp/schemas';
+import { DEMO_CLIENT, DEMO_USER } from '../../../apps/auth-service/src/dev/demo-data.js';
+import type { ApiClient, SendOptions } from './api-client.js';
+import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
+import { RestRecorder } from './rest-recorder.js';
+
+const AUTH = '/v2/auth';
+const DID = '/v2/did';
+/** A page of the demo relying party (its registered prefix is http://localhost:8080/). */
+const SITE = 'http://localhost:8080/example-site?';
+const ELSEWHERE = 'https://elsewhere.example/?';
+/** A little over auth-service's LOGIN_POLL_MIN_INTERVAL_MS default (1 s). */
+const POLL_PAUSE_MS = 1_500;
+/** auth-service's LOGIN_MAX_FAILURES_PER_ID default: the next failure is answered 429. */
+const MAX_FAILURES_PER_ID = 5;
+/** Above its LOGIN_MAX_FAILURES_PER_IP default (50). */
+const MAX_FAILURES_PER_IP = 60;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Wallet {
+  address: string;
+  secretKey: string;
+}
+
+/**
+ * Every REST endpoint of /v2/auth and /v2/did the way an integrator meets them (the demo user,
+ * its wallet, DID, credential and presentation, a QR login approved by the phone app, one
+ * cancelled), then the error answers that a dev stack can give on purpose. Outages (503) and
+ * bugs (500) cannot be provoked: their examples stay the catalog lines.
+ */
+export async function recordRestExamples(
+  client: ApiClient,
+): Promise<Record<string, RestEndpointExamples>> {
+  const rec = new RestRecorder(client);
+  const basic = { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret };
+  const password = { id: DEMO_USER.id, password: DEMO_USER.password };
+
+  await rec.ok('GET', `${AUTH}/.well-known/jwks.json`, { summary: 'the current signing key' });
+  const login = await rec.ok<LoginResult>('POST', `${AUTH}/auth-user`, {
+    json: password,
+    summary: 'password login (the dev demo user)',
+  });
+  const bearer = login.token;
+  await rec.ok('POST', `${AUTH}/auth-user`, {
+    json: { ...password, token: bearer },
+    summary: 'password login that extends a token',
+  });
+  const issuers = await rec.ok<ServiceDidList>('GET', `${DID}/issuers`, {
+    summary: 'the issuer DIDs of a dev stack',
+  });
+  const verifiers = await rec.ok<ServiceDidList>('GET', `${DID}/verifiers`, {
+    summary: 'the verifier DIDs of a dev stack',
+  });
+  const issuer = issuers[0]?.did as string;
+  const verifier = verifiers[0]?.did as string;
+
+  const newWallet = async () =>
+    (await client.rpc('/token', 'createAddress', {})).resultData as Wallet;
+  const wallet = await newWallet();
+  const record = await rec.ok<DidRecord>('POST', `${DID}/create-did`, {
+    json: { alias: 'example-phone', address: wallet.address, secretKey: wallet.secretKey },
+    bearer,
+    summary: 'a DID for a wallet address, bound to the user of the bearer JWT',
+  });
+  const holder = record.did;
+  const vc = await rec.ok<VerifiableCredentialBody>('POST', `${DID}/create-vc`, {
+    json: { holder, issuer, userInfo: { name: DEMO_USER.name, email: DEMO_USER.email } },
+    bearer,
+    summary: 'a credential about the logged-in user',
+  });
+  await rec.ok('POST', `${DID}/verify-vc`, { json: vc, summary: 'a credential of this service' });
+  const edited = { ...vc, credentialSubject: { ...vc.credentialSubject, name: 'Someone Else' } };
+  await rec.ok('POST', `${DID}/verify-vc`, {
+    json: edited,
+    summary: 'a credential whose JSON was edited after issuance: verified false (HTTP 200)',
+  });
+  const presentation = (summary?: string) =>
+    rec.ok<Record<string, unknown>>('POST', `${DID}/create-vp`, {
+      json: { holder, verifier, credentials: [vc] },
+      bearer,
+      ...(summary ? { summary } : {}),
+    });
+  const vp = await presentation('present the credential to a verifier DID of the service');
+  await rec.ok('POST', `${DID}/verify-vp`, { json: vp, summary: 'a presentation of create-vp' });
+  await rec.ok('POST', `${DID}/verify-vp`, {
+    json: { ...vp, verifier: [holder] },
+    summary: 'a presentation whose JSON was edited: verified false (HTTP 200)',
+  });
+
+  // A QR (web-site) login: the site opens it, polls, the phone app approves with a VP.
+  const opened = await rec.ok<{ requestId: string }>('POST', `${AUTH}/auth-user-by-app`, {
+    basic,
+    json: { requestId: SITE, waitTime: 120 },
+    summary: 'the web site opens a login request (its requestId goes into the QR code)',
+  });
+  const poll = { basic, json: { requestId: opened.requestId } };
+  await rec.fails('POST', `${AUTH}/auth-user-result-by-app`, 'stillWaiting', poll);
+  await rec.fails('POST', `${AUTH}/auth-user-result-by-app`, 'slowDown', poll);
+  const loginVp = await presentation();
+  await rec.ok('POST', `${AUTH}/auth-user-with-vp`, {
+    json: { vp: loginVp, requestId: opened.requestId },
+    summary: 'the phone app approves the login request of the QR code',
+  });
+  await rec.fails('POST', `${AUTH}/auth-user-with-vp`, 'badCredentials', {
+    json: { vp: loginVp, requestId: opened.requestId },
+  });
+  await rec.ok('POST', `${AUTH}/auth-user-with-vp`, {
+    json: { vp: await presentation() },
+    summary: 'login in the phone app itself (no requestId)',
+  });
+  await pause(POLL_PAUSE_MS);
+  await rec.ok('POST', `${AUTH}/auth-user-result-by-app`, {
+    ...poll,
+    summary: 'the result, once the phone app approved',
+  });
+  await pause(POLL_PAUSE_MS);
+  await rec.fails('POST', `${AUTH}/auth-user-result-by-app`, 'loginRequestGone', poll);
+  const second = await rec.ok<{ requestId: string }>('POST', `${AUTH}/auth-user-by-app`, {
+    basic,
+    json: { requestId: SITE, waitTime: 60 },
+  });
+  await rec.ok('POST', `${AUTH}/cancel-auth-user-by-app`, {
+    basic,
+    json: { requestId: second.requestId },
+    summary: 'the web site gives up its login request',
+  });
+  // Cancelling twice is fine; cancelling one whose result was handed out is not.
+  await rec.fails('POST', `${AUTH}/cancel-auth-user-by-app`, 'loginRequestGone', poll);
+
+  // Auth errors.
+  await rec.fails('POST', `${AUTH}/auth-user`, 'badCredentials', {
+    json: { id: DEMO_USER.id, password: 'not-the-password' },
+  });
+  await rec.fails('POST', `${AUTH}/auth-user-with-vp`, 'loginRequestGone', {
+    json: { vp: await presentation(), requestId: `${SITE}requestId=1` },
+  });
+  const wrongClient = { id: DEMO_CLIENT.id, secret: 'not-the-client-secret' };
+  for (const path of ['auth-user-by-app', 'cancel-auth-user-by-app', 'auth-user-result-by-app']) {
+    await rec.fails('POST', `${AUTH}/${path}`, 'invalidClient', {
+      basic: wrongClient,
+      json: { requestId: SITE },
+    });
+  }
+  await rec.fails('POST', `${AUTH}/auth-user-by-app`, 'forbidden', {
+    basic,
+    json: { requestId: ELSEWHERE },
+  });
+  await rec.bodyErrors(`${AUTH}/auth-user`);
+  await rec.bodyErrors(`${AUTH}/auth-user-with-vp`);
+  for (const path of ['auth-user-by-app', 'cancel-auth-user-by-app', 'auth-user-result-by-app']) {
+    await rec.bodyErrors(`${AUTH}/${path}`, { basic });
+  }
+
+  // DID errors.
+  const unbound = await newWallet();
+  const unboundDid = (
+    await rec.ok<DidRecord>('POST', `${DID}/create-did`, {
+      json: { alias: 'example-unbound', address: unbound.address, secretKey: unbound.secretKey },
+    })
+  ).did;
+  await rec.fails('POST', `${DID}/create-did`, 'unauthenticated', {
+    json: { alias: 'example-phone', address: wallet.address, secretKey: wallet.secretKey },
+    bearer: 'not-a-jwt',
+  });
+  await rec.fails('POST', `${DID}/create-did`, 'badWalletSecret', {
+    json: { alias: 'example-phone', address: wallet.address, secretKey: SECRET_KEY_PLACEHOLDER },
+  });
+  const vcRequest = { holder, issuer, userInfo: { name: DEMO_USER.name } };
+  await rec.fails('POST', `${DID}/create-vc`, 'unauthenticated', { json: vcRequest });
+  await rec.fails('POST', `${DID}/create-vc`, 'notOurs', {
+    json: { ...vcRequest, issuer: holder },
+    bearer,
+  });
+  await rec.fails('POST', `${DID}/create-vc`, 'notBound', {
+    json: { ...vcRequest, holder: unboundDid },
+    bearer,
+  });
+  const vpRequest = { holder, verifier, credentials: [vc] };
+  await rec.fails('POST', `${DID}/create-vp`, 'unauthenticated', { json: vpRequest });
+  await rec.fails('POST', `${DID}/create-vp`, 'notOurs', {
+    json: { ...vpRequest, verifier: holder },
+    bearer,
+  });
+  await rec.fails('POST', `${DID}/create-vp`, 'notBound', {
+    json: { ...vpRequest, holder: unboundDid },
+    bearer,
+  });
+  const { proof: _vcProof, ...vcWithoutProof } = vc;
+  await rec.fails('POST', `${DID}/verify-vc`, 'notOurs', { json: vcWithoutProof });
+  const { proof: _vpProof, ...vpWithoutProof } = vp;
+  await rec.fails('POST', `${DID}/verify-vp`, 'notOurs', { json: vpWithoutProof });
+  await rec.bodyErrors(`${DID}/create-did`);
+  await rec.bodyErrors(`${DID}/create-vc`, { bearer });
+  await rec.bodyErrors(`${DID}/verify-vc`);
+  await rec.bodyErrors(`${DID}/create-vp`, { bearer });
+  await rec.bodyErrors(`${DID}/verify-vp`);
+
+  // Last: failures per id lock that (unknown) id for a while...
+  const locked = { id: 'example-locked-user', password: 'not-the-password' };
+  for (let i = 0; i < MAX_FAILURES_PER_ID; i++) {
+    await client.send('POST', `${AUTH}/auth-user`, { json: locked });
+  }
+  await rec.fails('POST', `${AUTH}/auth-user`, 'tooManyAttempts', { json: locked });
+  // ... and failures per client address close the logins (password and VP: one counter) and the
+  // relying-party calls (failed client authentications: another) from this address for a while.
+  // The very last recordings.
+  const lastVp = await presentation();
+  /** Fails `path` (attempt i sends options(i)) until it answers 429. */
+  const overLimit = async (path: string, options: (i: number) => SendOptions) => {
+    for (let i = 0; i < MAX_FAILURES_PER_IP; i++) {
+      if ((await client.send('POST', path, options(i))).status === 429) return;
+    }
+    throw new Error(`${path} never answered 429`);
+  };
+  await overLimit(`${AUTH}/auth-user-by-app`, () => ({
+    basic: wrongClient,
+    json: { requestId: SITE },
+  }));
+  for (const path of ['auth-user-by-app', 'cancel-auth-user-by-app', 'auth-user-result-by-app']) {
+    await rec.fails('POST', `${AUTH}/${path}`, 'tooManyAttempts', { basic, json: poll.json });
+  }
+  // A new unknown id each time, so that no per-id hold answers first.
+  await overLimit(`${AUTH}/auth-user`, (i) => ({
+    json: { id: `example-user-${i}`, password: 'not-the-password' },
+  }));
+  await rec.fails('POST', `${AUTH}/auth-user-with-vp`, 'tooManyAttempts', {
+    json: { vp: lastVp },
+  });
+  return rec.recorded();
+}

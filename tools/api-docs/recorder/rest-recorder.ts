@@ -1,0 +1,111 @@
+import {
+  REST_ENDPOINTS,
+  catalogKeyOf,
+  endpointKey,
+  type RestEndpoint,
+  type RestEndpointExamples,
+} from '@itp/schemas';
+import type { Answer, ApiClient, SendOptions } from './api-client.js';
+import { shownSafely as shown } from './placeholders.js';
+
+type Method = 'GET' | 'POST';
+
+/**
+ * Calls the REST endpoints through the gateway and keeps what they answered: successful
+ * exchanges (request and response bodies) and error answers, each filed under the catalog entry
+ * it must be (status and code checked against the endpoint's documented errors, so a provocation
+ * that hits another error fails the recording instead of documenting the wrong thing).
+ */
+export class RestRecorder {
+  private readonly endpoints: Record<string, RestEndpointExamples> = {};
+
+  constructor(private readonly client: ApiClient) {}
+
+  private endpoint(method: Method, path: string): RestEndpoint {
+    const found = REST_ENDPOINTS.find((e) => e.method === method.toLowerCase() && e.path === path);
+    if (!found) throw new Error(`${method} ${path} is not in REST_ENDPOINTS`);
+    return found;
+  }
+
+  private entry(endpoint: RestEndpoint): RestEndpointExamples {
+    const key = endpointKey(endpoint);
+    return (this.endpoints[key] ??= { examples: [], errors: {} });
+  }
+
+  /** A call that must answer 200; recorded under `summary` when one is given. */
+  async ok<T>(
+    method: Method,
+    path: string,
+    options: SendOptions & { summary?: string } = {},
+  ): Promise<T> {
+    const endpoint = this.endpoint(method, path);
+    const answer = await this.client.send(method, path, options);
+    if (answer.status !== 200) {
+      throw new Error(`${method} ${path}: HTTP ${answer.status} ${shown(answer.body)}`);
+    }
+    if (options.summary) {
+      this.entry(endpoint).examples.push({
+        summary: options.summary,
+        ...(options.json !== undefined ? { request: options.json } : {}),
+        ...(answer.body !== undefined ? { response: answer.body } : {}),
+      });
+    }
+    return answer.body as T;
+  }
+
+  /** A call that must fail as the catalog entry `key` of the endpoint; its answer is recorded. */
+  async fails(method: Method, path: string, key: string, options: SendOptions = {}): Promise<void> {
+    const endpoint = this.endpoint(method, path);
+    const documented = endpoint.errors.find((error) => catalogKeyOf(error) === key);
+    if (!documented) throw new Error(`${method} ${path} documents no error "${key}"`);
+    const answer: Answer = await this.client.send(method, path, options);
+    const body = answer.body as { error?: { code?: unknown; message?: unknown } } | undefined;
+    const code = body?.error?.code;
+    if (answer.status !== documented.status || code !== documented.code) {
+      throw new Error(
+        `${method} ${path} "${key}": expected HTTP ${documented.status} code ${documented.code}, ` +
+          `got HTTP ${answer.status} ${shown(body)}`,
+      );
+    }
+    const retryAfter = answer.headers.get('retry-after');
+    this.entry(endpoint).errors[key] = {
+      status: answer.status,
+      body: { error: { code: String(code), message: String(body?.error?.message) } },
+      ...(retryAfter ? { retryAfter } : {}),
+    };
+  }
+
+  /** What was recorded, in the order of REST_ENDPOINTS and of each endpoint's errors. */
+  recorded(): Record<string, RestEndpointExamples> {
+    const ordered: Record<string, RestEndpointExamples> = {};
+    for (const endpoint of REST_ENDPOINTS) {
+      const entry = this.endpoints[endpointKey(endpoint)];
+      if (!entry) continue;
+      const errors: RestEndpointExamples['errors'] = {};
+      for (const error of endpoint.errors) {
+        const key = catalogKeyOf(error);
+        const answer = entry.errors[key];
+        if (answer) errors[key] = answer;
+      }
+      ordered[endpointKey(endpoint)] = { examples: entry.examples, errors };
+    }
+    return ordered;
+  }
+
+  /**
+   * The errors every POST of an API answers before its route runs: malformed JSON, a body over
+   * the limit, a charset other than UTF-8/16/32.
+   */
+  async bodyErrors(path: string, options: SendOptions = {}): Promise<void> {
+    await this.fails('POST', path, 'malformed', { ...options, raw: '{"id":' });
+    await this.fails('POST', path, 'tooLarge', {
+      ...options,
+      raw: `{"padding":"${'x'.repeat(1024 * 1024)}"}`,
+    });
+    await this.fails('POST', path, 'charset', {
+      ...options,
+      raw: '{}',
+      contentType: 'application/json; charset=iso-8859-1',
+    });
+  }
+}
