@@ -6,11 +6,11 @@
  * another host (every such request is recorded and refused), and link to OpenRPC documents of
  * /token, /token/erc20 and /block that answer. A screenshot is kept under test-artifacts/docs/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REST_ENDPOINTS } from '@itp/schemas';
 import {
   createTestDatabase,
@@ -19,6 +19,7 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
+import { launchChromium } from '@itp/testing/chromium';
 import { startHarness, type Harness } from '../../apps/block-rpc/src/testing/harness.js';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
 import {
@@ -28,19 +29,6 @@ import {
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const artifacts = join(repoRoot, 'test-artifacts', 'docs');
-const CHROMIUM = '/usr/bin/chromium';
-/** Launch flags for chromium in CI (see ../shared/notes/stack-facts.md "Browser tests"). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
 /** A closed port: the docs never reach auth-service or did-service. */
 const NOWHERE = 'http://127.0.0.1:9';
 
@@ -57,9 +45,6 @@ const foreign: string[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (bash .ci/run does so)`);
-  }
   mkdirSync(artifacts, { recursive: true });
   [tokenDb, blockDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   [token, block, browser] = await Promise.all([
@@ -76,7 +61,7 @@ beforeAll(async () => {
       keyPrefix: uniquePrefix('docs-block'),
       env: { TRUST_PROXY: 'loopback' },
     }),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    launchChromium('the /docs browser test'),
   ]);
   gateway = await startGateway({
     AUTH_SERVICE_URL: NOWHERE,

@@ -5,18 +5,18 @@
  * approves the code's requestId with a VP, and the web site then shows the logged-in user.
  * Screenshots are kept under test-artifacts/demo/ (gitignored).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jsQRModule from 'jsqr';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { startDevStack, type DevStack } from '@itp/testing';
+import { launchChromium } from '@itp/testing/chromium';
 
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 const artifacts = join(repoRoot, 'test-artifacts', 'demo');
-const CHROMIUM = '/usr/bin/chromium';
 const READY_DEADLINE_MS = 75_000;
 
 // jsqr is a CommonJS bundle: its default export is module.exports itself at run time.
@@ -26,28 +26,6 @@ const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
   width: number,
   height: number,
 ) => { data: string } | null;
-
-/** Launch flags for chromium in CI (see ../shared/notes/stack-facts.md "Browser tests"). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
-
-function assertChromium(): void {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the /demo browser test needs Debian's chromium. Install it with ` +
-        '`sudo apt-get install -y chromium` (bash .ci/run does so).',
-    );
-  }
-}
 
 /** The text of the QR code in a PNG screenshot, or undefined. */
 function decodeQr(png: Buffer): string | undefined {
@@ -68,11 +46,10 @@ describe('/demo in a browser (npm start, chromium)', () => {
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    assertChromium();
     mkdirSync(artifacts, { recursive: true });
     const [started, launched] = await Promise.all([
       startDevStack({ readyTimeoutMs: READY_DEADLINE_MS }),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+      launchChromium('the /demo browser test'),
     ]);
     stack = started;
     browser = launched;
