@@ -6,11 +6,18 @@
  *   4. otherwise fail with a message that says how to provide one.
  * The resolved URLs are handed to test workers as ITP_TEST_* environment variables.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startAnvil } from '@itp/dev-chain';
+import {
+  postgresUser,
+  stopChild,
+  tcpOpen,
+  waitForPostgresQueries,
+  waitUntil,
+} from './processes.js';
 
 export const TEST_ENV = {
   redis: 'ITP_TEST_REDIS_URL',
@@ -46,43 +53,6 @@ function which(bin: string): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
-}
-
-async function tcpOpen(port: number): Promise<boolean> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 export async function provisionRedis(docker: boolean): Promise<Provisioned> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, source: 'env', stop: noop };
   if (docker) {
@@ -108,7 +78,7 @@ export async function provisionRedis(docker: boolean): Promise<Provisioned> {
       stdio: 'ignore',
     },
   );
-  await waitFor(() => tcpOpen(port), 'redis-server');
+  await waitUntil(() => tcpOpen(port), 'redis-server');
   return { url: `redis://127.0.0.1:${port}`, source: 'local', stop: () => stopChild(child) };
 }
 
@@ -145,16 +115,7 @@ export async function provisionPostgres(docker: boolean): Promise<Provisioned> {
   const dataDir = mkdtempSync(join(tmpdir(), 'itp-pg-'));
   const port = await freePort();
   // PostgreSQL refuses to run as root: run it as the `postgres` system user when we are root.
-  const asRoot = process.getuid?.() === 0;
-  const user = asRoot
-    ? (() => {
-        const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-        const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-        if (id.status !== 0)
-          throw new Error('running as root and no `postgres` user exists to run PostgreSQL');
-        return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
-      })()
-    : undefined;
+  const user = postgresUser();
   if (user) chownSync(dataDir, user.uid, user.gid);
   const init = spawnSync(
     join(binDir, 'initdb'),
@@ -187,23 +148,8 @@ export async function provisionPostgres(docker: boolean): Promise<Provisioned> {
     ],
     { stdio: 'ignore', ...(user ?? {}) },
   );
-  await waitFor(() => tcpOpen(port), 'postgres');
-  // Accepting TCP is not the same as accepting queries: wait for a real query.
-  const pg = (await import('pg')).default;
-  await waitFor(async () => {
-    const client = new pg.Client({
-      connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }, 'postgres queries');
+  await waitUntil(() => tcpOpen(port), 'postgres start');
+  await waitForPostgresQueries(`postgres://postgres@127.0.0.1:${port}/postgres`);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     source: 'local',

@@ -1,5 +1,5 @@
 import type { Flows } from '../client/flows.js';
-import { sleep } from '../infra/processes.js';
+import { sleep } from '@itp/testing/processes';
 import type { Stack } from '../stack/start-stack.js';
 import { classifyRest, classifyRpc, type MixedLoad, type Outcome } from './mixed-load.js';
 

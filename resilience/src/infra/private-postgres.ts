@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'nod
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@itp/dev-chain';
-import { postgresUser, tcpOpen, waitUntil } from './processes.js';
+import { postgresUser, tcpOpen, waitForPostgresQueries, waitUntil } from '@itp/testing/processes';
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
@@ -94,18 +94,7 @@ export class PrivatePostgres {
       options,
     ]);
     await waitUntil(() => tcpOpen(this.port), 'postgres start');
-    await waitUntil(async () => {
-      const client = new pg.Client({ connectionString: this.adminUrl });
-      try {
-        await client.connect();
-        await client.query('select 1');
-        return true;
-      } catch {
-        return false;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }, 'postgres queries');
+    await waitForPostgresQueries(this.adminUrl);
   }
 
   /** Fast shutdown: open sessions are cut, committed data stays. */

@@ -1,3 +1,7 @@
+/**
+ * Child processes and readiness waits shared by the jest harness (infra.ts) and the resilience
+ * suite (`@itp/testing/processes`: no jest in its imports, usable from plain scripts).
+ */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 
@@ -50,4 +54,28 @@ export function postgresUser(): { uid: number; gid: number } | undefined {
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
   if (id.status !== 0) throw new Error('running as root and no `postgres` user exists');
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/**
+ * Resolves once PostgreSQL at `url` answers a query (accepting TCP is not the same as accepting
+ * queries: a starting server refuses sessions for a while); throws after `timeoutMs`.
+ */
+export async function waitForPostgresQueries(url: string, timeoutMs = 30_000): Promise<void> {
+  const pg = (await import('pg')).default;
+  await waitUntil(
+    async () => {
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.query('select 1');
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    'postgres queries',
+    timeoutMs,
+  );
 }
