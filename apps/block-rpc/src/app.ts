@@ -26,6 +26,7 @@ import { TipCache } from './cache/tip-cache.js';
 import { HeadTracker } from './chain/head-tracker.js';
 import { blockRpcConfigSchema, type BlockRpcConfig } from './config.js';
 import type { BlockDb } from './db/block-db.js';
+import { blockFastPath } from './http/block-fast-path.js';
 import { indexHealthRouter } from './http/index-health.js';
 import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './db/migrations.js';
 import { BlockIndexStore } from './indexer/block-index-store.js';
@@ -46,6 +47,8 @@ export interface BlockRpcOverrides {
   chain?: ChainClient;
   /** Start the indexer's polling loop (default true); tests may step it themselves. */
   autoStartIndexer?: boolean;
+  /** Answer getBlock of final blocks in memory on node:http (default true; see blockFastPath). */
+  fastPath?: boolean;
 }
 
 /** The parts of a wired block API (tests reach into them). */
@@ -170,6 +173,19 @@ async function wireBlockRpc(
   // The OpenRPC servers[].url uses the origin the client reached, as a trusted gateway reports it.
   service.app.set('trust proxy', config.TRUST_PROXY);
   service.app.use('/block', jsonRpcRouter(rpc, { bodyLimitBytes: config.BODY_LIMIT_BYTES }));
+  if (overrides.fastPath ?? true) {
+    // A getBlock of a final block in memory skips express; everything else reaches the router.
+    const app = service.app;
+    service.setRawRoutes(
+      blockFastPath({
+        service,
+        blocks,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        fallback: (req, res) => app(req, res),
+        logger,
+      }),
+    );
+  }
   service.app.use(indexHealthRouter(indexer));
 
   // The indexer is not a readiness condition (a stalled one is reported at /health/index): the

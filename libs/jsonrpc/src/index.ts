@@ -23,7 +23,14 @@ export {
   type SuccessResult,
   type TransactionResult,
 } from './envelope.js';
-export type { RpcId } from './check-request.js';
+export {
+  checkRequest,
+  type CheckedRequest,
+  type RequestCheck,
+  type RpcId,
+} from './check-request.js';
+export { charsetOf, decodeBody, type DecodedBody } from './decode-body.js';
+export { handOverBody, readRawBody, type RawBody } from './read-body.js';
 export {
   OPENRPC_VERSION,
   absoluteServers,
@@ -40,4 +47,4 @@ export {
   type RpcServerOptions,
 } from './rpc-server.js';
 export { jsonRpcRouter, type JsonRpcRouterOptions } from './json-rpc-router.js';
-export { RawJson, rawJson, stringifyJson } from './serialize.js';
+export { RawJson, rawJson, rawSuccessAnswer, stringifyJson } from './serialize.js';

@@ -6,6 +6,7 @@ import { HttpService } from '@itp/service-kit';
 import { NotFoundError } from '@itp/errors';
 import { json as jsonBodyParser } from 'express';
 import { jsonRpcRouter } from './json-rpc-router.js';
+import { handOverBody, readRawBody } from './read-body.js';
 import { defineMethod } from './method.js';
 import { RpcServer } from './rpc-server.js';
 
@@ -97,6 +98,16 @@ service.app.use('/token', jsonRpcRouter(tokenServer, { bodyLimitBytes: LIMIT }))
 service.app.use('/token/erc20', jsonRpcRouter(erc20Server, { bodyLimitBytes: LIMIT }));
 // A body parser in front of the router is a wiring bug: it must fail loudly, not hang.
 service.app.use('/parsed', jsonBodyParser(), jsonRpcRouter(erc20Server, { bodyLimitBytes: LIMIT }));
+// A raw node:http route that reads the body itself, then leaves the request to the router.
+service.app.use('/handed', jsonRpcRouter(tokenServer, { bodyLimitBytes: LIMIT }));
+service.setRawRoutes((req, res) => {
+  if (req.method !== 'POST' || req.url !== '/handed') return false;
+  void readRawBody(req, LIMIT).then((raw) => {
+    handOverBody(req, raw);
+    service.app(req, res);
+  });
+  return true;
+});
 
 let baseUrl = '';
 
@@ -310,6 +321,23 @@ describe('jsonRpcRouter over HTTP', () => {
     expect(named.json).toMatchObject({ result: { resultData: 'Test Token' } });
     const token = await post('/token/', rpc('rpc.discover'));
     expect(token.json).toMatchObject({ result: { info: { title: 'Token API' } } });
+  });
+
+  it('answers from a body a raw route read and handed over (handOverBody)', async () => {
+    const { res, json } = await post('/handed', rpc('echo', { text: 'handed' }));
+    expect(res.status).toBe(200);
+    expect(json).toMatchObject({ result: { resultData: 'handed' } });
+    const chunk = new TextEncoder().encode('x'.repeat(512));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const tooLarge = await post('/handed', stream);
+    expect(tooLarge.res.status).toBe(413);
+    expect(tooLarge.json).toMatchObject({ error: { code: -32600 } });
   });
 
   it('fails with 500 (not a hang) when a body parser consumed the body first', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from '@itp/service-kit';
 import { charsetOf } from './decode-body.js';
-import { readRawBody } from './read-body.js';
+import { readRawBody, takeHandedOverBody } from './read-body.js';
 import { RPC_ERRORS, rpcErrorObject } from './rpc-errors.js';
 import type { RpcServer } from './rpc-server.js';
 import { stringifyJson } from './serialize.js';
@@ -42,18 +42,22 @@ function requestIdOf(req: Request): string {
  * the path is 405 (-32600) with `Allow: POST`. The request id is pino-http's `req.id` and the
  * handler logger `req.log` (service-kit's HttpService sets both); `RpcContext.clientIp` is `req.ip`
  * (set the app's `trust proxy` to believe X-Forwarded-For from a gateway, and only from it).
+ * A raw node:http route ahead of express may read the body itself and still leave the request to
+ * this router: it hands the outcome over with handOverBody (read with the same limit).
  */
 export function jsonRpcRouter(server: RpcServer, options: JsonRpcRouterOptions): Router {
   const router = express.Router();
 
   router.post('/', async (req, res, next) => {
     try {
-      if (req.readableEnded) {
+      // A raw route that read the body first hands it over (handOverBody).
+      const handed = takeHandedOverBody(req);
+      if (!handed && req.readableEnded) {
         // A body parser ran first and the raw bytes are gone: a wiring bug, not a client error.
         throw new Error('jsonRpcRouter must be mounted before any body parser');
       }
       const encoding = req.headers['content-encoding']?.trim().toLowerCase();
-      const raw = await readRawBody(req, options.bodyLimitBytes);
+      const raw = handed ?? (await readRawBody(req, options.bodyLimitBytes));
       if (raw.kind === 'aborted') return;
       if (raw.kind === 'too-large') {
         sendError(

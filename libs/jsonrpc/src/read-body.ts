@@ -40,3 +40,22 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<RawBod
     req.once('close', () => settle({ kind: 'aborted' }));
   });
 }
+
+/** Bodies a raw node:http route read and then left to the express app (see handOverBody). */
+const handedOver = new WeakMap<IncomingMessage, RawBody>();
+
+/**
+ * For a raw node:http route (service-kit's HttpService.setRawRoutes) that read a request's body
+ * with readRawBody and then leaves the request to the express app after all: jsonRpcRouter uses
+ * this outcome instead of reading the stream, which is consumed by then.
+ */
+export function handOverBody(req: IncomingMessage, body: RawBody): void {
+  handedOver.set(req, body);
+}
+
+/** The body a raw route handed over for `req` (once), or undefined. */
+export function takeHandedOverBody(req: IncomingMessage): RawBody | undefined {
+  const body = handedOver.get(req);
+  if (body) handedOver.delete(req);
+  return body;
+}

@@ -21,7 +21,7 @@ import {
   rpcErrorObject,
   type RpcErrorObject,
 } from './rpc-errors.js';
-import { RawJson, stringifyJson } from './serialize.js';
+import { RawJson, rawSuccessAnswer, stringifyJson } from './serialize.js';
 import { wrapOutcome } from './wrap-outcome.js';
 
 export interface RpcServerOptions {
@@ -129,10 +129,10 @@ function lazy(ctx: RpcHandleContext, key: 'clientIp' | 'baseUrl'): string | unde
 }
 
 /**
- * `"result":{…}` for a success whose resultData is pre-serialised (RawJson): the envelope written
- * around the bytes, in the member order stringifyJson would use. Undefined otherwise.
+ * The answer to call `id` for a success whose resultData is pre-serialised (RawJson): the
+ * envelope written around the bytes (rawSuccessAnswer). Undefined otherwise.
  */
-function rawSuccessText(result: unknown): string | undefined {
+function rawAnswer(id: RpcId, result: unknown): string | undefined {
   if (result === null || typeof result !== 'object') return undefined;
   const data = (result as { resultData?: unknown }).resultData;
   if (!(data instanceof RawJson)) return undefined;
@@ -140,11 +140,7 @@ function rawSuccessText(result: unknown): string | undefined {
   if (resultCode !== '200' || resultMessage !== 'Success') return undefined;
   const transaction = typeof TransactionID === 'string';
   if (Object.keys(result).length !== (transaction ? 4 : 3)) return undefined;
-  return (
-    `"result":{"resultCode":"200","resultMessage":"Success",` +
-    (transaction ? `"TransactionID":${JSON.stringify(TransactionID)},` : '') +
-    `"resultData":${data.text}}`
-  );
+  return rawSuccessAnswer(id, data.text, transaction ? TransactionID : undefined);
 }
 
 /**
@@ -301,8 +297,8 @@ export class RpcServer {
     const reply = await this.dispatch(request, context);
     if (!request.hasId) return undefined;
     if (reply?.error !== undefined) return errorText(request.id, toErrorObject(reply.error));
-    const raw = rawSuccessText(reply?.result);
-    if (raw !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},${raw}}`;
+    const raw = rawAnswer(request.id, reply?.result);
+    if (raw !== undefined) return raw;
     try {
       return stringifyJson({ jsonrpc: '2.0', id: request.id, result: reply?.result ?? null });
     } catch (err) {

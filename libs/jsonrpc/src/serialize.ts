@@ -1,3 +1,5 @@
+import type { RpcId } from './check-request.js';
+
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString(10) : value;
 }
@@ -27,4 +29,19 @@ export class RawJson {
 /** See RawJson. */
 export function rawJson(text: string): RawJson {
   return new RawJson(text);
+}
+
+/**
+ * The whole answer to call `id` whose success `resultData` is the JSON text `dataText` (and
+ * `TransactionID` when given): the bytes RpcServer sends for a handler that returned
+ * `rawJson(dataText)`, members in the order stringifyJson writes them. For a transport that
+ * answers a cached result itself (block-rpc's fast path); `dataText` is trusted, as in RawJson.
+ */
+export function rawSuccessAnswer(id: RpcId, dataText: string, transactionId?: string): string {
+  return (
+    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},` +
+    `"result":{"resultCode":"200","resultMessage":"Success",` +
+    (transactionId === undefined ? '' : `"TransactionID":${JSON.stringify(transactionId)},`) +
+    `"resultData":${dataText}}}`
+  );
 }

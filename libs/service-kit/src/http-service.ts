@@ -121,15 +121,27 @@ export class HttpService {
    * and, once the response finishes, one access log line (the express path's fields: req id,
    * method, url, status, responseTime) and one observation of the latency histogram under
    * `route` (a template, never the raw URL). No serialiser, no child logger per request.
+   * `startedAt` (performance.now()) is when the request came in, for a route that observes only
+   * once it knows it answers the request itself (e.g. after reading the body). A response already
+   * closed before it was answered (the client went away meanwhile) gets its access log line at
+   * once and no latency observation, as on the express path.
    */
-  observe(req: IncomingMessage, res: ServerResponse, route: string): ObservedRequest {
+  observe(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string,
+    startedAt = performance.now(),
+  ): ObservedRequest {
     const id = requestIdFor(req, res);
     req.id = id;
-    const startedAt = performance.now();
-    const traceContext = traceRawRequest(this.options.name, req, res, route, id);
     const logger = this.logger;
-    const metrics = this.httpMetrics;
     const quiet = this.quiet.has(route);
+    if (res.destroyed) {
+      if (!quiet) logRequest(logger, req, res, id, startedAt);
+      return { id, traceContext: undefined };
+    }
+    const traceContext = traceRawRequest(this.options.name, req, res, route, id);
+    const metrics = this.httpMetrics;
     res.once('close', () => {
       metrics.observe(
         req.method ?? 'GET',

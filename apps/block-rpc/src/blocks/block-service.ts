@@ -54,6 +54,27 @@ export class BlockService {
     return text === undefined ? this.getBlock(selector, full) : rawJson(text);
   }
 
+  /**
+   * getBlockAnswer's cached text when nothing but process memory is needed: a final block (known
+   * final without asking the node) whose entries are in the in-process cache. The cache lookups
+   * are then counted as getBlockAnswer counts them; otherwise undefined and nothing counted (the
+   * caller then asks getBlockAnswer, which counts its own). The fast path of POST /block.
+   */
+  async memoryText(selector: BlockSelector, full: boolean): Promise<string | undefined> {
+    const { head, final } = this.deps;
+    let hash: string | undefined;
+    let lookups = 1;
+    if (selector.kind === 'hash') hash = selector.hash;
+    else if (selector.kind === 'number' && head.isKnownFinal(selector.number)) {
+      hash = await final.peek<string>(blockKeys.byNumber(selector.number));
+      lookups = 2;
+    }
+    if (!hash) return undefined;
+    const text = await final.peekText(blockKeys.byHash(hash), full ? undefined : HASH_VIEW);
+    if (text !== undefined) final.recordMemoryHits(lookups);
+    return text;
+  }
+
   private async cachedFinalText(
     selector: BlockSelector,
     full: boolean,

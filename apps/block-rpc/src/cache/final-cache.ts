@@ -59,15 +59,27 @@ export class FinalCache {
    */
   async getText(name: string, view?: CacheView): Promise<string | undefined> {
     const entry = await this.lookup(name);
-    if (!entry) return undefined;
-    if (!view) return entry.text;
-    entry.views ??= new Map();
-    let text = entry.views.get(view.name);
-    if (text === undefined) {
-      text = JSON.stringify(view.derive(entry.value as never));
-      entry.views.set(view.name, text);
-    }
-    return text;
+    return entry && textOf(entry, view);
+  }
+
+  /**
+   * In process memory only (no KV read, no metric): the value kept under `name`, or undefined.
+   * For a caller that answers only from memory and leaves everything else to get / getText, which
+   * then count their lookups once (see recordMemoryHits).
+   */
+  async peek<T>(name: string): Promise<T | undefined> {
+    return this.lru.get((await this.options.namespace()) + name)?.value as T | undefined;
+  }
+
+  /** getText in process memory only (no KV read, no metric; see peek). */
+  async peekText(name: string, view?: CacheView): Promise<string | undefined> {
+    const entry = this.lru.get((await this.options.namespace()) + name);
+    return entry && textOf(entry, view);
+  }
+
+  /** Counts `count` lookups answered from memory, as get / getText count them (after peeks). */
+  recordMemoryHits(count: number): void {
+    for (let i = 0; i < count; i += 1) this.options.metrics.record('final', 'memory');
   }
 
   private async lookup(name: string): Promise<Entry | undefined> {
@@ -118,4 +130,16 @@ export class FinalCache {
     if (size > this.options.maxBytes) return;
     this.lru.set(key, entry, { size });
   }
+}
+
+/** The entry's text, or the text of `view` of it (derived and serialised once, then kept). */
+function textOf(entry: Entry, view: CacheView | undefined): string {
+  if (!view) return entry.text;
+  entry.views ??= new Map();
+  let text = entry.views.get(view.name);
+  if (text === undefined) {
+    text = JSON.stringify(view.derive(entry.value as never));
+    entry.views.set(view.name, text);
+  }
+  return text;
 }

@@ -15,6 +15,8 @@ export interface HarnessOptions {
   autoStartIndexer?: boolean;
   /** Default: a logger at LOG_LEVEL (silent). See testing/log-capture.ts. */
   logger?: Logger;
+  /** Default true: the node:http fast path of POST /block (BlockRpcOverrides.fastPath). */
+  fastPath?: boolean;
 }
 
 export interface JsonRpcAnswer {
@@ -56,6 +58,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const app = await buildBlockRpc(config, logger, {
     ...(options.chain ? { chain: options.chain } : {}),
     autoStartIndexer: options.autoStartIndexer ?? false,
+    ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
   });
   let running: RunningService;
   try {
