@@ -1,3 +1,4 @@
+import express from 'express';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { HttpService } from './http-service.js';
@@ -46,6 +47,23 @@ describe('access log (express routes)', () => {
       req: { id: 'acc-1', method: 'GET', url: '/hello?x=1' },
       res: { statusCode: 201 },
       responseTime: expect.any(Number),
+    });
+  });
+
+  it('logs the URL the client asked for, also behind a mounted router (not the trimmed req.url)', async () => {
+    const { url, lines } = await start((s) => {
+      const router = express.Router();
+      router.post('/', (req, res) => {
+        req.log.info('mounted');
+        res.json({ ok: true });
+      });
+      s.app.use('/block', router);
+    });
+    expect((await fetch(`${url}/block`, { method: 'POST' })).status).toBe(200);
+    await settle();
+    expect(lines.find((l) => l['msg'] === 'mounted')).toMatchObject({ req: { url: '/block' } });
+    expect(lines.find((l) => l['msg'] === 'request completed')).toMatchObject({
+      req: { method: 'POST', url: '/block' },
     });
   });
 

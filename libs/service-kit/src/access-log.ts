@@ -23,6 +23,14 @@ export function accessLogLevel(status: number): 'error' | 'warn' | 'info' {
  * responseTime, traceId?, spanId? }` "request completed" (the fields pino-http wrote), nothing
  * else: bodies and headers can hold secrets. Skipped when the level is off.
  */
+/**
+ * The URL the client asked for: express's `originalUrl` (a mounted router trims `req.url`, so
+ * block-rpc's `/block` logged as `/`), else the raw path of a request that never reached express.
+ */
+function requestUrl(req: IncomingMessage): string | undefined {
+  return (req as { originalUrl?: string }).originalUrl ?? req.url;
+}
+
 export function logRequest(
   logger: Logger,
   req: IncomingMessage,
@@ -34,7 +42,7 @@ export function logRequest(
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
-      req: { id, method: req.method, url: req.url },
+      req: { id, method: req.method, url: requestUrl(req) },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - startedAt),
       ...requestTraceFields(res),
@@ -63,7 +71,7 @@ export function accessLog(
       if (!child) {
         const res = (this as { res?: object }).res;
         child = logger.child({
-          req: { id: this.id, method: this.method, url: this.url },
+          req: { id: this.id, method: this.method, url: requestUrl(this) },
           ...(res ? requestTraceFields(res) : {}),
         });
         children.set(this, child);
