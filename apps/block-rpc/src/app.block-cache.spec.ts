@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChainUnavailableError, createChainClient, type ChainClient } from '@itp/chain';
 import type { BlockRecord } from '@itp/schemas';
 import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import { Redis } from 'ioredis';
+import { RECORD_SHAPE_VERSION } from './cache/record-shape.js';
 import { countingChain, type CountingChain } from './testing/counting-chain.js';
 import { startScriptableTestChain, type TestChain } from './testing/dev-chain.js';
 import { startHarness, type Harness } from './testing/harness.js';
@@ -93,6 +95,30 @@ describe('the cache of final blocks', () => {
     expect(metrics).toMatch(
       /block_cache_lookups_total\{[^}]*cache="final"[^}]*outcome="kv"[^}]*\} [1-9]/,
     );
+  });
+
+  it('never reads entries an older record shape wrote (keys carry RECORD_SHAPE_VERSION)', async () => {
+    const redis = new Redis(testRedisUrl());
+    try {
+      const genesis = await chain.call<{ hash: string }>('eth_getBlockByNumber', ['0x0', false]);
+      const namespace = `${keyPrefix}g${genesis.hash.slice(2, 18)}:`;
+      const block9 = await chain.call<{ hash: string }>('eth_getBlockByNumber', ['0x9', false]);
+      // What a replica of the previous shape would have left: unversioned keys, records without
+      // the fields added since (here: nothing but the hash and number).
+      const stale = JSON.stringify({ hash: block9.hash, number: 9 });
+      await redis.set(`${namespace}block:n:9`, block9.hash);
+      await redis.set(`${namespace}block:h:${block9.hash.toLowerCase()}`, stale);
+      const { api, spy } = await replica();
+      const answer = await api.data<BlockRecord & { numberRaw?: string }>('getBlock', [9]);
+      expect(answer).toMatchObject({ hash: block9.hash, number: 9, numberRaw: '0x9' });
+      expect(spy.count('eth_getBlockByNumber', '0x9')).toBe(1);
+      const written = await redis.keys(`${namespace}*block:*:9`);
+      expect(written).toEqual(
+        expect.arrayContaining([`${namespace}v${RECORD_SHAPE_VERSION}:block:n:9`]),
+      );
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('keeps a final block first asked by hash under its hash', async () => {

@@ -9,6 +9,7 @@ import type { HeadTracker } from '../chain/head-tracker.js';
 import { toQuantity } from '../chain/hex.js';
 import { describeSelector, type BlockSelector } from './block-selector.js';
 import { mapFullBlock, toHashView, type FullBlockRecord } from './map-block.js';
+import { shapeKey } from '../cache/record-shape.js';
 
 export interface BlockServiceDeps {
   chain: ChainClient;
@@ -19,8 +20,8 @@ export interface BlockServiceDeps {
 
 /** Final-cache keys: a final block by hash (the record), and a number → hash pointer. */
 export const blockKeys = {
-  byHash: (hash: string) => `block:h:${hash.toLowerCase()}`,
-  byNumber: (n: number) => `block:n:${n}`,
+  byHash: (hash: string) => shapeKey(`block:h:${hash.toLowerCase()}`),
+  byNumber: (n: number) => shapeKey(`block:n:${n}`),
 };
 
 /** The hash-only view of a cached full block, serialised once per cached block. */
@@ -137,7 +138,7 @@ export class BlockService {
   }
 
   private byTag(tag: 'latest' | 'pending' | 'safe' | 'finalized'): Promise<FullBlockRecord | null> {
-    return this.deps.tip.getOrLoad(`block:t:${tag}`, async () => {
+    return this.deps.tip.getOrLoad(shapeKey(`block:t:${tag}`), async () => {
       let block: FullBlockRecord | null;
       try {
         block = await this.fetch('number', tag);

@@ -6,6 +6,7 @@ import type { TipCache } from '../cache/tip-cache.js';
 import type { HeadTracker } from '../chain/head-tracker.js';
 import { mapReceipt } from './map-receipt.js';
 import { mapTransaction } from './map-transaction.js';
+import { shapeKey } from '../cache/record-shape.js';
 
 export interface TransactionServiceDeps {
   chain: ChainClient;
@@ -15,8 +16,8 @@ export interface TransactionServiceDeps {
 }
 
 export const transactionKeys = {
-  transaction: (hash: string) => `tx:${hash.toLowerCase()}`,
-  receipt: (hash: string) => `receipt:${hash.toLowerCase()}`,
+  transaction: (hash: string) => shapeKey(`tx:${hash.toLowerCase()}`),
+  receipt: (hash: string) => shapeKey(`receipt:${hash.toLowerCase()}`),
 };
 
 /**
