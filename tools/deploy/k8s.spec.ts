@@ -202,6 +202,23 @@ describe('deploy/k8s', () => {
       }
     });
 
+    it("caps each service's V8 heap below its container's memory limit (NODE_OPTIONS)", () => {
+      for (const deployment of of(objects, 'Deployment')) {
+        const [c] = deployment.spec.template.spec.containers;
+        const mapName = c.envFrom?.find((e: { configMapRef?: { name: string } }) => e.configMapRef)
+          ?.configMapRef.name;
+        const map = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === mapName);
+        const data = (map as { data?: Record<string, string> } | undefined)?.data;
+        const heap = /--max-old-space-size=(\d+)/.exec(data?.NODE_OPTIONS ?? '')?.[1];
+        const limit = /^(\d+)Mi$/.exec(c.resources.limits.memory)?.[1];
+        expect({ name: deployment.metadata.name, heap: Number(heap) > 0 }).toEqual({
+          name: deployment.metadata.name,
+          heap: true,
+        });
+        expect(Number(heap)).toBeLessThanOrEqual(Number(limit) * 0.75);
+      }
+    });
+
     it('lets only the gateway be reached from anywhere, each service only from its callers', () => {
       const callers: Record<string, string[] | 'any'> = {};
       for (const policy of of(objects, 'NetworkPolicy')) {

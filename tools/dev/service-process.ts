@@ -13,8 +13,17 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 }
 
 /**
+ * V8's old-space limit of each dev service, in MiB. Without one V8 sizes the heap for the
+ * machine's memory (GiBs) and lets it grow with the garbage of a busy service: token-rpc under
+ * transfer load went from 128 to 284 MiB resident (heap in use after a collection stayed ~45 MiB,
+ * so not a leak), with 192 it stays at ~155 MiB at the same throughput (issue 11, bench/RESULTS.md
+ * "start-up and memory"). In a container Node derives the limit from the cgroup's memory limit.
+ */
+export const DEV_MAX_OLD_SPACE_MB = 192;
+
+/**
  * Starts the bundle of `apps/<name>/src/main.ts` (see bundle-services.ts) as its own node process,
- * with source maps on so that stack traces name the TypeScript files. The IPC channel is how the
+ * with source maps on so that stack traces name the TypeScript files, and the heap limit above. The IPC channel is how the
  * service notices that the dev stack is gone: it shuts down when the channel closes.
  */
 export function spawnService(
@@ -24,7 +33,8 @@ export function spawnService(
   repoRoot: string,
   script: string,
 ): ServiceProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', script], {
+  const args = ['--enable-source-maps', `--max-old-space-size=${DEV_MAX_OLD_SPACE_MB}`, script];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
