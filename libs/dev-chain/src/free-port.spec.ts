@@ -22,6 +22,18 @@ describe('freePort', () => {
     }
   });
 
+  it("takes a jest worker's ports from that worker's own slice of the range", async () => {
+    const worker = Number(process.env.JEST_WORKER_ID);
+    const slices = 8;
+    const size = Math.floor((ephemeralLow() - 15_000) / slices);
+    const slice = worker > 0 ? 1 + ((worker - 1) % (slices - 1)) : 0;
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort();
+      expect(port).toBeGreaterThanOrEqual(15_000 + slice * size);
+      expect(port).toBeLessThan(15_000 + (slice + 1) * size);
+    }
+  });
+
   it('assertPortFree rejects a port something listens on', async () => {
     const server = createServer();
     const port = await freePort();

@@ -26,6 +26,15 @@ export async function runMain<S extends z.ZodType<BaseConfig>>(
     throw err;
   }
   const logger = createLogger({ name, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
+  // A bug that escapes every handler still ends the process (its state is unknown; the
+  // orchestrator restarts it), but as a structured fatal line that names the error, not as
+  // Node's bare stderr dump.
+  const crash = (kind: string) => (err: unknown) => {
+    logger.fatal({ err }, `${name}: ${kind}; exiting`);
+    process.exit(1);
+  };
+  process.once('uncaughtException', crash('uncaught exception'));
+  process.once('unhandledRejection', crash('unhandled promise rejection'));
   try {
     const service = await buildApp(config, logger);
     exitOnSignals(service, logger);

@@ -46,6 +46,8 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
   env.DATA_DIR = dataDir;
   if (process.env.PATH) env.PATH = process.env.PATH;
   if (process.env.HOME) env.HOME = process.env.HOME;
+  // The stack's ports come from this jest worker's slice of the range (see freePort).
+  if (process.env.JEST_WORKER_ID) env.JEST_WORKER_ID = process.env.JEST_WORKER_ID;
   const npm: ChildProcess = spawn('npm', ['start'], {
     cwd: repoRoot,
     env,

@@ -53,11 +53,17 @@ export class AppProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log = this.log;
-    child.stdout?.on('data', (chunk: Buffer) => log.write(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      log.write(chunk);
+      tail = (tail + chunk.toString()).slice(-2000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     child.once('exit', (code, signal) => {
       const how = signal ? `signal ${signal}` : `code ${code}`;
-      this.exits.push(this.stopping ? `asked: ${how}` : how);
+      // A crash names what the process said last (its fatal log line), for the CI log.
+      this.exits.push(this.stopping ? `asked: ${how}` : `${how}: ${lastWords(tail)}`);
     });
     this.child = child;
   }
@@ -97,4 +103,22 @@ export class AppProcess {
     await new Promise<void>((resolve) => (this.log ? this.log.end(resolve) : resolve()));
     this.log = undefined;
   }
+}
+
+/** The message of the last log line with level ≥ 50 (error, fatal), else the last line. */
+function lastWords(output: string): string {
+  const lines = output.trim().split('\n');
+  for (const line of lines.reverse()) {
+    try {
+      const parsed = JSON.parse(line) as {
+        level?: number;
+        msg?: string;
+        err?: { message?: string };
+      };
+      if ((parsed.level ?? 0) >= 50) return `${parsed.msg ?? ''} (${parsed.err?.message ?? ''})`;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return (lines[0] ?? '').slice(0, 300);
 }
