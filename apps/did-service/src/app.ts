@@ -1,11 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { createJwtVerifier } from '@itp/auth-jwt';
-import {
-  chainReadinessCheck,
-  createChainClient,
-  createEthersProvider,
-  type ChainClient,
-} from '@itp/chain';
+import { chainReadinessCheck, createChainClient, type ChainClient } from '@itp/chain';
+import { createEthersProvider } from '@itp/chain/ethers';
 import { DEV_CHAIN } from '@itp/dev-chain';
 import { ServiceUnavailableError } from '@itp/errors';
 import {

@@ -12,5 +12,5 @@ export {
   type ChainConfig,
 } from './chain-config.js';
 export { chainReadinessCheck } from './chain-readiness.js';
-export { createEthersProvider, type EthersProviderOptions } from './ethers-provider.js';
+// createEthersProvider: `@itp/chain/ethers` (loads all of ethers: only the apps that need it).
 export { describeRpcUrl, parseRpcUrl, type RpcEndpoint } from './rpc-url.js';

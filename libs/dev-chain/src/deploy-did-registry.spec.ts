@@ -4,7 +4,7 @@ import { startAnvil, type RunningAnvil } from './anvil.js';
 import { createChainClient, type ChainClient } from '@itp/chain';
 import { DID_REGISTRY_RUNTIME_CODE, deployDidRegistry } from './deploy-did-registry.js';
 import { DEV_CHAIN } from './dev-chain.js';
-import { createEthersProvider } from '@itp/chain';
+import { createEthersProvider } from '@itp/chain/ethers';
 
 describe('deployDidRegistry on a fresh anvil', () => {
   let anvil: RunningAnvil;

@@ -2,7 +2,7 @@ import { InternalError } from '@itp/errors';
 import { Wallet, computeAddress, getAddress, getCreateAddress } from 'ethers';
 import ethrDidRegistry from 'ethr-did-registry';
 import { createChainClient } from '@itp/chain';
-import { createEthersProvider } from '@itp/chain';
+import { createEthersProvider } from '@itp/chain/ethers';
 
 const { bytecode, deployedBytecode } = ethrDidRegistry.EthereumDIDRegistry;
 

@@ -1,4 +1,4 @@
-import { isAddress } from 'ethers';
+import { isAddress } from 'ethers/address';
 import { z } from 'zod';
 
 /**
