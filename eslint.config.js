@@ -65,6 +65,26 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   {
+    // Production code of the services never loads the dev tooling (anvil launcher, registry
+    // deployer): only its public constants, through @itp/dev-chain/constants.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**', 'apps/*/src/dev/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@itp/dev-chain',
+              message:
+                'Production code imports @itp/dev-chain/constants only (dev tooling stays out of the images).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { createJwtVerifier } from '@itp/auth-jwt';
 import { chainReadinessCheck, createChainClient, type ChainClient } from '@itp/chain';
 import { createEthersProvider } from '@itp/chain/ethers';
-import { DEV_CHAIN } from '@itp/dev-chain';
+import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { ServiceUnavailableError } from '@itp/errors';
 import {
   ConfigError,

@@ -1,6 +1,6 @@
 import { SigningKey } from 'ethers';
 import { type ChainClient } from '@itp/chain';
-import { DEV_CHAIN } from '@itp/dev-chain';
+import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import type { Logger } from '@itp/service-kit';
 import { ChainFailureError, DevFundingError, InsufficientFundsError } from '../errors.js';
 import type { TransactionSender } from '../transactions/transaction-sender.js';

@@ -1,5 +1,5 @@
 import { SigningKey, getAddress } from 'ethers';
-import { DEV_CHAIN } from '@itp/dev-chain';
+import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { DecryptionError, constantTimeEqual } from '@itp/crypto';
 import { InternalError } from '@itp/errors';
 import type { TransactionOutcome } from '@itp/jsonrpc';
