@@ -50,7 +50,9 @@ export class AppProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', `apps/${this.name}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { ...base, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The IPC channel: a service shuts down when it closes (service-kit), so apps never outlive
+      // a suite that was killed.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     const log = this.log;
     let tail = '';
