@@ -10,8 +10,12 @@ import {
   NetworkError,
   NotFoundError,
   ServiceUnavailableError,
+  waitForTransaction,
   type GetTransactionStatusResult,
   type ItpClient,
+  type TransactionReaders,
+  type TransactionReceipt,
+  type WaitForTransactionOptions,
 } from '@itp/client';
 import type { CliSettings } from './config.js';
 import { ConfigError } from './errors.js';
@@ -264,6 +268,13 @@ describe('runCli: wallet transfer', () => {
   /** A client that sends, then answers status reads with `statuses` and receipt reads with `receipt`. */
   function transferClient(statuses: () => Promise<GetTransactionStatusResult>, receipt?: object) {
     const calls: unknown[] = [];
+    const readers: TransactionReaders = {
+      status: statuses,
+      receipt: async () => {
+        if (receipt) return receipt as TransactionReceipt;
+        throw new NotFoundError('not yet', { source: 'service' });
+      },
+    };
     return {
       calls,
       client: {
@@ -274,13 +285,9 @@ describe('runCli: wallet transfer', () => {
               return { transactionId: TX, resultData: '' };
             },
           }),
-          getTransactionStatus: statuses,
-        },
-        block: {
-          getTransactionReceipt: async () => {
-            if (receipt) return receipt;
-            throw new NotFoundError('not yet', { source: 'service' });
-          },
+          // The SDK's own wait over these readers: the CLI's --wait is that function.
+          waitForTransaction: (id: string, options: WaitForTransactionOptions) =>
+            waitForTransaction(readers, id, options),
         },
       },
     };

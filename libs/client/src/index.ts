@@ -14,6 +14,13 @@ export {
   LoginPollSchedule,
 } from './auth/login-poll-schedule.js';
 export { DEFAULT_TIMEOUT_MS } from './http/http-transport.js';
+// The wait behind token.waitForTransaction, for callers with readers of their own (tests, caches).
+export {
+  DEFAULT_TRANSACTION_POLL_MS,
+  DEFAULT_TRANSACTION_WAIT_MS,
+  waitForTransaction,
+  type TransactionReaders,
+} from './token/wait-for-transaction.js';
 export { ItpError, type ItpErrorOptions, type ItpErrorSource } from './errors/itp-error.js';
 export * from './errors/error-classes.js';
 export type * from './types.js';

@@ -2,13 +2,12 @@
  * `itp wallet transfer` (tempKey → hashKey → signData → transfer, done by the SDK) with `--wait`
  * until the transaction is final, and `itp tx status <transactionId>`.
  */
-import type { GetTransactionStatusResult } from '@itp/client';
+import { TimeoutError, type GetTransactionStatusResult } from '@itp/client';
 import { FailedError, UsageError } from '../errors.js';
 import { readSecret } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
 import type { Command, CommandContext, CommandResult } from './command.js';
 import { formatEth, parseAmount } from './amount.js';
-import { waitUntilFinal } from './wait-until-final.js';
 import { flag, optionalSeconds, optionalString, positionals, requiredString } from './values.js';
 
 /** How long `--wait` waits by default. */
@@ -57,15 +56,17 @@ async function waitWithProgress(
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), seconds * 1000);
   try {
-    return await waitUntilFinal(ctx.client, transactionId, {
+    // The SDK's wait: the token API's record, completed by the block API's receipt.
+    return await ctx.client.token.waitForTransaction(transactionId, {
       signal: deadline.signal,
+      timeoutMs: seconds * 1000,
       onPoll: (status, round) =>
         progress.update(
           `waiting for ${transactionId} to be mined: ${status.status} (check ${round})`,
         ),
     });
   } catch (err) {
-    if (deadline.signal.aborted) {
+    if (deadline.signal.aborted || err instanceof TimeoutError) {
       throw new FailedError(
         `${transactionId} is not final after ${seconds} s; look again with: itp tx status ${transactionId}`,
         'NOT_FINAL',
