@@ -12,30 +12,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REST_ENDPOINTS } from '@itp/schemas';
-import {
-  createTestDatabase,
-  testChainUrl,
-  testRedisUrl,
-  uniquePrefix,
-  type TestDatabase,
-} from '@itp/testing';
 import { launchChromium } from '@itp/testing/chromium';
-import { startHarness, type Harness } from '../../apps/block-rpc/src/testing/harness.js';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
-import {
-  startTokenApp,
-  type TokenTestApp,
-} from '../../apps/token-rpc/src/testing/token-test-kit.js';
+import { startRpcUpstreams, type RpcUpstreams } from './rpc-upstreams.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const artifacts = join(repoRoot, 'test-artifacts', 'docs');
 /** A closed port: the docs never reach auth-service or did-service. */
 const NOWHERE = 'http://127.0.0.1:9';
 
-let tokenDb: TestDatabase;
-let blockDb: TestDatabase;
-let token: TokenTestApp;
-let block: Harness;
+let upstreams: RpcUpstreams | undefined;
 let gateway: RunningGateway;
 let browser: Browser;
 let context: BrowserContext;
@@ -46,28 +32,15 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  [tokenDb, blockDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  [token, block, browser] = await Promise.all([
-    startTokenApp({
-      chainUrl: testChainUrl(),
-      databaseUrl: tokenDb.url,
-      redisPrefix: uniquePrefix('docs-token'),
-      env: { TRUST_PROXY: 'loopback' },
-    }),
-    startHarness({
-      chainUrl: testChainUrl(),
-      databaseUrl: blockDb.url,
-      redisUrl: testRedisUrl(),
-      keyPrefix: uniquePrefix('docs-block'),
-      env: { TRUST_PROXY: 'loopback' },
-    }),
+  [upstreams, browser] = await Promise.all([
+    startRpcUpstreams('docs'),
     launchChromium('the /docs browser test'),
   ]);
   gateway = await startGateway({
     AUTH_SERVICE_URL: NOWHERE,
     DID_SERVICE_URL: NOWHERE,
-    TOKEN_RPC_URL: token.url,
-    BLOCK_RPC_URL: block.url,
+    TOKEN_RPC_URL: upstreams.token.url,
+    BLOCK_RPC_URL: upstreams.block.url,
   });
   context = await browser.newContext();
   const host = new URL(gateway.url).host;
@@ -82,10 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await gateway?.close();
-  await token?.close();
-  await block?.close();
-  await tokenDb?.drop();
-  await blockDb?.drop();
+  await upstreams?.close();
 }, 30_000);
 
 function watch(page: Page): Page {

@@ -1,19 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  createTestDatabase,
-  testChainUrl,
-  testRedisUrl,
-  uniquePrefix,
-  type TestDatabase,
-} from '@itp/testing';
-import { startHarness, type Harness } from '../../apps/block-rpc/src/testing/harness.js';
-import {
-  startTokenApp,
-  type TokenTestApp,
-} from '../../apps/token-rpc/src/testing/token-test-kit.js';
 import { validateWithMetaSchema, runTestCoverage, type CoverageCall } from './openrpc-check.js';
+import { startRpcUpstreams, type RpcUpstreams } from './rpc-upstreams.js';
 
 // The OpenRPC documents as the live services answer rpc.discover: valid against the official
 // meta-schema (ajv) and @open-rpc/schema-utils-js, with absolute servers[].url, and every call
@@ -35,14 +24,11 @@ type Doc = Record<string, unknown> & {
   methods: Array<Record<string, unknown>>;
 };
 
-let tokenDb: TestDatabase;
-let blockDb: TestDatabase;
-let token: TokenTestApp;
-let block: Harness;
+let upstreams: RpcUpstreams | undefined;
 const endpoints: Array<{ name: string; url: () => string }> = [
-  { name: 'token', url: () => `${token.url}/token` },
-  { name: 'erc20', url: () => `${token.url}/token/erc20` },
-  { name: 'block', url: () => `${block.url}/block` },
+  { name: 'token', url: () => `${upstreams!.token.url}/token` },
+  { name: 'erc20', url: () => `${upstreams!.token.url}/token/erc20` },
+  { name: 'block', url: () => `${upstreams!.block.url}/block` },
 ];
 
 async function discover(url: string, headers: Record<string, string> = {}): Promise<Doc> {
@@ -55,27 +41,11 @@ async function discover(url: string, headers: Record<string, string> = {}): Prom
 }
 
 beforeAll(async () => {
-  [tokenDb, blockDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  token = await startTokenApp({
-    chainUrl: testChainUrl(),
-    databaseUrl: tokenDb.url,
-    redisPrefix: uniquePrefix('openrpc-token'),
-    env: { TRUST_PROXY: 'loopback' },
-  });
-  block = await startHarness({
-    chainUrl: testChainUrl(),
-    databaseUrl: blockDb.url,
-    redisUrl: testRedisUrl(),
-    keyPrefix: uniquePrefix('openrpc-block'),
-    env: { TRUST_PROXY: 'loopback' },
-  });
+  upstreams = await startRpcUpstreams('openrpc');
 }, 60_000);
 
 afterAll(async () => {
-  await token?.close();
-  await block?.close();
-  await tokenDb?.drop();
-  await blockDb?.drop();
+  await upstreams?.close();
 });
 
 describe.each(endpoints)('OpenRPC document of /$name', ({ name, url }) => {
@@ -112,6 +82,7 @@ describe.each(endpoints)('OpenRPC document of /$name', ({ name, url }) => {
 
 describe('OpenRPC document of /block', () => {
   it('documents by-position params on every method, and refuses named params with -32602', async () => {
+    const block = upstreams!.block;
     const doc = await discover(`${block.url}/block`);
     expect(new Set(doc.methods.map((m) => m['paramStructure']))).toEqual(new Set(['by-position']));
     const answer = await block.call('getTransactionStats', {
