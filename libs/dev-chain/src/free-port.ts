@@ -16,17 +16,23 @@ const handedOut = new Set<number>();
 
 /**
  * The first port of the kernel's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range,
- * usually 32768): outgoing connections take their local ports from that range.
+ * usually 32768): outgoing connections take their local ports from that range. Read once.
  */
+let ephemeralLowCache: number | undefined;
 function ephemeralLow(): number {
-  try {
-    const low = Number(
-      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
-    );
-    return Number.isInteger(low) && low > LOWEST_PORT + 1000 ? low : 32_768;
-  } catch {
-    return 32_768;
+  if (ephemeralLowCache === undefined) {
+    let low = 32_768;
+    try {
+      const read = Number(
+        readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+      );
+      if (Number.isInteger(read) && read > LOWEST_PORT + 1000) low = read;
+    } catch {
+      // not Linux: the usual default
+    }
+    ephemeralLowCache = low;
   }
+  return ephemeralLowCache;
 }
 
 /** This process's slice of the port range (see SLICES). */
