@@ -405,10 +405,9 @@ const toYaml = (objects: object[]): string =>
  * the dev stack: token-rpc 284 MiB without a limit, ~155 MiB with one, same throughput).
  */
 export function heapLimitMb(memoryLimit: string): number {
-  const mi = /^(\d+)Mi$/.exec(memoryLimit)?.[1] ?? /^(\d+)Gi$/.exec(memoryLimit)?.[1];
-  if (mi === undefined) throw new Error(`memory limit ${memoryLimit}: expected <n>Mi or <n>Gi`);
-  const mib = memoryLimit.endsWith('Gi') ? Number(mi) * 1024 : Number(mi);
-  return Math.floor(mib * 0.7);
+  const [, amount, unit] = /^(\d+)(Mi|Gi)$/.exec(memoryLimit) ?? [];
+  if (amount === undefined) throw new Error(`memory limit ${memoryLimit}: expected <n>Mi or <n>Gi`);
+  return Math.floor(Number(amount) * (unit === 'Gi' ? 1024 : 1) * 0.7);
 }
 
 /** The generated files: path from the repo root → content (YAML formatted as prettier does). */
