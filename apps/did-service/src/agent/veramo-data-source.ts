@@ -53,7 +53,9 @@ export async function openVeramoDataSource(
             'idle PostgreSQL connection failed',
           ),
       });
-      return initialize(dataSource);
+      await initialize(dataSource);
+      keepClientErrorListeners(dataSource, options.logger);
+      return dataSource;
     });
   }
   if (databaseUrl.startsWith('sqlite:')) {
@@ -82,6 +84,28 @@ async function initialize(dataSource: DataSource): Promise<DataSource> {
     throw err;
   }
   return dataSource;
+}
+
+/**
+ * Gives every client of typeorm's pg pool an 'error' listener for its whole life. typeorm's query
+ * runner removes its own listener at a client's first error and pg-pool's idle listener is off
+ * while a client is checked out, so a second 'error' of the same client — a session terminated
+ * by the server (57P01, `pg_ctl stop -m fast`) and then its socket ending — had no listener and
+ * ended did-service with an uncaught exception (seen in the resilience suite's postgres-stop
+ * fault in CI). The failed query itself still rejects as before (503 via outageAwareStore).
+ */
+function keepClientErrorListeners(dataSource: DataSource, logger: Logger | undefined): void {
+  const pool = (dataSource.driver as unknown as { master?: pg.Pool }).master;
+  if (!pool) return;
+  const keep = (client: pg.PoolClient) =>
+    client.on('error', (err: Error) =>
+      logger?.debug({ err: { message: err.message, name: err.name } }, 'PostgreSQL session failed'),
+    );
+  pool.on('connect', keep);
+  // The client typeorm connected while initialising, before the listener above existed.
+  for (const client of (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? []) {
+    keep(client);
+  }
 }
 
 /** Holds a session-level advisory lock on its own connection while `work` runs. */
