@@ -6,6 +6,7 @@
  *
  *   npm run bench                  # full run (~3 min)
  *   npm run bench -- --smoke       # a second per figure; writes nothing unless --write
+ *   npm run bench -- --only 4,7    # only scenarios 4 and 7 (numbers as in RESULTS.md)
  *   BASE=http://127.0.0.1:8080 npm run bench
  *
  * BENCH_SECONDS / BENCH_CONNECTIONS override the full budget.
@@ -14,12 +15,22 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { commit, load1, machine, markdownSection, type RunInfo } from './report.js';
-import { FULL, SMOKE, runSuite } from './suite.js';
+import { FULL, SMOKE, parseOnly, runSuite } from './suite.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const smoke = args.has('--smoke');
+let only: Set<number> | undefined;
+try {
+  only = parseOnly(argv);
+} catch (err) {
+  process.stderr.write(
+    `${(err as Error).message}\nusage: npm run bench -- [--smoke [--write]] [--only 1,2,…7]\n`,
+  );
+  process.exit(2);
+}
 const budget = smoke
   ? SMOKE
   : {
@@ -30,8 +41,12 @@ const budget = smoke
 const base = process.env.BASE || undefined;
 
 const before = load1();
-const run = await runSuite(repoRoot, budget, base, (line) =>
-  process.stderr.write(`[bench] ${line}\n`),
+const run = await runSuite(
+  repoRoot,
+  budget,
+  base,
+  (line) => process.stderr.write(`[bench] ${line}\n`),
+  only,
 );
 const now = new Date();
 const info: RunInfo = {
@@ -41,6 +56,7 @@ const info: RunInfo = {
   commit: commit(repoRoot),
   load: { before, after: load1() },
   mode: smoke ? 'smoke' : 'full',
+  ...(only ? { only: [...only].sort((a, b) => a - b) } : {}),
   budget,
   stack: run.stack === 'BASE' ? `the running stack at ${base}` : 'started by the suite (npm start)',
 };

@@ -10,6 +10,8 @@ export interface RunInfo {
   /** 1-minute load average before and after the run (other work on the same cores). */
   load: { before: number; after: number };
   mode: 'full' | 'smoke';
+  /** The scenario numbers of an `--only` run; absent when all seven ran. */
+  only?: number[];
   budget: Budget;
   stack: 'started by the suite (npm start)' | string;
 }
@@ -36,7 +38,7 @@ export const load1 = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 /** One dated Markdown section: every figure beside its same-run reference, and the targets. */
 export function markdownSection(info: RunInfo, results: ScenarioResult[]): string {
   const lines = [
-    `## ${info.date} — suite run (${info.mode})`,
+    `## ${info.date} — suite run (${info.mode}${info.only ? `, scenarios ${info.only.join(', ')} only` : ''})`,
     '',
     `Machine: ${info.machine}, Node ${info.node}; commit ${info.commit}; load average ` +
       `${info.load.before} before, ${info.load.after} after; ${info.budget.seconds} s per figure, ` +

@@ -20,6 +20,22 @@ export const SMOKE: Budget = {
   warmupSeconds: 0,
 };
 
+/**
+ * `--only 4,7` or `--only=4,7` in `argv`: the scenarios to run, by their number (1–7, as in
+ * RESULTS.md); undefined without the option. Throws on anything else.
+ */
+export function parseOnly(argv: readonly string[]): Set<number> | undefined {
+  const at = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (at < 0) return undefined;
+  const option = argv[at]!;
+  const value = option.includes('=') ? option.slice('--only='.length) : argv[at + 1];
+  const ids = (value ?? '').split(',').map((part) => Number(part.trim()));
+  if (ids.some((id) => !Number.isInteger(id) || id < 1 || id > SCENARIOS.length)) {
+    throw new Error(`--only takes scenario numbers 1–${SCENARIOS.length}, got "${value ?? ''}"`);
+  }
+  return new Set(ids);
+}
+
 export interface SuiteRun {
   results: ScenarioResult[];
   /** Scenarios that threw, by name. */
@@ -28,21 +44,24 @@ export interface SuiteRun {
 }
 
 /**
- * Runs the seven scenarios against the stack at `base`, or against a dev stack it starts (and
- * stops). A scenario that throws is recorded as a failure; the others still run.
+ * Runs the seven scenarios (or those numbered in `only`, 1–7) against the stack at `base`, or
+ * against a dev stack it starts (and stops). A scenario that throws is recorded as a failure; the
+ * others still run.
  */
 export async function runSuite(
   repoRoot: string,
   budget: Budget,
   base: string | undefined,
   log: (line: string) => void = () => undefined,
+  only?: ReadonlySet<number>,
 ): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'itp-bench-ref-'));
   const stack = await openStack(repoRoot, base);
   const results: ScenarioResult[] = [];
   const failures: SuiteRun['failures'] = [];
   try {
-    for (const scenario of SCENARIOS) {
+    const chosen = SCENARIOS.filter((_, index) => !only || only.has(index + 1));
+    for (const scenario of chosen) {
       log(`running ${scenario.name}`);
       try {
         results.push(await scenario({ stack, budget, dir }));
