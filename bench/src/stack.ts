@@ -14,12 +14,23 @@ export interface StackUrls {
   chain: string;
 }
 
+/**
+ * One process's memory in MiB. `rss` (VmRSS) counts every page the process has resident, also
+ * those it shares with the others: the node executable's code (~44 MiB) is in the RSS of each of
+ * the five Node processes but in memory once. `pss` (Pss of /proc/<pid>/smaps_rollup) divides each
+ * shared page among the processes that share it, so the sum of `pss` is what the stack occupies.
+ */
+export interface ProcessMemory {
+  rss: number;
+  pss: number;
+}
+
 export interface RunningStack {
   urls: StackUrls;
   /** Time from spawning `npm start` to the gateway's /health/ready answering 200 (undefined: BASE). */
   startupMs: number | undefined;
-  /** Resident memory of every process of the stack, MiB, by process. */
-  residentMiB(): Record<string, number>;
+  /** Memory of every process of the stack, MiB, by process (see ProcessMemory). */
+  residentMiB(): Record<string, ProcessMemory>;
   stop(): Promise<void>;
 }
 
@@ -108,12 +119,23 @@ export function discoverStack(gatewayUrl: string): {
   return { urls: { gateway: gatewayUrl, auth, did, token, block, chain }, pids };
 }
 
-function rssOf(pids: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
+const kibField = (text: string, field: string): number | undefined => {
+  const value = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
+};
+
+export function memoryOf(pids: Record<string, number>): Record<string, ProcessMemory> {
+  const out: Record<string, ProcessMemory> = {};
   for (const [name, pid] of Object.entries(pids)) {
     try {
-      const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      out[name] = Math.round(kib / 1024);
+      const rss = kibField(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS') ?? 0;
+      let pss = rss;
+      try {
+        pss = kibField(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'), 'Pss') ?? rss;
+      } catch {
+        // a kernel without smaps_rollup (before 4.14): RSS, shared pages counted in each process
+      }
+      out[name] = { rss: Math.round(rss / 1024), pss: Math.round(pss / 1024) };
     } catch {
       // exited
     }
@@ -126,7 +148,7 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
   if (base) {
     await waitReady(`${base}/health/ready`, 10_000);
     const { urls, pids } = discoverStack(base.replace(/\/$/, ''));
-    return { urls, startupMs: undefined, residentMiB: () => rssOf(pids), stop: async () => {} };
+    return { urls, startupMs: undefined, residentMiB: () => memoryOf(pids), stop: async () => {} };
   }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'itp-bench-'));
@@ -167,7 +189,7 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
     await waitReady(`${gateway}/health/ready`, 120_000);
     const startupMs = performance.now() - started;
     const { urls, pids } = discoverStack(gateway);
-    return { urls, startupMs, residentMiB: () => rssOf(pids), stop };
+    return { urls, startupMs, residentMiB: () => memoryOf(pids), stop };
   } catch (err) {
     await stop();
     throw err;
