@@ -8,7 +8,7 @@ import { inSpan, type Logger } from '@itp/service-kit';
 import { parseInt8 } from './int8.js';
 import { driverError, toStoreError } from '../unavailable.js';
 import { SafeIntegerPlugin } from './safe-integer-plugin.js';
-import { PortableSqliteDialect } from './sqlite-dialect.js';
+import { PortableSqliteDialect, withStatementCache } from './sqlite-dialect.js';
 import type { SqlDatabase, SqlDialectName } from './sql-database.js';
 
 export interface OpenSqlDatabaseOptions {
@@ -99,7 +99,7 @@ function openSqlite<DB>(location: string, options: OpenSqlDatabaseOptions): SqlD
     throw err;
   }
   const db = new Kysely<DB>({
-    dialect: new PortableSqliteDialect({ database }),
+    dialect: new PortableSqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SafeIntegerPlugin()],
     log: queryErrorLogger(options.logger),
   });

@@ -1,5 +1,11 @@
 import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, DialectAdapter, Driver, SqliteDialectConfig } from 'kysely';
+import type {
+  DatabaseConnection,
+  DialectAdapter,
+  Driver,
+  SqliteDatabase,
+  SqliteDialectConfig,
+} from 'kysely';
 
 /**
  * Kysely's SqliteDialect with two changes that make SQLite behave like PostgreSQL where services
@@ -38,4 +44,34 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;
   }
+}
+
+/** Most prepared statements a connection keeps (the services use a few dozen distinct queries). */
+export const SQLITE_STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * A better-sqlite3 database whose `prepare` reuses the statement of an SQL text seen before:
+ * Kysely prepares every query again, which was ~5 % of did-service's CPU under create-vc load on
+ * the embedded database (bench/profiles/did-service-create-vc.txt). Safe because Kysely runs one
+ * query at a time per connection (its connection mutex) and `all` / `run` finish synchronously;
+ * a streamed query holds the connection until its iterator ends. SQLite re-prepares a cached
+ * statement by itself after a schema change (migrations).
+ */
+export function withStatementCache(
+  database: SqliteDatabase,
+  max = SQLITE_STATEMENT_CACHE_SIZE,
+): SqliteDatabase {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = database.prepare(sql);
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
