@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   SignJWT,
   UnsecuredJWT,
+  createLocalJWKSet,
   exportJWK,
   exportSPKI,
   generateKeyPair,
@@ -12,7 +13,7 @@ import {
   type JWK,
 } from 'jose';
 import { ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
-import { createJwtVerifier } from './jwt-verifier.js';
+import { createJwtVerifier, createKeySetJwtVerifier } from './jwt-verifier.js';
 
 const ISSUER = 'itp-auth';
 const AUDIENCE = 'itp';
@@ -234,5 +235,77 @@ describe('createJwtVerifier against a JWKS served over HTTP', () => {
     const v = createJwtVerifier({ jwksUrl: url, issuer: ISSUER, audience: AUDIENCE });
     const err = await v.verify(await sign(current)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
+  });
+});
+
+describe('the verified-token cache', () => {
+  let key: TestKey;
+  beforeAll(async () => {
+    key = await makeKey('k-cache');
+  });
+
+  /** A verifier on a fake clock whose key look-ups (one per signature check) are counted. */
+  function counted(maxAgeMs = 60_000) {
+    const local = createLocalJWKSet({ keys: [key.publicJwk] });
+    const clock = { now: Date.now() };
+    const state = { lookups: 0 };
+    const verifier = createKeySetJwtVerifier({
+      keySet: (header, token) => {
+        state.lookups += 1;
+        return local(header, token);
+      },
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clockToleranceSeconds: 0,
+      verifiedCache: { maxAgeMs, maxChars: 1_000_000 },
+      now: () => clock.now,
+    });
+    return { verifier, clock, state };
+  }
+
+  it('checks the signature of a token once, and the same token again after maxAgeMs', async () => {
+    const { verifier, clock, state } = counted(60_000);
+    const token = await sign(key);
+    for (let i = 0; i < 3; i++) {
+      await expect(verifier.verify(token)).resolves.toMatchObject({ userId: 'alice' });
+    }
+    expect(state.lookups).toBe(1);
+    clock.now += 60_001;
+    await verifier.verify(token);
+    expect(state.lookups).toBe(2);
+  });
+
+  it('never serves a remembered token past its exp', async () => {
+    const { verifier, clock } = counted(10 * 60_000);
+    const token = await sign(key, {}, '30s');
+    await expect(verifier.verify(token)).resolves.toMatchObject({ userId: 'alice' });
+    clock.now += 31_000;
+    const err = await verifier.verify(token).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect((err as UnauthorizedError).details).toEqual({ reason: 'expired' });
+  });
+
+  it('remembers nothing for a refused token: a forged one is refused every time', async () => {
+    const { verifier, state } = counted();
+    const good = await sign(key);
+    await verifier.verify(good);
+    const [h, , sig] = good.split('.');
+    const forged = `${h}.${Buffer.from(
+      JSON.stringify({ iss: ISSUER, aud: AUDIENCE, sub: 'root', iat: 1, exp: 4102444800 }),
+    ).toString('base64url')}.${sig}`;
+    for (let i = 0; i < 2; i++) {
+      await expect(verifier.verify(forged)).rejects.toBeInstanceOf(UnauthorizedError);
+    }
+    expect(state.lookups).toBe(3);
+  });
+
+  it('hands out results nobody can change for the next caller', async () => {
+    const { verifier } = counted();
+    const token = await sign(key);
+    const first = await verifier.verify(token);
+    expect(() => {
+      (first as { userId: string }).userId = 'mallory';
+    }).toThrow(TypeError);
+    expect((await verifier.verify(token)).userId).toBe('alice');
   });
 });

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { UnauthorizedError } from '@itp/errors';
 import { KeySetUnavailableError, toAuthError } from './to-auth-error.js';
 
@@ -30,7 +31,33 @@ export interface KeySetVerifierOptions {
   audience: string;
   /** Allowed clock skew for exp / nbf / iat, in seconds. Default 5. */
   clockToleranceSeconds?: number;
+  /** Remember verified tokens (see VerifiedTokenCacheOptions); default: verify every time. */
+  verifiedCache?: VerifiedTokenCacheOptions;
+  /** Clock in milliseconds (tests); default Date.now. */
+  now?: () => number;
 }
+
+/**
+ * A token that verified is remembered, so that the same token sent again skips the signature
+ * check (an ES256 verification per request was ~6 % of did-service's CPU under create-vc load,
+ * bench/profiles/did-service-create-vc.txt). An entry lives at most `maxAgeMs` and never past the
+ * token's `exp`. This adds no trust beyond the key set's own cache: keys fetched from the JWKS are
+ * used for `cacheMaxAgeMs` (10 minutes) without asking again, so a key removed from the key set
+ * already keeps verifying its tokens for longer than a cached result lives. Whether the user is
+ * still active is checked by the caller on every request, cached or not.
+ */
+export interface VerifiedTokenCacheOptions {
+  /** Longest time a verified token is remembered. */
+  maxAgeMs: number;
+  /** Bound on the characters of remembered tokens (tokens are ≤ 8192 characters each). */
+  maxChars: number;
+}
+
+/** The verified-token cache createJwtVerifier uses unless told otherwise. */
+export const DEFAULT_VERIFIED_CACHE: VerifiedTokenCacheOptions = {
+  maxAgeMs: 60_000,
+  maxChars: 4 * 1024 * 1024,
+};
 
 export interface JwtVerifierOptions {
   /** e.g. http://auth-service:8081/v2/auth/.well-known/jwks.json */
@@ -47,6 +74,8 @@ export interface JwtVerifierOptions {
   cooldownMs?: number;
   /** Timeout of one JWKS fetch. Default 5 s. */
   timeoutMs?: number;
+  /** Default DEFAULT_VERIFIED_CACHE; `false` verifies every token every time. */
+  verifiedCache?: VerifiedTokenCacheOptions | false;
 }
 
 /** Lets "no key with that kid" through (a token problem); anything else is the key set's fault. */
@@ -78,6 +107,17 @@ export function createKeySetJwtVerifier(options: KeySetVerifierOptions): JwtVeri
     clockTolerance: options.clockToleranceSeconds ?? 5,
     requiredClaims: ['sub', 'exp', 'iat'],
   };
+  const now = options.now ?? Date.now;
+  const cacheOptions = options.verifiedCache;
+  const verified = cacheOptions
+    ? new LRUCache<string, VerifiedJwt>({
+        maxSize: cacheOptions.maxChars,
+        sizeCalculation: (_value, token) => token.length,
+        // Read the clock on every look-up (no 1 ms timer-cached "now").
+        ttlResolution: 0,
+        perf: { now },
+      })
+    : undefined;
   return {
     async verify(token: string): Promise<VerifiedJwt> {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) {
@@ -85,15 +125,27 @@ export function createKeySetJwtVerifier(options: KeySetVerifierOptions): JwtVeri
           details: { reason: 'missing or oversized' },
         });
       }
+      const remembered = verified?.get(token);
+      if (remembered) return remembered;
+      let result: VerifiedJwt;
       try {
-        const { payload } = await jwtVerify(token, getKey, verifyOptions);
+        const { payload } = await jwtVerify(token, getKey, {
+          ...verifyOptions,
+          currentDate: new Date(now()),
+        });
         if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
           throw new errors.JWTClaimValidationFailed('"sub" must be a non-empty string', payload);
         }
-        return { userId: payload.sub, claims: payload };
+        result = Object.freeze({ userId: payload.sub, claims: Object.freeze(payload) });
       } catch (err) {
         throw toAuthError(err);
       }
+      if (verified && cacheOptions) {
+        // `exp` is required and was checked; never remember a token past it.
+        const ttl = Math.min(cacheOptions.maxAgeMs, (result.claims.exp ?? 0) * 1000 - now());
+        if (ttl >= 1) verified.set(token, result, { ttl: Math.floor(ttl) });
+      }
+      return result;
     },
   };
 }
@@ -113,5 +165,8 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
     issuer: options.issuer,
     audience: options.audience,
     clockToleranceSeconds: options.clockToleranceSeconds,
+    ...(options.verifiedCache === false
+      ? {}
+      : { verifiedCache: options.verifiedCache ?? DEFAULT_VERIFIED_CACHE }),
   });
 }
