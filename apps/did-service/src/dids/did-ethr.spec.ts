@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { addressOfDid, canonicalDid, didForAddress, parseEthrDid } from './did-ethr.js';
+import {
+  addressOfDid,
+  canonicalDid,
+  checksumAddress,
+  didForAddress,
+  parseEthrDid,
+} from './did-ethr.js';
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
@@ -35,5 +41,16 @@ describe('did:ethr helpers', () => {
       canonicalDid(`did:ethr:${address}`),
     );
     expect(canonicalDid('did:web:example.com')).toBe('did:web:example.com');
+  });
+
+  it('remembers checksums but still refuses a wrong one every time', () => {
+    // One letter's case flipped: a mixed-case address whose EIP-55 checksum is wrong.
+    const wrong = address.replace('F6F4', 'f6F4');
+    for (let i = 0; i < 2; i++) {
+      expect(checksumAddress(address.toLowerCase())).toBe(address);
+      expect(checksumAddress(address)).toBe(address);
+      expect(() => checksumAddress(wrong)).toThrow(/checksum/);
+      expect(() => didForAddress(wrong)).toThrow(/checksum/);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { getAddress } from 'ethers';
+import { LRUCache } from 'lru-cache';
 
 /**
  * did:ethr DIDs in both forms (ADR 0015): `did:ethr:<address>` (no network segment, the
@@ -9,6 +10,23 @@ const ETHR_DID = /^did:ethr:(?:([A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*):)?(0x[0-9a
 
 /** A hex chain id as ethr-did-resolver keys it: lower case, no leading zeros (`0x7a69`). */
 const HEX_CHAIN_ID = /^0x[0-9a-fA-F]+$/;
+
+/**
+ * ethers' getAddress, remembered per input: EIP-55 needs a keccak-256 of the address, and one
+ * create-vc canonicalises the same few DIDs about six times (a tenth of did-service's CPU under
+ * create-vc load, bench/profiles/did-service-create-vc.txt). Only successes are kept; an input
+ * with a wrong checksum throws every time.
+ */
+const checksums = new LRUCache<string, string>({ max: 10_000 });
+
+export function checksumAddress(address: string): string {
+  let checksummed = checksums.get(address);
+  if (checksummed === undefined) {
+    checksummed = getAddress(address);
+    checksums.set(address, checksummed);
+  }
+  return checksummed;
+}
 
 /** The parts of a did:ethr address DID: the network segment (undefined: none) and the address. */
 export interface EthrDidParts {
@@ -28,7 +46,7 @@ export function canonicalNetwork(network: string): string {
  */
 export function didForAddress(address: string, network?: string): string {
   const prefix = network ? `did:ethr:${canonicalNetwork(network)}:` : 'did:ethr:';
-  return `${prefix}${getAddress(address)}`;
+  return `${prefix}${checksumAddress(address)}`;
 }
 
 /** The network segment and address of a did:ethr address DID (either form), else undefined. */
@@ -36,7 +54,7 @@ export function parseEthrDid(did: string): EthrDidParts | undefined {
   const match = ETHR_DID.exec(did);
   if (!match?.[2]) return undefined;
   try {
-    return { network: match[1], address: getAddress(match[2].toLowerCase()) };
+    return { network: match[1], address: checksumAddress(match[2].toLowerCase()) };
   } catch {
     return undefined;
   }
