@@ -22,6 +22,7 @@ import {
   type SqlDatabase,
 } from '@itp/stores';
 import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
+import { createSigningPool } from './agent/signing-pool.js';
 import { KmsSecretBox } from './agent/kms-keyring.js';
 import { assertKmsKeysReadable } from './agent/kms-rotation.js';
 import { createResolutionCache } from './agent/resolution-cache.js';
@@ -124,7 +125,16 @@ async function wireDidService(
       internalApiToken: secrets.internalApiToken,
       timeoutMs: config.WALLET_TIMEOUT_MS,
     });
+  const signer =
+    config.DID_SIGNING_THREADS > 0
+      ? await scope.open(
+          'signing-threads',
+          async () => createSigningPool(config.DID_SIGNING_THREADS),
+          (pool) => pool.close(),
+        )
+      : undefined;
   const agent = createDidAgent({
+    ...(signer ? { signer } : {}),
     dataSource,
     kmsSecretBox,
     wallet,

@@ -18,6 +18,7 @@ describe('did-service config', () => {
       DID_ISSUER_ALIASES: ['itp-issuer'],
       DID_VERIFIER_ALIASES: ['itp-verifier'],
       DID_RESOLUTION_CACHE_TTL_MS: 60_000,
+      DID_SIGNING_THREADS: 1,
       VP_LOGIN_MAX_AGE_SECONDS: 300,
     });
     expect(config.VC_LIFETIME_SECONDS).toBe(90 * 24 * 3600);

@@ -106,6 +106,11 @@ export const configSchema = z
     /** How long a resolved DID document is reused (0 = always ask the chain). */
     DID_RESOLUTION_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
     DID_RESOLUTION_CACHE_MAX: positiveInt.default(10_000),
+    /**
+     * Worker threads that make the service keys' ES256K signatures (create-vc, create-vp,
+     * login challenges); 0 = sign on the event loop (agent/signing-pool.ts, ADR 0018).
+     */
+    DID_SIGNING_THREADS: z.coerce.number().int().min(0).max(16).default(1),
     /** A VP used for login must be issued within this many seconds. */
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
     /** Lifetime of issued VCs (JWT exp and expirationDate); default 90 days. */

@@ -11,6 +11,9 @@ import { CredentialPlugin } from '@veramo/credential-w3c';
 import { DIDStore, KeyStore, PrivateKeyStore } from '@veramo/data-store';
 import { cachedReads } from './cached-reads.js';
 import { outageAwareStore } from './outage-aware-store.js';
+import { decideDebugColoursOnce } from './quiet-debug.js';
+import { PooledSigningKms } from './pooled-signing-kms.js';
+import type { Es256kSigner } from './signing-pool.js';
 import { DIDManager } from '@veramo/did-manager';
 import { EthrDIDProvider } from '@veramo/did-provider-ethr';
 import { DIDResolverPlugin } from '@veramo/did-resolver';
@@ -76,6 +79,8 @@ export interface DidAgentOptions {
   /** DID_NETWORK: the network segment of created DIDs (undefined: `did:ethr:<address>`). */
   didNetwork?: string | undefined;
   resolutionCache: DIDCache;
+  /** Makes the service keys' ES256K signatures off the event loop; none: kms-local signs. */
+  signer?: Es256kSigner;
 }
 
 /**
@@ -85,6 +90,11 @@ export interface DidAgentOptions {
  */
 export function createDidAgent(options: DidAgentOptions): DidAgent {
   const { dataSource, chain } = options;
+  decideDebugColoursOnce();
+  const privateKeys = cachedReads(
+    outageAwareStore(new PrivateKeyStore(dataSource, options.kmsSecretBox)),
+    { read: 'getKey', writes: ['importKey', 'deleteKey'], ...RECORD_CACHE },
+  );
   const networks: EthrNetworkConfiguration[] = ethrNetworkNames(options.didNetwork).map((name) => ({
     name,
     chainId: chain.chainId,
@@ -100,13 +110,9 @@ export function createDidAgent(options: DidAgentOptions): DidAgent {
           ...RECORD_CACHE,
         }),
         kms: {
-          [LOCAL_KMS]: new KeyManagementSystem(
-            cachedReads(outageAwareStore(new PrivateKeyStore(dataSource, options.kmsSecretBox)), {
-              read: 'getKey',
-              writes: ['importKey', 'deleteKey'],
-              ...RECORD_CACHE,
-            }),
-          ),
+          [LOCAL_KMS]: options.signer
+            ? new PooledSigningKms(privateKeys, options.signer)
+            : new KeyManagementSystem(privateKeys),
           [WALLET_KMS]: new WalletKeyManagementSystem(options.wallet),
         },
       }),
