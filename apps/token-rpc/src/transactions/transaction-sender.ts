@@ -66,18 +66,26 @@ export class TransactionSender {
 
   async send(tx: OutgoingTransaction): Promise<SentTransaction> {
     const { chain, nonces } = this.options;
-    let prepared: [number, bigint, FeeFields];
-    try {
-      prepared = await Promise.all([chain.chainId(), this.estimateGas(tx), this.fees()]);
-    } catch (err) {
+    // Gas and fees are asked for while the nonce lease is taken and the nonce read: the three
+    // chain calls and the lease + eth_getTransactionCount overlap instead of following each
+    // other (issue 11, bench/profiles/token-rpc-transfer-steps.txt). Nothing is signed or
+    // recorded before both are in; a revert or a lack of funds still fails the send here, with
+    // the lease released and nothing sent.
+    const preparing: Promise<[number, bigint, FeeFields]> = Promise.all([
+      chain.chainId(),
+      this.estimateGas(tx),
+      this.fees(),
+    ]).catch((err: unknown) => {
       throw mapChainError(err, this.options.errorInterface);
-    }
-    const [chainId, gasLimit, fees] = prepared;
-    this.options.logger.trace(
-      { kind: tx.kind, from: tx.wallet.address, chainId, gasLimit, fees },
-      'transaction prepared',
-    );
+    });
+    // Awaited under the lease; never an unhandled rejection while the lease is being taken.
+    preparing.catch(() => undefined);
     return nonces.withNonce(tx.wallet.address, async (lease) => {
+      const [chainId, gasLimit, fees] = await preparing;
+      this.options.logger.trace(
+        { kind: tx.kind, from: tx.wallet.address, chainId, gasLimit, fees },
+        'transaction prepared',
+      );
       const unsigned = Transaction.from({
         ...fees,
         chainId: BigInt(chainId),
