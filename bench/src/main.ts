@@ -6,7 +6,7 @@
  *
  *   npm run bench                  # full run (~3 min)
  *   npm run bench -- --smoke       # a second per figure; writes nothing unless --write
- *   npm run bench -- --only 4,7    # only scenarios 4 and 7 (numbers as in RESULTS.md)
+ *   npm run bench -- --only 4,7    # scenarios 4 and 7 only; prints, writes with --write
  *   BASE=http://127.0.0.1:8080 npm run bench
  *
  * BENCH_SECONDS / BENCH_CONNECTIONS override the full budget.
@@ -70,7 +70,8 @@ async function writeFormatted(file: string, text: string): Promise<void> {
   writeFileSync(file, await format(text, { ...options, filepath: file }));
 }
 
-if (!smoke || args.has('--write')) {
+// A full run is recorded; a smoke or an --only run only prints unless told to --write.
+if ((!smoke && !only) || args.has('--write')) {
   const resultsMd = `${benchDir}/RESULTS.md`;
   appendFileSync(resultsMd, `\n${section}`);
   await writeFormatted(resultsMd, readFileSync(resultsMd, 'utf8'));
