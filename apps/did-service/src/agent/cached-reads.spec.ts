@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cachedReads } from './cached-reads.js';
+import { cachedReads, copyRecord } from './cached-reads.js';
 
 class FakeDidStore {
   reads = 0;
@@ -56,5 +56,28 @@ describe('cachedReads', () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     await cached.getDID({ did: 'did:c' });
     expect(store.reads).toBe(2);
+  });
+
+  it('copies records deeply, as structuredClone would (class instances as plain objects)', () => {
+    class Entity {
+      kid = 'k1';
+      meta = { algorithms: ['ES256K'], nested: [{ a: 1 }] };
+      created = new Date(0);
+      bytes = new Uint8Array([1, 2]);
+      missing = null;
+    }
+    const entity = new Entity();
+    const copy = copyRecord(entity);
+    expect(copy).toEqual(structuredClone(entity));
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    copy.meta.nested[0]!.a = 2;
+    copy.meta.algorithms.push('x');
+    copy.created.setTime(5);
+    copy.bytes[0] = 9;
+    expect(entity.meta).toEqual({ algorithms: ['ES256K'], nested: [{ a: 1 }] });
+    expect(entity.created.getTime()).toBe(0);
+    expect(entity.bytes[0]).toBe(1);
+    expect(copyRecord('text')).toBe('text');
+    expect(copyRecord([1, [2]])).toEqual([1, [2]]);
   });
 });
