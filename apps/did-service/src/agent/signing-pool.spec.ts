@@ -46,6 +46,15 @@ describe('createSigningPool (ES256K on worker threads)', () => {
       const pending = lonely.signEs256k(key, Buffer.alloc(50_000_000, 1));
       await workers[0]!.terminate();
       await expect(pending).rejects.toBeInstanceOf(ServiceUnavailableError);
+      // It ended within a second of its start: replaced after a pause (never a busy restart
+      // loop), and until then the pool answers 503 at once instead of waiting on a dead thread.
+      await expect(lonely.signEs256k(key, Buffer.from('meanwhile'))).rejects.toBeInstanceOf(
+        ServiceUnavailableError,
+      );
+      const deadline = Date.now() + 5000;
+      while (workers.length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       expect(workers).toHaveLength(2); // replaced
       const next = await lonely.signEs256k(key, Buffer.from('after'));
       expect(Buffer.from(next, 'base64url')).toHaveLength(64);

@@ -45,7 +45,12 @@ interface Job {
 interface Thread {
   worker: Worker;
   jobs: Map<number, Job>;
+  /** False once the thread ended; its slot answers 503 until the replacement has started. */
+  alive: boolean;
 }
+
+/** A thread that ends sooner than this after its start is replaced only after this long. */
+const RESPAWN_DELAY_MS = 1000;
 
 /** Signs ES256K JWS inputs. */
 export interface Es256kSigner {
@@ -71,7 +76,12 @@ export function createSigningPool(
   const pool: Thread[] = [];
 
   const start = (slot: number): Thread => {
-    const thread: Thread = { worker: new Worker(WORKER_SOURCE, { eval: true }), jobs: new Map() };
+    const startedAt = Date.now();
+    const thread: Thread = {
+      worker: new Worker(WORKER_SOURCE, { eval: true }),
+      jobs: new Map(),
+      alive: true,
+    };
     thread.worker.unref();
     thread.worker.on('message', (answer: { id: number; signature?: string; error?: string }) => {
       const job = thread.jobs.get(answer.id);
@@ -82,11 +92,19 @@ export function createSigningPool(
       else job.reject(new Error(`ES256K signing failed: ${answer.error ?? 'unknown error'}`));
     });
     const lost = (reason: string): void => {
+      const first = thread.alive;
+      thread.alive = false;
       for (const job of thread.jobs.values()) {
         job.reject(new ServiceUnavailableError(`the signing thread ended (${reason}); try again`));
       }
       thread.jobs.clear();
-      if (!closed && pool[slot] === thread) pool[slot] = start(slot);
+      if (!first || closed) return;
+      // A thread that ends right after its start would otherwise be restarted in a busy loop.
+      const replace = (): void => {
+        if (!closed && pool[slot] === thread) pool[slot] = start(slot);
+      };
+      if (Date.now() - startedAt >= RESPAWN_DELAY_MS) replace();
+      else setTimeout(replace, RESPAWN_DELAY_MS).unref();
     };
     thread.worker.once('error', (err) => lost(err.message));
     thread.worker.once('exit', (code) => lost(`exit code ${code}`));
@@ -103,6 +121,11 @@ export function createSigningPool(
       }
       const thread = pool[turn]!;
       turn = (turn + 1) % pool.length;
+      if (!thread.alive) {
+        return Promise.reject(
+          new ServiceUnavailableError('the signing thread is being restarted; try again'),
+        );
+      }
       const id = nextId++;
       return new Promise<string>((resolve, reject) => {
         thread.jobs.set(id, { resolve, reject });
