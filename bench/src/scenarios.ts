@@ -272,28 +272,12 @@ async function identity(gateway: string): Promise<Identity> {
   return { bearer, did: created.did, issuer, vc };
 }
 
-/** A did:ethr-style signer and the DID document a cached resolver hands back for it. */
+/** A did:ethr-style issuer DID and its ES256K signer (create-vc's in-process reference). */
 function localIssuer() {
   const wallet = Wallet.createRandom();
   const did = `did:ethr:0x7a69:${wallet.address}`;
-  const doc = {
-    '@context': ['https://www.w3.org/ns/did/v1'],
-    id: did,
-    verificationMethod: [
-      {
-        id: `${did}#controller`,
-        type: 'EcdsaSecp256k1RecoveryMethod2020',
-        controller: did,
-        blockchainAccountId: `eip155:31337:${wallet.address}`,
-      },
-    ],
-    authentication: [`${did}#controller`],
-    assertionMethod: [`${did}#controller`],
-  };
-  const resolution = { didResolutionMetadata: {}, didDocument: doc, didDocumentMetadata: {} };
-  const resolver = { resolve: async () => resolution };
   const signer = ES256KSigner(Buffer.from(wallet.privateKey.slice(2), 'hex'));
-  return { did, signer, resolver };
+  return { did, signer };
 }
 
 let cachedIdentity: Promise<Identity> | undefined;

@@ -50,11 +50,10 @@ export async function waitReady(url: string, deadlineMs: number): Promise<void> 
 interface Proc {
   pid: number;
   env: Map<string, string>;
-  rssKiB: number;
   args: string;
 }
 
-/** The processes of this user that /proc lets us read (environment, command line, RSS). */
+/** The processes of this user that /proc lets us read (environment, command line). */
 function processes(): Proc[] {
   const out: Proc[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -65,10 +64,8 @@ function processes(): Proc[] {
         const eq = line.indexOf('=');
         if (eq > 0) env.set(line.slice(0, eq), line.slice(eq + 1));
       }
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      out.push({ pid: Number(entry), env, rssKiB: Number(rss ?? 0), args });
+      out.push({ pid: Number(entry), env, args });
     } catch {
       // gone, or not ours
     }
