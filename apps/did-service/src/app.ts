@@ -134,7 +134,7 @@ async function wireDidService(
         )
       : undefined;
   const agent = createDidAgent({
-    ...(signer ? { signer } : {}),
+    signer,
     dataSource,
     kmsSecretBox,
     wallet,

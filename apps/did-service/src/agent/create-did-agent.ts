@@ -80,7 +80,7 @@ export interface DidAgentOptions {
   didNetwork?: string | undefined;
   resolutionCache: DIDCache;
   /** Makes the service keys' ES256K signatures off the event loop; none: kms-local signs. */
-  signer?: Es256kSigner;
+  signer?: Es256kSigner | undefined;
 }
 
 /**
