@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC envelope of contract §6, end to end: block-rpc and the gateway as their own
+ * The JSON-RPC envelope of docs/api.md §6, end to end: block-rpc and the gateway as their own
  * processes (as `npm start` runs them) on the test chain, Redis and PostgreSQL, every case sent
  * to the gateway's /block.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract §1: production refuses a secret that is written anywhere in this repository (compose,
+ * docs/api.md §1: production refuses a secret that is written anywhere in this repository (compose,
  * docs). These tests read the repository itself: compose defaults no secret, and every value the
  * docs assign to a secret is one the services refuse.
  */

@@ -2,14 +2,14 @@ import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '@itp/e
 
 /**
  * 401 with error.code "invalid_client" (RFC 6749 §5.2): relying-party credentials missing or
- * wrong. A code other than "401" lets the web server tell it from "still waiting" (contract §2).
+ * wrong. A code other than "401" lets the web server tell it from "still waiting" (docs/api.md §2).
  */
 export class InvalidClientError extends UnauthorizedError {
   static override readonly code: string = 'invalid_client';
 }
 
 /**
- * 400 (interface §7.1): no such request for this caller — never made, made by another client,
+ * 400 (docs/api.md §2.3): no such request for this caller — never made, made by another client,
  * timed out, cancelled or already used. One message for all, so it is no oracle.
  */
 export class LoginRequestUnknownError extends BadRequestError {
@@ -18,7 +18,7 @@ export class LoginRequestUnknownError extends BadRequestError {
   }
 }
 
-/** 401 (interface §7.1): the user application has not answered yet. */
+/** 401 (docs/api.md §2.3): the user application has not answered yet. */
 export class LoginRequestPendingError extends UnauthorizedError {
   constructor() {
     super("Waiting for the user application's response");
@@ -30,7 +30,7 @@ export class SlowDownError extends TooManyRequestsError {
   static override readonly code: string = 'slow_down';
 }
 
-/** A VP that was already used for a login (contract §2: used once). */
+/** A VP that was already used for a login (docs/api.md §2: used once). */
 export class VpReplayedError extends UnauthorizedError {
   constructor() {
     super('VP refused (replayed): this presentation was already used');

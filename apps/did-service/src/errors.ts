@@ -8,7 +8,7 @@ import { BadRequestError, ForbiddenError, UnauthorizedError } from '@itp/errors'
 
 /**
  * create-vc / create-vp for a holder DID that is not bound to the caller: unbound, or bound to
- * another user (contract §3). The message says how to bind it.
+ * another user (docs/api.md §3). The message says how to bind it.
  */
 export class HolderNotBoundError extends ForbiddenError {
   constructor(did: string) {

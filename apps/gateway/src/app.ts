@@ -12,7 +12,7 @@ import { upstreamReadinessCheck } from './upstreams/upstream-readiness.js';
 import { upstreamsFrom } from './upstreams/upstreams.js';
 
 /**
- * Composition root of the gateway: the one entry point for users (contract §1). The forwarding
+ * Composition root of the gateway: the one entry point for users (docs/api.md §1). The forwarding
  * table (http/gateway-routes.ts) answers the upstream paths on node:http ahead of express, over an
  * undici Pool per upstream replica (ADR 0014); everything else — /health/*, CORS preflights,
  * local routes mounted with `service.app.use(...)` below, service-kit's 404 — is the express app,

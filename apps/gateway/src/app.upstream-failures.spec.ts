@@ -142,7 +142,7 @@ describe('readiness and metrics', () => {
 
   it('counts the failures it answered itself', async () => {
     const metrics = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
-    // The public port has no /metrics (contract §1): not served, not proxied.
+    // The public port has no /metrics (docs/api.md §1): not served, not proxied.
     const publicMetrics = await fetch(`${gateway.url}/metrics`);
     expect(publicMetrics.status).toBe(404);
     expect(await publicMetrics.text()).not.toMatch(/gateway_upstream_failures_total/);

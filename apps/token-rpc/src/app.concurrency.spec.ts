@@ -77,7 +77,7 @@ describe('token-rpc under concurrency', () => {
     ).toBe(winner ? 1 : 0);
     expect(await transactionsFrom(wallet.address)).toHaveLength(winner ? 1 : 0);
     // 20 identical requests (another tempKey): one transaction, all answered with it
-    // (app.idempotent-retries.spec.ts has the rest of contract §4's retries).
+    // (app.idempotent-retries.spec.ts has the rest of docs/api.md §4's retries).
     const identical = await transferParams(first.url, wallet, TO, '2000');
     const same = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

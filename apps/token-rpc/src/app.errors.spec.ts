@@ -317,7 +317,7 @@ describe('token-rpc errors', () => {
       const params = await transferParams(app.url, alice, TO, '1');
       const sent = await rpc(app.url, '/token', 'transfer', params);
       expect(sent.result.resultCode).toBe('200');
-      // An identical retry gets the same answer (contract §4); another request with it is 409.
+      // An identical retry gets the same answer (docs/api.md §4); another request with it is 409.
       expect((await rpc(app.url, '/token', 'transfer', params)).result).toEqual(sent.result);
       expect(
         serviceError(await rpc(app.url, '/token', 'transfer', { ...params, amount: '2' })).code,

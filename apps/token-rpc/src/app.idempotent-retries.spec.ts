@@ -23,7 +23,7 @@ import {
 const TO = '0x000000000000000000000000000000000000dEaD';
 
 /**
- * Issue 10, part 3 (contract §4): an identical retry of a transaction request (same tempKey, same
+ * Issue 10, part 3 (docs/api.md §4): an identical retry of a transaction request (same tempKey, same
  * params, same signature) gets the original answer — the same TransactionID — instead of "409";
  * any other request with a used tempKey is "409". Two replicas on one Redis and PostgreSQL, anvil.
  */

@@ -105,7 +105,7 @@ describe('token-rpc through the gateway (gateway process, real Redis, PostgreSQL
     expect(tx.to.toLowerCase()).toBe(to.toLowerCase());
     expect(BigInt(tx.value)).toBe(BigInt(amount));
 
-    // An identical retry gets the same answer (contract §4); another request with the used
+    // An identical retry gets the same answer (docs/api.md §4); another request with the used
     // tempKey is refused.
     const replay = await rpc(gateway.url, '/token', 'transfer', params);
     expect(replay.result).toEqual(sent.result);

@@ -104,7 +104,7 @@ export const configShape = {
   DEV_FUNDING_TIMEOUT_MS: positiveInt.default(30_000),
 } as const;
 
-/** Secrets that have no default outside development (contract §1: refuse to start without them). */
+/** Secrets that have no default outside development (docs/api.md §1: refuse to start without them). */
 const REQUIRED_SECRETS = ['WALLET_MASTER_KEY', 'INTERNAL_API_TOKEN'] as const;
 
 export const configSchema = z.object(configShape).superRefine((config, ctx) => {

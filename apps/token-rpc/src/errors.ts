@@ -84,7 +84,7 @@ export class TempKeyInProgressError extends ConflictError {
 }
 
 /**
- * The answer of the first request with a tempKey, given again to an identical retry (contract §4):
+ * The answer of the first request with a tempKey, given again to an identical retry (docs/api.md §4):
  * the same resultCode and message, with a note that the tempKey is used.
  */
 export class ReplayedResultError extends BaseError {

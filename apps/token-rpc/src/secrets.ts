@@ -31,7 +31,7 @@ type SecretConfig = Pick<
 /**
  * The wallet's Keyring and the internal API token. Outside development (`production` and `test`
  * alike) both come from the environment (the config schema refuses to load without them) and a
- * weak one is refused (contract §1: a value published in this repository, key material of one
+ * weak one is refused (docs/api.md §1: a value published in this repository, key material of one
  * repeated byte, fewer than 128 bits of estimated entropy); the error names the variable, never
  * the value. WALLET_PREVIOUS_MASTER_KEYS are not checked: rotating away from a weak key must stay
  * possible. Every INTERNAL_API_ACCEPTED_TOKENS entry is checked like INTERNAL_API_TOKEN: the

@@ -96,9 +96,9 @@ export type {
   TransferParams,
 };
 
-/** A verifiable credential (interface §2.4), as create-vc answers it. */
+/** A verifiable credential (docs/api.md §3.2), as create-vc answers it. */
 export type VerifiableCredential = VerifiableCredentialBody;
-/** A verifiable presentation (interface §2.5), as create-vp answers it. */
+/** A verifiable presentation (docs/api.md §3.3), as create-vp answers it. */
 export type VerifiablePresentation = VerifiablePresentationBody;
 /** create-vc's userInfo: free key/value pairs (reserved claim names are refused with 400). */
 export type UserInfo = InputOf<typeof userInfoSchema>;

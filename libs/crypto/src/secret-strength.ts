@@ -1,5 +1,5 @@
 /**
- * Production refuses weak deployment secrets (contract §1): a value published in this repository
+ * Production refuses weak deployment secrets (docs/api.md §1): a value published in this repository
  * (the compose demo values, examples in the docs), key material whose bytes are all the same or
  * repeat a short pattern, and anything estimated below 128 bits of entropy.
  *

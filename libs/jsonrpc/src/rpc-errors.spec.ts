@@ -8,7 +8,7 @@ import {
 } from './rpc-errors.js';
 
 describe('RPC_ERRORS', () => {
-  it('holds the ten codes of interface §7.2', () => {
+  it('holds the ten codes of docs/api.md §6', () => {
     expect(Object.values(RPC_ERRORS).map((e) => e.code)).toEqual([
       -32700, -32701, -32702, -32600, -32601, -32602, -32603, -32500, -32400, -32300,
     ]);

@@ -1,5 +1,5 @@
 /**
- * The protocol error codes of interface §7.2 with their default messages. The first five are
+ * The protocol error codes of docs/api.md §6 with their default messages. The first five are
  * JSON-RPC 2.0's own; -32701/-32702 and -32500/-32400/-32300 come from the interface's table.
  */
 export const RPC_ERRORS = {

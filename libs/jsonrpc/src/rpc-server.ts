@@ -145,7 +145,7 @@ function rawAnswer(id: RpcId, result: unknown): string | undefined {
 
 /**
  * The transport-free JSON-RPC 2.0 core: raw body in, HTTP status and JSON text out. jayson does
- * the dispatch; the envelope checks of interface §2.8/§7.2 and contract §6 (encodings, id rules,
+ * the dispatch; the envelope checks of docs/api.md §4.1 and §6 and docs/api.md §6 (encodings, id rules,
  * `msg` beside `message`, batches, `rpc.discover`, params normalisation and validation, the
  * resultCode wrapping, bigint-safe serialisation) are done here around it.
  */

@@ -44,7 +44,7 @@ class RpcRecorder {
   }
 
   /**
-   * tempKey → hashKey → signData over SHA-256 of `fields|tempKey|hashKey` (contract §4): the
+   * tempKey → hashKey → signData over SHA-256 of `fields|tempKey|hashKey` (docs/api.md §4): the
    * credentials of one transaction. Recorded when `record` names the examples.
    */
   async authorise(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A requestId prefix: an absolute http(s) URL whose origin is followed by `/` (so that
  * `http://site.example` cannot be extended to `http://site.example.evil.com`). Everything below
- * the prefix is allowed (contract §1: "any path below it").
+ * the prefix is allowed (docs/api.md §1: "any path below it").
  */
 export const requestIdPrefixSchema = z
   .string()

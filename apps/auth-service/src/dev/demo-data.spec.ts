@@ -38,7 +38,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
     };
   };
 
-  it('creates the contract §1 demo user and client once, with instances starting together', async () => {
+  it('creates the docs/api.md §1 demo user and client once, with instances starting together', async () => {
     const instances = [instance(), instance(), instance(), instance()];
     await Promise.all(instances.map((i) => migrateToLatest(i.database, authMigrations)));
     const results = await Promise.all(instances.map((i) => ensureDemoData(i.users, i.clients)));

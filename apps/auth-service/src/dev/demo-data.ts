@@ -1,7 +1,7 @@
 import type { ClientAdmin } from '../clients/client-admin.js';
 import type { UserAdmin } from '../users/user-admin.js';
 
-/** Contract §1: the demo user and relying party of development mode. */
+/** docs/api.md §1: the demo user and relying party of development mode. */
 export const DEMO_USER = {
   id: 'demo',
   password: 'demo-password',

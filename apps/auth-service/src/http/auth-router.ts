@@ -55,7 +55,7 @@ function requireClient(authenticator: ClientAuthenticator): RequestHandler {
 const clientOf = (res: { locals: Record<string, unknown> }) => res.locals.client as Client;
 
 /**
- * `/v2/auth` (interface §4.1 rules 1–5, contract §2). Bodies are JSON (limit BODY_LIMIT_BYTES);
+ * `/v2/auth` (docs/api.md §2). Bodies are JSON (limit BODY_LIMIT_BYTES);
  * unknown members are ignored. Errors are thrown as BaseErrors and rendered by service-kit's
  * REST error handler.
  */

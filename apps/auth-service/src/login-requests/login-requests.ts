@@ -23,7 +23,7 @@ type Decision =
   { next: LoginRequest; result?: string } | { done: true; result?: string } | { fail: Error };
 
 /**
- * Web-site login requests (contract §2): created and polled by a relying party, approved by the
+ * Web-site login requests (docs/api.md §2): created and polled by a relying party, approved by the
  * user application (auth-user-with-vp, through approveLoginRequest), handed out exactly once.
  * A request is visible only to the client that created it: any other client gets the same 400
  * as for a request that never existed.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Literal between the site prefix and the id (contract §2). */
+/** Literal between the site prefix and the id (docs/api.md §2). */
 export const REQUEST_ID_MARKER = 'requestId=';
 
 /** 13 digits of millisecond timestamp + 39 digits holding 128 random bits. */

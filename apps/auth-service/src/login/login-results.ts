@@ -4,7 +4,7 @@ import type { TokenIssuer } from '../jwt/token-issuer.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 
-/** Issues the login result of interface §2.1 (a new JWT plus the user's data). */
+/** Issues the login result of docs/api.md §2.1 (a new JWT plus the user's data). */
 export class LoginResults {
   constructor(
     private readonly users: UserRepository,

@@ -9,7 +9,7 @@ import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { LoginResults } from './login-results.js';
 
-/** The one answer for a wrong password, an unknown id and a disabled user (contract §2). */
+/** The one answer for a wrong password, an unknown id and a disabled user (docs/api.md §2). */
 export const INVALID_CREDENTIALS = 'Invalid id or password';
 
 export interface PasswordLoginRequest {

@@ -24,7 +24,7 @@ export interface VpLoginDeps {
 }
 
 /**
- * auth-user-with-vp (interface §4.1 rule 2, contract §2). did-service checks the VP (verifies,
+ * auth-user-with-vp (docs/api.md §2). did-service checks the VP (verifies,
  * addressed to a verifier DID of the service, fresh, every VC from an issuer DID of the service
  * and about the holder; the user is the VCs' `sub`). Here: used once — the VP's id is marked in
  * the KvStore with SET NX until it would be stale anyway, so of any number of concurrent sends

@@ -12,7 +12,7 @@ import {
 
 export interface PresentationCheck {
   verified: true;
-  /** The verify-vp answer (interface §2.6). */
+  /** The verify-vp answer (docs/api.md §3.4). */
   result: VerificationSuccess;
   /** The holder DID (JWT iss), canonical. */
   holder: string;

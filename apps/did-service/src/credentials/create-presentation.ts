@@ -14,7 +14,7 @@ export interface CreatePresentationDeps extends CredentialContext {
 }
 
 /**
- * create-vp (interface §2.5, §4.1 rule 8, contract §3): only the user the holder DID is bound to
+ * create-vp (docs/api.md §3.3, §4.1 rule 8, docs/api.md §3): only the user the holder DID is bound to
  * (403 otherwise); `verifier` a verifier DID of this service (400); every credential verifies,
  * is about the holder (400) and belongs to that user (403). The VP is signed by the holder key
  * through the wallet, `aud` = [verifier], and has a fresh `id` (JWT jti), so that two VPs made in

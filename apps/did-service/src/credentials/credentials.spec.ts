@@ -56,7 +56,7 @@ describe('credentials and presentations', () => {
   afterAll(() => h.close());
 
   describe('create-vc', () => {
-    it('issues the VC of interface §2.4', () => {
+    it('issues the VC of docs/api.md §3.2', () => {
       expect(vc).toEqual({
         '@context': ['https://www.w3.org/2018/credentials/v1'],
         type: ['VerifiableCredential', 'Profile'],
@@ -272,7 +272,7 @@ describe('credentials and presentations', () => {
   });
 
   describe('verify-vc', () => {
-    it('answers the verification result of interface §2.6', async () => {
+    it('answers the verification result of docs/api.md §3.4', async () => {
       const res = await h.post('/v2/did/verify-vc', vc);
       expect(res.status).toBe(200);
       const signer = {
@@ -387,7 +387,7 @@ describe('credentials and presentations', () => {
       vp = res.body;
     });
 
-    it('makes the VP of interface §2.5, addressed (aud) to the verifier, with a unique id', async () => {
+    it('makes the VP of docs/api.md §3.3, addressed (aud) to the verifier, with a unique id', async () => {
       expect(vp).toEqual({
         id: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/),
         '@context': ['https://www.w3.org/2018/credentials/v1'],
@@ -497,7 +497,7 @@ describe('credentials and presentations', () => {
     });
 
     describe('verify-vp', () => {
-      it('answers the verification result of interface §2.6 for a VP', async () => {
+      it('answers the verification result of docs/api.md §3.4 for a VP', async () => {
         const res = await h.post('/v2/did/verify-vp', vp);
         expect(res.status).toBe(200);
         expect(res.body).toEqual({

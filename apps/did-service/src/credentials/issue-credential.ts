@@ -13,7 +13,7 @@ export interface IssueCredentialDeps extends CredentialContext {
 }
 
 /**
- * create-vc (interface §2.4, §4.1 rule 7, contract §3): `issuer` must be an issuer DID of this
+ * create-vc (docs/api.md §3.2, §4.1 rule 7, docs/api.md §3): `issuer` must be an issuer DID of this
  * service (400); `holder` a DID create-did made (400) and bound to the calling user by create-did
  * with the wallet's secretKey and the user's bearer (403 otherwise: create-vc never binds). The VC says `credentialSubject: { id: holder, sub: userId,
  * ...userInfo }` and carries a JwtProof2020 signed with the issuer's key.

@@ -7,7 +7,7 @@ import type { Verification } from './verification.js';
 
 /**
  * verify-vc: a body that is no VC with a JWT proof is a 400; otherwise the verification result
- * (interface §2.6) — `verified: false` with the reason for a bad signature, a foreign issuer,
+ * (docs/api.md §3.4) — `verified: false` with the reason for a bad signature, a foreign issuer,
  * an expired VC or JSON that differs from the JWT.
  */
 export async function verifyCredentialBody(

@@ -3,7 +3,7 @@ import { canonicalDid } from '../dids/did-ethr.js';
 import type { DidTables } from './did-tables.js';
 
 /**
- * Which user a holder DID belongs to (contract §3, amended): bound ONLY by create-did carrying
+ * Which user a holder DID belongs to (docs/api.md §3, amended): bound ONLY by create-did carrying
  * both the wallet's secretKey and the user's bearer JWT; the same call by another user who also
  * holds the secretKey re-binds it (whoever holds the secretKey decides). Nothing else binds.
  */

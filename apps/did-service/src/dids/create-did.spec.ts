@@ -17,7 +17,7 @@ describe('POST /v2/did/create-did', () => {
     secretKey: account.secretKey,
   });
 
-  it('answers the DID record of interface §2.3 for wallet credentials', async () => {
+  it('answers the DID record of docs/api.md §3.1 for wallet credentials', async () => {
     const account = h.wallet.createAddress();
     const res = await h.post('/v2/did/create-did', body(account, 'alice-phone'));
     expect(res.status).toBe(200);
@@ -101,7 +101,7 @@ describe('POST /v2/did/create-did', () => {
     );
     expect(serviceAlias.status).toBe(200);
     expect((await h.get('/v2/did/issuers')).body[0].alias).toBe('itp-issuer');
-    // Contract §3: the same DID again with matching credentials answers the existing record,
+    // docs/api.md §3: the same DID again with matching credentials answers the existing record,
     // whatever alias is asked for (the stored alias stays).
     const again = await h.post('/v2/did/create-did', body(first, 'renamed'));
     expect(again.status).toBe(200);
@@ -161,7 +161,7 @@ describe('POST /v2/did/create-did', () => {
     const bob = { authorization: `Bearer ${await h.auth.tokenFor('bob')}` };
     expect((await h.post('/v2/did/create-did', body(account, 'bound'), alice)).status).toBe(200);
     expect(await h.app.bindings.boundUser(`did:ethr:${account.address}`)).toBe('alice');
-    // Whoever holds the secretKey decides (contract §3, amended): bob proves it and re-binds.
+    // Whoever holds the secretKey decides (docs/api.md §3, amended): bob proves it and re-binds.
     expect((await h.post('/v2/did/create-did', body(account, 'bound'), bob)).status).toBe(200);
     expect(await h.app.bindings.boundUser(`did:ethr:${account.address}`)).toBe('bob');
     // Without the secretKey nobody binds: a wrong one is 401 and the binding stays.

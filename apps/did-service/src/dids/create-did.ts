@@ -24,7 +24,7 @@ export interface CreateDidDeps {
 }
 
 /**
- * create-did (interface §4.1 rule 6, contract §3): the wallet checks address + secretKey and
+ * create-did (docs/api.md §3): the wallet checks address + secretKey and
  * registers the address for its DID (401 and nothing stored otherwise); the DID
  * `did:ethr:<address>` (or `did:ethr:<DID_NETWORK>:<address>`, ADR 0015) is stored with the
  * wallet's public key only (kms "wallet": the private key stays in token-rpc). The same

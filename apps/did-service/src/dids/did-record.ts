@@ -18,8 +18,8 @@ export function plainAlias(identifier: Pick<IIdentifier, 'alias' | 'controllerKe
 }
 
 /**
- * The DID record of interface §2.3 for a stored identifier. Private material is never part of
- * it: `privateKeyHex` and `meta.secretKey` are present and empty (contract §3).
+ * The DID record of docs/api.md §3.1 for a stored identifier. Private material is never part of
+ * it: `privateKeyHex` and `meta.secretKey` are present and empty (docs/api.md §3).
  */
 export function toDidRecord(identifier: IIdentifier): DidRecord {
   return {

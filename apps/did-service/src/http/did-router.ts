@@ -17,7 +17,7 @@ export interface DidRouterDeps {
   bodyLimitBytes: number;
 }
 
-/** The public DID API, `/v2/did/*` (interface §4.1, contract §3). */
+/** The public DID API, `/v2/did/*` (docs/api.md §2–§3, docs/api.md §3). */
 export function didRouter(deps: DidRouterDeps): Router {
   const router = Router();
   const { credentials } = deps;

@@ -13,11 +13,11 @@ export interface LoginPresentationDeps extends CredentialContext {
   now?: () => number;
 }
 
-/** The VP was refused for login; the message says why (contract §2). */
+/** The VP was refused for login; the message says why (docs/api.md §2). */
 export class LoginPresentationRefusedError extends UnauthorizedError {}
 
 /**
- * The VP login rules (contract §2), the one implementation auth-user-with-vp relies on: the VP
+ * The VP login rules (docs/api.md §2), the one implementation auth-user-with-vp relies on: the VP
  * verifies and is addressed to a verifier DID of this service; it is fresh (nbf within the
  * window) and has an id (jti, else nonce) for replay refusal; it holds at least one VC, each
  * verifying, issued by an issuer DID of this service and about the holder; all VCs name the same
@@ -73,7 +73,7 @@ export async function verifyLoginPresentation(
       'VP refused (user_mismatch): its credentials do not name one user',
     );
   }
-  // The holder DID must be bound to that user now (contract §3: only create-did with the
+  // The holder DID must be bound to that user now (docs/api.md §3: only create-did with the
   // secretKey and the user's bearer binds): a VC issued before a re-binding, or for a DID that is
   // not bound, logs nobody in.
   const bound = await deps.bindings.boundUser(checked.holder);

@@ -1,6 +1,6 @@
 /**
  * The relying party of the demo "web site": the server side of a QR (app) login, done the way a
- * real web site does it (interface §4.1 rules 2–5, auth-service README "Web-site login"). The
+ * real web site does it (docs/api.md §2, auth-service README "Web-site login"). The
  * client secret stays here: the browser only ever sees the requestId and the logged-in user.
  */
 

@@ -4,7 +4,7 @@ import type { Upstream } from './upstreams.js';
 /** `unavailable`: no connection or a broken one (502); `timeout`: no answer in time (504). */
 export type UpstreamFailure = 'unavailable' | 'timeout';
 
-/** JSON-RPC 2.0 code for a transport error (interface §7.2). */
+/** JSON-RPC 2.0 code for a transport error (docs/api.md §6). */
 export const JSONRPC_TRANSPORT_ERROR = -32300;
 
 export interface FailureResponse {
@@ -31,8 +31,8 @@ export function jsonRpcIdOf(body: unknown): string | number | null {
  * REST upstreams: the REST error shape, `{"error":{"code":"502"|"504","message":...}}`.
  *
  * JSON-RPC upstreams (/token, /token/erc20, /block): a JSON-RPC error envelope with code -32300
- * (transport error), `message` and `msg` carrying the same text (contract §6), and the id of the
- * request when it was a single call — sent with HTTP 502 / 504, not 200. Contract §6's "HTTP 200
+ * (transport error), `message` and `msg` carrying the same text (docs/api.md §6), and the id of the
+ * request when it was a single call — sent with HTTP 502 / 504, not 200. docs/api.md §6's "HTTP 200
  * for every JSON-RPC answer" covers answers of the JSON-RPC services themselves; this is the gateway
  * reporting that no service answered, so the status says so to load balancers, monitors and retry
  * logic, while JSON-RPC clients that read the body still get a well-formed envelope.

@@ -17,7 +17,7 @@ export interface Upstream {
   paths: string[];
 }
 
-/** The routing table of the gateway (contract §1): one entry per upstream service. */
+/** The routing table of the gateway (docs/api.md §1): one entry per upstream service. */
 export function upstreamsFrom(
   config: Pick<
     GatewayConfig,

@@ -1,6 +1,6 @@
 import { constantTimeEqual, sha256Hex } from '@itp/crypto';
 
-/** hashKey = hex SHA-256 of `<tempKey>|<secretKey>` (interface §5.4). */
+/** hashKey = hex SHA-256 of `<tempKey>|<secretKey>` (docs/api.md §4.2). */
 export function computeHashKey(tempKey: string, secretKey: string): string {
   return sha256Hex(`${tempKey}|${secretKey}`);
 }

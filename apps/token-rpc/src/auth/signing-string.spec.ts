@@ -9,7 +9,7 @@ import {
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('signing strings (contract §4)', () => {
+describe('signing strings (docs/api.md §4)', () => {
   it('transfer: from|to|amount|tempKey|hashKey, fields exactly as sent', () => {
     const s = transferSigningString({
       from: '0xAbC0000000000000000000000000000000000001',

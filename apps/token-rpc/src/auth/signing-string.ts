@@ -1,7 +1,7 @@
 import { sha256Hex } from '@itp/crypto';
 
 /**
- * The signing strings of contract §4: the method's fields exactly as sent, joined by `|`, ending
+ * The signing strings of docs/api.md §4: the method's fields exactly as sent, joined by `|`, ending
  * with `tempKey|hashKey`. The hash a client passes to signData is the hex SHA-256 of this string.
  */
 export interface SigningString {

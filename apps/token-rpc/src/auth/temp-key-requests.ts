@@ -28,7 +28,7 @@ const USED_BY_OTHER_MESSAGE =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs a transaction request at most once per tempKey (contract §4): the first request claims the
+ * Runs a transaction request at most once per tempKey (docs/api.md §4): the first request claims the
  * tempKey and runs; an identical retry (same tempKey, same fingerprint) gets the first one's
  * answer — the same TransactionID, or the same service error — waiting up to `waitMs` while the
  * first is still running (concurrent retries); any other request with a used tempKey is "409".

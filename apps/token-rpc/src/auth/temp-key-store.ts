@@ -140,7 +140,7 @@ export class TempKeyStore {
   /**
    * Claims the tempKey for the request with this fingerprint, or says who used it. The
    * compare-and-swap from the binding to the marker is atomic: whatever follows, the tempKey is
-   * used from here on (contract §4: consumed by the first transaction, successful or not).
+   * used from here on (docs/api.md §4: consumed by the first transaction, successful or not).
    */
   async claim(tempKey: string, fingerprint: string): Promise<TempKeyClaim> {
     const key = keyOf(tempKey);

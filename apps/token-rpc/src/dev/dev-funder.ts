@@ -15,7 +15,7 @@ export interface DevFunderOptions {
 }
 
 /**
- * DEVELOPMENT ONLY (APP_ENV=development, contract §1): funds every address createAddress makes
+ * DEVELOPMENT ONLY (APP_ENV=development, docs/api.md §1): funds every address createAddress makes
  * (once it is stored) with test coin from the dev chain's public account #0, through the same
  * nonce manager as every other transaction, and waits until the funding is mined so that a transfer
  * works at once. An empty account #0 is DevFundingError "the dev funding account is empty: …"

@@ -32,7 +32,7 @@ const SIGNING =
   'keyType "erc20"; signature = signData over SHA-256("from|contract|to|amount|tempKey|hashKey"), each field exactly as sent.';
 
 /**
- * The methods of `/token/erc20` (contract §4): every one names the token by `contract`. With their
+ * The methods of `/token/erc20` (docs/api.md §4): every one names the token by `contract`. With their
  * recorded examples (examples.ts).
  */
 export function erc20Methods(erc20: Erc20Service): RpcMethod[] {

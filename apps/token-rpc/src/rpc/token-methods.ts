@@ -23,13 +23,13 @@ import type { TokenService } from '../transactions/token-service.js';
 import type { WalletService } from '../wallet/wallet-service.js';
 import { withRecordedExamples } from './examples.js';
 
-/** How a retry of a transaction request is answered (contract §4); in the OpenRPC document. */
+/** How a retry of a transaction request is answered (docs/api.md §4); in the OpenRPC document. */
 export const RETRY =
   'An identical retry (same tempKey, same params, same signature) is not sent again: it gets the ' +
   'answer of the first request (the same TransactionID, or the same service error), waiting for ' +
   'it while it still runs; any other request with a used tempKey is "409".';
 
-/** The methods of `/token` (contract §4), with their recorded examples (examples.ts). */
+/** The methods of `/token` (docs/api.md §4), with their recorded examples (examples.ts). */
 export function tokenMethods(wallets: WalletService, tokens: TokenService): RpcMethod[] {
   return withRecordedExamples('token', [
     defineMethod({

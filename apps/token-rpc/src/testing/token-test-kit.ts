@@ -127,7 +127,7 @@ export interface Credentials {
 }
 
 /**
- * The client side of contract §4: net_getTempKey, hashKey, the signing string (built by
+ * The client side of docs/api.md §4: net_getTempKey, hashKey, the signing string (built by
  * `fields` from tempKey and hashKey), signData.
  */
 export async function authorize(

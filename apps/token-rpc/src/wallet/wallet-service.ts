@@ -43,7 +43,7 @@ export interface AuthorizedWallet {
   signingKey: SigningKey;
 }
 
-/** What a transaction-creating request presents (contract §4). */
+/** What a transaction-creating request presents (docs/api.md §4). */
 export interface TransactionCredentials {
   from: string;
   keyType: TempKeyType;
@@ -67,7 +67,7 @@ export interface WalletServiceOptions {
   custody: KeyCustody;
   tempKeys: TempKeyStore;
   logger: Logger;
-  /** Dev mode: funds a new address once it is stored (contract §1). */
+  /** Dev mode: funds a new address once it is stored (docs/api.md §1). */
   fundNewAddress?: (address: string) => Promise<void>;
   /** How long an identical retry waits for the first request's answer (default 10 s). */
   retryWaitMs?: number;
@@ -174,7 +174,7 @@ export class WalletService {
 
   /**
    * Authorises a transaction-creating request and runs `send` with the wallet's key, once per
-   * tempKey (contract §4). The checks, in this order: the tempKey is claimed first (whatever
+   * tempKey (docs/api.md §4). The checks, in this order: the tempKey is claimed first (whatever
    * follows, it is used), then it must be bound to `from` and the keyType, the address must be in
    * the wallet, the hashKey must match its secretKey and the signature over the signing string's
    * hash must recover `from`. An identical retry (same tempKey, same params and signature) is not

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createClient } from '../client.js';
 import { fakeFetch, rpcResult } from '../testing/fake-fetch.js';
 
-describe('block API params (contract §5, by position)', () => {
+describe('block API params (docs/api.md §5, by position)', () => {
   it('sends [], [block] or [block, fullTransactions]', async () => {
     const { fetch, seen } = fakeFetch((req) => rpcResult(req, { resultData: {} }));
     const { block } = createClient({ baseUrl: 'http://gw', fetch });

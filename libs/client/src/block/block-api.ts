@@ -8,13 +8,13 @@ import type {
   TransactionRecord,
 } from '../types.js';
 
-/** getBlock's params: `[]`, `[block]` or `[block, fullTransactions]` (contract §5). */
+/** getBlock's params: `[]`, `[block]` or `[block, fullTransactions]` (docs/api.md §5). */
 export function getBlockParams(block: unknown, fullTransactions: boolean | undefined): unknown[] {
   if (fullTransactions !== undefined) return [block ?? 'latest', fullTransactions];
   return block === undefined ? [] : [block];
 }
 
-/** /block (contract §5): by-position params. */
+/** /block (docs/api.md §5): by-position params. */
 export function blockApi(rpc: RpcEndpoint): BlockApi {
   return {
     getBlock: (block, options) => {

@@ -9,7 +9,7 @@ import type {
   Erc20TotalSupplyResult,
 } from '../types.js';
 
-/** /token/erc20 (contract §4): every method names the token by `contract`. */
+/** /token/erc20 (docs/api.md §4): every method names the token by `contract`. */
 export function erc20Api(rpc: RpcEndpoint): Erc20Api {
   return {
     name: (params, call) => rpc.call<Erc20NameResult>('name', params, call),

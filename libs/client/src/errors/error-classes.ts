@@ -122,7 +122,7 @@ export class GatewayTimeoutError extends ItpError {
   static override readonly code: string = '504';
 }
 
-// ---- JSON-RPC protocol errors (error.code, interface §7.2) -------------------------------------
+// ---- JSON-RPC protocol errors (error.code, docs/api.md §6) -------------------------------------
 
 /** Any JSON-RPC protocol error (`error.code` an integer); the subclasses name the documented ones. */
 export class RpcError extends ItpError {

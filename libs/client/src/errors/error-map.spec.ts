@@ -49,7 +49,7 @@ describe('error map', () => {
     }
   });
 
-  it('has a class for each JSON-RPC protocol code of interface §7.2', () => {
+  it('has a class for each JSON-RPC protocol code of docs/api.md §6', () => {
     const codes = [-32700, -32701, -32702, -32600, -32601, -32602, -32603, -32500, -32400, -32300];
     expect([...RPC_CODE_CLASSES.keys()].sort()).toEqual(codes.sort());
     for (const code of codes) {

@@ -60,7 +60,7 @@ export const CODE_CLASSES = byCode([
   GatewayTimeoutError,
 ]);
 
-/** JSON-RPC protocol `error.code` → class (interface §7.2). */
+/** JSON-RPC protocol `error.code` → class (docs/api.md §6). */
 export const RPC_CODE_CLASSES = byCode([
   ParseRpcError,
   UnsupportedEncodingRpcError,

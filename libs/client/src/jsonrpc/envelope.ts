@@ -2,7 +2,7 @@ import { restError, restErrorOf, rpcError, serviceError } from '../errors/error-
 import { UnexpectedResponseError } from '../errors/error-classes.js';
 import { retryAfterFromMessage } from '../http/retry-after.js';
 
-/** A JSON-RPC 2.0 request (interface §2.8). */
+/** A JSON-RPC 2.0 request (docs/api.md §4.1). */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: number;

@@ -12,13 +12,13 @@ describe('signing helpers', () => {
     expect(await sha256Hex('ünïcode|€')).toBe(nodeSha256('ünïcode|€'));
   });
 
-  it('hashKey = SHA-256 of "<tempKey>|<secretKey>" (interface §5.4)', async () => {
+  it('hashKey = SHA-256 of "<tempKey>|<secretKey>" (docs/api.md §4.2)', async () => {
     expect(await hashKeyOf('t'.repeat(64), 's'.repeat(64))).toBe(
       nodeSha256(`${'t'.repeat(64)}|${'s'.repeat(64)}`),
     );
   });
 
-  it('the signData hash joins the fields, tempKey and hashKey with "|" (contract §4)', async () => {
+  it('the signData hash joins the fields, tempKey and hashKey with "|" (docs/api.md §4)', async () => {
     expect(await signingHash(['0xA', '0xB', '1000'], 'tk', 'hk')).toBe(
       nodeSha256('0xA|0xB|1000|tk|hk'),
     );

@@ -4,14 +4,14 @@ export async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** hashKey = hex SHA-256 of `<tempKey>|<secretKey>` (interface §5.4). */
+/** hashKey = hex SHA-256 of `<tempKey>|<secretKey>` (docs/api.md §4.2). */
 export function hashKeyOf(tempKey: string, secretKey: string): Promise<string> {
   return sha256Hex(`${tempKey}|${secretKey}`);
 }
 
 /**
  * The hash signData signs: hex SHA-256 of the method's fields joined by `|`, ending with
- * `tempKey|hashKey` (contract §4), e.g. transfer `from|to|amount|tempKey|hashKey`.
+ * `tempKey|hashKey` (docs/api.md §4), e.g. transfer `from|to|amount|tempKey|hashKey`.
  */
 export function signingHash(
   fields: readonly string[],

@@ -12,7 +12,7 @@ import type {
 import { waitForTransaction } from './wait-for-transaction.js';
 import { wallet } from './wallet.js';
 
-/** /token (contract §4): every method as a typed function, and wallets that sign for the caller. */
+/** /token (docs/api.md §4): every method as a typed function, and wallets that sign for the caller. */
 export function tokenApi(token: RpcEndpoint, erc20: RpcEndpoint, block: RpcEndpoint): TokenApi {
   const getTransactionStatus: TokenApi['getTransactionStatus'] = ({ transactionId }, call) =>
     token.call<GetTransactionStatusResult>('getTransactionStatus', { transactionId }, call);

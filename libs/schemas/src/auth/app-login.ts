@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_LIMITS } from './auth-user.js';
 
-/** Contract §2: waitTime is in seconds, default 60, at most 600. */
+/** docs/api.md §2: waitTime is in seconds, default 60, at most 600. */
 export const APP_LOGIN_WAIT_TIME = { defaultSeconds: 60, maxSeconds: 600 } as const;
 
 const requestId = z.string().min(1).max(AUTH_LIMITS.requestIdLength);
@@ -27,7 +27,7 @@ export const authUserByAppRequestSchema = z
   .meta({ title: 'AuthUserByAppRequest' });
 export type AuthUserByAppRequest = z.infer<typeof authUserByAppRequestSchema>;
 
-/** Interface §2.2 with the new requestId `<site prefix as sent>requestId=<decimal id>`. */
+/** docs/api.md §2.2 with the new requestId `<site prefix as sent>requestId=<decimal id>`. */
 export const authUserByAppResponseSchema = z
   .object({
     requestId: z.string().meta({

@@ -10,7 +10,7 @@ export const AUTH_LIMITS = {
 
 /**
  * POST /v2/auth/auth-user. Unknown members are ignored (stripped), so `userType` and any other
- * extra member never fail a login. `token`: the JWT to extend (contract §2; may also come as
+ * extra member never fail a login. `token`: the JWT to extend (docs/api.md §2; may also come as
  * `Authorization: Bearer`).
  */
 export const authUserRequestSchema = z

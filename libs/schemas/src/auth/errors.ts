@@ -1,6 +1,6 @@
 import type { RestErrorDoc } from '../errors/service-errors.js';
 
-/** The authentication API's error catalog (`/v2/auth`, contract §2): HTTP status, `error.code`. */
+/** The authentication API's error catalog (`/v2/auth`, docs/api.md §2): HTTP status, `error.code`. */
 export const AUTH_ERRORS = {
   malformed: {
     status: 400,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Interface §2.1: the answer of auth-user, auth-user-with-vp and auth-user-result-by-app. */
+/** docs/api.md §2.1: the answer of auth-user, auth-user-with-vp and auth-user-result-by-app. */
 export const loginResultSchema = z
   .object({
     token: z.string().meta({ description: 'JWT (ES256), newly issued' }),

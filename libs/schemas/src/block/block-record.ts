@@ -5,7 +5,7 @@ import { address, hash32, hexData, hexQuantity, uint } from './primitives.js';
 const omitted = (what: string) => `null when the node omits it (${what})`;
 
 /**
- * The block record of interface §2.9: the spec's names and types, plus baseFeePerGas, blobGasUsed
+ * The block record of docs/api.md §5.1: the spec's names and types, plus baseFeePerGas, blobGasUsed
  * and excessBlobGas with their `…Raw` forms. Integer fields are JSON numbers (exact up to
  * 2^53 - 1, rounded beyond); each has a `…Raw` field with the node's exact 0x hex. A mapped field
  * the node does not send is null. Every other field of the node's block (withdrawals,

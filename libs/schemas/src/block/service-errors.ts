@@ -1,6 +1,6 @@
 import { CHAIN_UNAVAILABLE, type ServiceErrorDoc } from '../errors/service-errors.js';
 
-/** The block API's error catalog (`result.resultCode`, contract §5); protocol errors: §6. */
+/** The block API's error catalog (`result.resultCode`, docs/api.md §5); protocol errors: §6. */
 export const BLOCK_SERVICE_ERRORS = {
   notFound: { resultCode: '404', when: 'the block, transaction or receipt does not exist' },
   chain: {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUTH_LIMITS } from '../auth/auth-user.js';
 
 /**
- * POST /v2/auth/auth-user-with-vp (interface §4.1 rule 2, contract §2): `vp` is a VP (§2.5) made
+ * POST /v2/auth/auth-user-with-vp (docs/api.md §2): `vp` is a VP (§2.5) made
  * by create-vp for a verifier DID of the service; `requestId` (the QR code of a web-site login)
  * approves that pending request for the VP's user. Answer: the login result (§2.1).
  */

@@ -15,7 +15,7 @@ export const createDidRequestSchema = z
   .meta({ title: 'CreateDidRequest' });
 export type CreateDidRequest = z.infer<typeof createDidRequestSchema>;
 
-/** The signing algorithms a DID key supports (interface §2.3). */
+/** The signing algorithms a DID key supports (docs/api.md §3.1). */
 export const DID_KEY_ALGORITHMS = [
   'ES256K',
   'ES256K-R',
@@ -44,7 +44,7 @@ export const didKeySchema = z
   .meta({ title: 'DidKey' });
 export type DidKey = z.infer<typeof didKeySchema>;
 
-/** The DID record (interface §2.3), answer of create-did. */
+/** The DID record (docs/api.md §3.1), answer of create-did. */
 export const didRecordSchema = z
   .object({
     did: didEthrString,

@@ -1,6 +1,6 @@
 import type { RestErrorDoc } from '../errors/service-errors.js';
 
-/** The DID API's error catalog (`/v2/did`, contract §3): HTTP status, `error.code`. */
+/** The DID API's error catalog (`/v2/did`, docs/api.md §3): HTTP status, `error.code`. */
 export const DID_ERRORS = {
   malformed: {
     status: 400,

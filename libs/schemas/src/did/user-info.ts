@@ -10,7 +10,7 @@ export const USER_INFO_LIMITS = {
 } as const;
 
 /**
- * Claims the service derives (contract §3): the holder and the user in credentialSubject (`id`,
+ * Claims the service derives (docs/api.md §3): the holder and the user in credentialSubject (`id`,
  * `sub`, `userId`) and the JWT claim names (`iss`, `nbf`, `exp`, `iat`, `jti`, `vc`, `vp`).
  * userInfo may not set any of them (400 naming the key): a VC signed by the service never says
  * something about identity that the caller chose.

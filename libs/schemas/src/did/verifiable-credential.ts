@@ -22,7 +22,7 @@ const typeList = (required: string) =>
     .refine((types) => types.includes(required), { message: `must include ${required}` });
 
 /**
- * A verifiable credential with a JWT proof (interface §2.4). Members beyond the listed ones are
+ * A verifiable credential with a JWT proof (docs/api.md §3.2). Members beyond the listed ones are
  * allowed (e.g. expirationDate, id); verification compares the whole JSON with the JWT.
  */
 export const verifiableCredentialSchema = z

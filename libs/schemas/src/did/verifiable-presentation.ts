@@ -5,7 +5,7 @@ import { jwtProofSchema, verifiableCredentialSchema } from './verifiable-credent
 /** Most credentials one presentation may carry. */
 export const MAX_PRESENTED_CREDENTIALS = 20;
 
-/** A verifiable presentation with a JWT proof (interface §2.5). */
+/** A verifiable presentation with a JWT proof (docs/api.md §3.3). */
 export const verifiablePresentationSchema = z
   .looseObject({
     '@context': z.array(z.string().max(512)).min(1).max(16),

@@ -19,7 +19,7 @@ export const VERIFICATION_FAILURE_CODES = [
 ] as const;
 export type VerificationFailureCode = (typeof VERIFICATION_FAILURE_CODES)[number];
 
-/** A successful verify-vc / verify-vp answer (interface §2.6); HTTP 200. */
+/** A successful verify-vc / verify-vp answer (docs/api.md §3.4); HTTP 200. */
 export const verificationSuccessSchema = z
   .looseObject({
     verified: z.literal(true),

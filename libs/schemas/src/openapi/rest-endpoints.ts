@@ -24,7 +24,7 @@ import {
 import type { RestErrorDoc } from '../errors/service-errors.js';
 
 /**
- * The public REST endpoints (interface §4.1) with the schemas the services validate with, and the
+ * The public REST endpoints (docs/api.md §2–§3) with the schemas the services validate with, and the
  * entries of their API's error catalog each can answer. The OpenAPI document is built from this
  * table (build-openapi.ts); nothing here is a second copy of a schema.
  */

@@ -10,7 +10,7 @@ import {
 
 /**
  * The state-changing methods of /token/erc20, authorised like transfer: a tempKey of keyType
- * `erc20` and a signature over `from|contract|to|amount|tempKey|hashKey` (contract §4).
+ * `erc20` and a signature over `from|contract|to|amount|tempKey|hashKey` (docs/api.md §4).
  */
 const authFields = {
   tempKey: tempKeyParam,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * Building blocks of the token API schemas (used by the message schemas beside this file). They
- * validate only: values stay exactly as sent, because the signing strings of contract §4 are built
+ * validate only: values stay exactly as sent, because the signing strings of docs/api.md §4 are built
  * from the fields as sent.
  */
 

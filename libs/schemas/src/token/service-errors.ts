@@ -1,8 +1,8 @@
 import { CHAIN_UNAVAILABLE, type ServiceErrorDoc } from '../errors/service-errors.js';
 
 /**
- * The token API's error catalog (`result.resultCode`, contract §4), for `/token` and
- * `/token/erc20`. Protocol errors (malformed params: -32602, and so on) are separate: contract §6.
+ * The token API's error catalog (`result.resultCode`, docs/api.md §4), for `/token` and
+ * `/token/erc20`. Protocol errors (malformed params: -32602, and so on) are separate: docs/api.md §6.
  */
 export const TOKEN_SERVICE_ERRORS = {
   badMnemonic: { resultCode: '400', when: 'the mnemonic is not a valid BIP-39 phrase' },
