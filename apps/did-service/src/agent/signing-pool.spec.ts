@@ -38,7 +38,12 @@ describe('createSigningPool (ES256K on worker threads)', () => {
 
   it('fails a pending signature with a 503 when its thread dies, and keeps signing after', async () => {
     const workers: Worker[] = [];
-    const lonely = createSigningPool(1, { started: (worker) => workers.push(worker) });
+    // A clock that stands still: however slow this machine is, the thread's death counts as
+    // "right after its start", so the replacement waits (the case under test).
+    const lonely = createSigningPool(1, {
+      started: (worker) => workers.push(worker),
+      now: () => 0,
+    });
     try {
       const key = randomBytes(32).toString('hex');
       await lonely.signEs256k(key, Buffer.from('warm'));
@@ -46,8 +51,8 @@ describe('createSigningPool (ES256K on worker threads)', () => {
       const pending = lonely.signEs256k(key, Buffer.alloc(50_000_000, 1));
       await workers[0]!.terminate();
       await expect(pending).rejects.toBeInstanceOf(ServiceUnavailableError);
-      // It ended within a second of its start: replaced after a pause (never a busy restart
-      // loop), and until then the pool answers 503 at once instead of waiting on a dead thread.
+      // It ended right after its start: replaced after a pause (never a busy restart loop), and
+      // until then the pool answers 503 at once instead of waiting on a dead thread.
       await expect(lonely.signEs256k(key, Buffer.from('meanwhile'))).rejects.toBeInstanceOf(
         ServiceUnavailableError,
       );

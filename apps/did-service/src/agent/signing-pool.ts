@@ -52,6 +52,13 @@ interface Thread {
 /** A thread that ends sooner than this after its start is replaced only after this long. */
 const RESPAWN_DELAY_MS = 1000;
 
+/** What tests may set: a hook per started thread, and the clock that times a thread's life. */
+export interface SigningPoolHooks {
+  started?: (worker: Worker) => void;
+  /** Milliseconds now (default `Date.now`): whether a thread ended "right after its start". */
+  now?: () => number;
+}
+
 /** Signs ES256K JWS inputs. */
 export interface Es256kSigner {
   /** base64url(r ‖ s) of `data` under the secp256k1 key `privateKeyHex` (64 hex digits). */
@@ -65,10 +72,8 @@ export interface Es256kSigner {
  * back, so it is free for the next request while a thread signs. A thread that dies fails its
  * pending signatures with a 503 and is replaced; `close()` ends all of them.
  */
-export function createSigningPool(
-  threads: number,
-  hooks: { started?: (worker: Worker) => void } = {},
-): Es256kSigner {
+export function createSigningPool(threads: number, hooks: SigningPoolHooks = {}): Es256kSigner {
+  const now = hooks.now ?? Date.now;
   if (!Number.isInteger(threads) || threads < 1) throw new Error('threads must be ≥ 1');
   let nextId = 1;
   let turn = 0;
@@ -76,7 +81,7 @@ export function createSigningPool(
   const pool: Thread[] = [];
 
   const start = (slot: number): Thread => {
-    const startedAt = Date.now();
+    const startedAt = now();
     const thread: Thread = {
       worker: new Worker(WORKER_SOURCE, { eval: true }),
       jobs: new Map(),
@@ -103,7 +108,7 @@ export function createSigningPool(
       const replace = (): void => {
         if (!closed && pool[slot] === thread) pool[slot] = start(slot);
       };
-      if (Date.now() - startedAt >= RESPAWN_DELAY_MS) replace();
+      if (now() - startedAt >= RESPAWN_DELAY_MS) replace();
       else setTimeout(replace, RESPAWN_DELAY_MS).unref();
     };
     thread.worker.once('error', (err) => lost(err.message));
