@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Flows } from '../client/flows.js';
 import { sleep } from '@itp/testing/processes';
 import type { Stack } from '../stack/start-stack.js';
@@ -132,10 +133,47 @@ export async function runFault(
     unclear: window
       .filter((r) => r.outcome === 'unclear' || r.outcome === 'no-answer')
       .slice(0, 8)
-      .map((r) => `${r.op}: ${r.detail}`),
+      .map((r) => `${r.op}: ${r.detail}${explainRequestId(r.detail, stack.logFiles())}`),
     refused: window
       .filter((r) => r.outcome === 'refused')
       .slice(0, 3)
       .map((r) => `${r.op}: ${r.detail}`),
   };
+}
+
+/**
+ * An "Internal error (request id …)" answer says nothing of its cause, which only the service's
+ * log holds: the error lines (level ≥ 50) of that request id, so that a report names the cause.
+ */
+export function explainRequestId(detail: string, logFiles: string[]): string {
+  const id = /request id ([0-9a-f-]{36})/.exec(detail)?.[1];
+  if (!id) return '';
+  const found: string[] = [];
+  for (const file of logFiles) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.includes(id)) continue;
+      try {
+        const entry = JSON.parse(line) as {
+          level?: number;
+          service?: string;
+          msg?: string;
+          err?: { type?: string; message?: string; stack?: string };
+        };
+        if ((entry.level ?? 0) < 50) continue;
+        const stack = entry.err?.stack?.split('\n').slice(0, 6).join(' | ') ?? '';
+        found.push(
+          `${entry.service ?? file}: ${entry.err?.type ?? ''} ${stack || entry.msg || ''}`,
+        );
+      } catch {
+        // not a JSON line
+      }
+    }
+  }
+  return found.length > 0 ? ` ← log: ${found.join(' ;; ')}` : ' ← log: no error line for this id';
 }
