@@ -8,6 +8,13 @@ export class InvalidClientError extends UnauthorizedError {
   static override readonly code: string = 'invalid_client';
 }
 
+/** 400: the Basic client id holds a control character (docs/api.md §2.3), never looked up. */
+export class MalformedClientIdError extends BadRequestError {
+  constructor() {
+    super('The client id (HTTP Basic) must not contain control characters');
+  }
+}
+
 /**
  * 400 (docs/api.md §2.3): no such request for this caller — never made, made by another client,
  * timed out, cancelled or already used. One message for all, so it is no oracle.

@@ -1,10 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '@itp/crypto';
+import { CONTROL_CHARACTER } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { Client } from './client.js';
 import type { ClientRepository } from './client-repository.js';
-import { InvalidClientError } from '../errors.js';
+import { InvalidClientError, MalformedClientIdError } from '../errors.js';
 import { parseBasicAuth } from './parse-basic-auth.js';
 
 export interface ClientAuthenticatorOptions {
@@ -37,6 +38,7 @@ export class ClientAuthenticator {
     if (!credentials) {
       throw new InvalidClientError('Client authentication required (HTTP Basic)');
     }
+    if (CONTROL_CHARACTER.test(credentials.id)) throw new MalformedClientIdError();
     await this.failuresPerIp.check(clientIp);
     const client = await this.clients.findById(credentials.id);
     const ok = client

@@ -128,6 +128,31 @@ describe('web-site login requests over HTTP (real PostgreSQL and Redis)', () => 
     expect(again.body).toEqual(UNKNOWN);
   });
 
+  it('refuses control characters in the client id and the requestId with 400, before any lookup', async () => {
+    // A NUL byte used to reach PostgreSQL (500): HTTP Basic client id, then the body's requestId.
+    for (const route of [
+      'auth-user-by-app',
+      'cancel-auth-user-by-app',
+      'auth-user-result-by-app',
+    ]) {
+      const nulClient = await postJson(
+        path(route),
+        { requestId: 'http://shop.example/login?requestId=1' },
+        { authorization: basicAuth('shop\u0000x', 'whatever-secret') },
+      );
+      expect(nulClient.status).toBe(400);
+      expect(nulClient.body).toEqual({
+        error: { code: '400', message: expect.stringMatching(/control characters/) },
+      });
+      const nulRequestId = await postJson(
+        path(route),
+        { requestId: 'http://shop.example/login?\u0000' },
+        shop,
+      );
+      expect(nulRequestId.status).toBe(400);
+    }
+  });
+
   it('answers 400 for a request that never existed', async () => {
     const res = await postJson(
       path('auth-user-result-by-app'),

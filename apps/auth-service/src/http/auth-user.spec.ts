@@ -226,9 +226,10 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
   it('a database error during login is a 503, counts nothing, and the login works once it is back', async () => {
     await auth.domain.userAdmin.add({ id: 'hank', password: 'hank-password', name: 'Hank' });
     const ip = fromNewIp();
-    const outage = jest
-      .spyOn(auth.domain.users, 'findById')
-      .mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    const outage = jest.spyOn(auth.domain.users, 'findById').mockRejectedValue(
+      // As pg fails a query when the server is gone.
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
     try {
       for (let i = 0; i < 5; i += 1) {
         const res = await postJson(login, { id: 'hank', password: 'hank-password' }, ip);
@@ -241,6 +242,16 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
     }
     const res = await postJson(login, { id: 'hank', password: 'hank-password' }, ip);
     expect(res.status).toBe(200);
+  });
+
+  it('refuses control characters in the id with 400 (never 500 or 503), and counts nothing', async () => {
+    for (const id of ['alice\u0000', '\u0000', 'al\nice', 'alice\u007f']) {
+      const res = await postJson(login, { id, password: ALICE.password }, fromNewIp());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { code: '400', message: expect.any(String) } });
+    }
+    const ok = await postJson(login, { id: 'alice', password: ALICE.password }, fromNewIp());
+    expect(ok.status).toBe(200);
   });
 
   it('resets the per-id count after a successful login', async () => {

@@ -59,9 +59,11 @@ async function setup(limits: Limits = { perId: 100, perIp: 100, maxDelayMs: 30_0
     ['frank', await user('frank', 'frank-password', false)],
   ]);
   let storeDown = false;
+  let dataError: Error | undefined;
   const users = {
     findById: async (id: string) => {
       if (storeDown) throw new Error('Connection terminated unexpectedly');
+      if (dataError) throw dataError;
       return byId.get(id);
     },
   } as unknown as UserRepository;
@@ -94,7 +96,10 @@ async function setup(limits: Limits = { perId: 100, perIp: 100, maxDelayMs: 30_0
   const setStoreDown = (down: boolean) => {
     storeDown = down;
   };
-  return { login, hasher, setStoreDown, close: () => kv.close() };
+  const failWith = (err: Error | undefined) => {
+    dataError = err;
+  };
+  return { login, hasher, setStoreDown, failWith, close: () => kv.close() };
 }
 
 describe('PasswordLogin', () => {
@@ -260,6 +265,25 @@ describe('PasswordLogin rate limits (nobody can lock a user out)', () => {
       await expect(
         login.login({ id: 'erin', password: 'erin-password', clientIp: '198.51.100.4' }),
       ).resolves.toMatchObject({ userId: 'erin' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('a data error of the store (not an outage) is never answered as "Login is unavailable"', async () => {
+    const { login, failWith, close } = await setup();
+    try {
+      // What PostgreSQL answers for a NUL byte in a text parameter (SQLSTATE 22021).
+      failWith(
+        Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+          code: '22021',
+        }),
+      );
+      const err = await rejection(
+        login.login({ id: 'erin', password: 'erin-password', clientIp: '198.51.100.5' }),
+      );
+      expect(err).not.toBeInstanceOf(ServiceUnavailableError);
+      expect((err as Error).message).toContain('invalid byte sequence');
     } finally {
       await close();
     }

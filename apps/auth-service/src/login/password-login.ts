@@ -1,6 +1,7 @@
 import { BaseError, ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
 import type { JwtVerifier } from '@itp/auth-jwt';
 import type { Logger } from '@itp/service-kit';
+import { isStoreUnavailable, toStoreError } from '@itp/stores';
 import type { LoginResult } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { FailureBackoff } from '../rate-limit/failure-backoff.js';
@@ -77,12 +78,17 @@ export class PasswordLogin {
     return this.deps.results.resultFor(user, notExpiringBefore);
   }
 
-  /** The user, or a 503 when the store fails (not a credential failure: nothing is counted). */
+  /**
+   * The user, or a 503 when the store is unavailable (not a credential failure: nothing is
+   * counted). Any other failure is not an outage and is never answered as one: it passes on (a
+   * 500 with the request id, the detail in the log).
+   */
   private async findUser(id: string): Promise<User | undefined> {
     try {
       return await this.deps.users.findById(id);
     } catch (err) {
       if (err instanceof BaseError && err.status < 500) throw err;
+      if (!isStoreUnavailable(toStoreError('database', err))) throw err;
       throw new ServiceUnavailableError('Login is unavailable right now; try again later', {
         cause: err,
       });

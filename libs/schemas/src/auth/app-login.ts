@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { AUTH_LIMITS } from './auth-user.js';
+import { plainText } from './plain-text.js';
 
 /** docs/api.md §2: waitTime is in seconds, default 60, at most 600. */
 export const APP_LOGIN_WAIT_TIME = { defaultSeconds: 60, maxSeconds: 600 } as const;
 
-const requestId = z.string().min(1).max(AUTH_LIMITS.requestIdLength);
+const requestId = plainText(AUTH_LIMITS.requestIdLength);
 
 /**
  * POST /v2/auth/auth-user-by-app (HTTP Basic client credentials). `requestId`: the site

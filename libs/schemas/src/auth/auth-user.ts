@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './plain-text.js';
 
 /** Longest id / password / token the service reads (longer input is a 400, never hashed). */
 export const AUTH_LIMITS = {
@@ -15,7 +16,7 @@ export const AUTH_LIMITS = {
  */
 export const authUserRequestSchema = z
   .object({
-    id: z.string().min(1).max(AUTH_LIMITS.idLength).meta({ description: 'user id' }),
+    id: plainText(AUTH_LIMITS.idLength).meta({ description: 'user id (no control characters)' }),
     password: z
       .string()
       .min(1)

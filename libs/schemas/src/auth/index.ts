@@ -24,3 +24,4 @@ export {
   type UserStatusResponse,
 } from './user-status.js';
 export { AUTH_ERRORS } from './errors.js';
+export { CONTROL_CHARACTER, plainText } from './plain-text.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './plain-text.js';
 
 /**
  * auth-service's internal API (`/internal/v1/users/status`, bearer INTERNAL_API_TOKEN; never
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * that a disabled user is refused within seconds although the JWT is still valid.
  */
 export const userStatusRequestSchema = z
-  .object({ userId: z.string().min(1).max(256) })
+  .object({ userId: plainText(256) })
   .meta({ title: 'UserStatusRequest' });
 export type UserStatusRequest = z.infer<typeof userStatusRequestSchema>;
 
