@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
 /** C0 control characters and DEL: never part of an id, a requestId or a client id. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 /** The same rule as a whole-string pattern (it appears in the JSON Schemas as `pattern`). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /**
