@@ -406,6 +406,16 @@ describe('RpcServer: batches', () => {
     ]);
   });
 
+  it('refuses params nested 20,000 levels deep with one -32600, before any handler or validator', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const answer = await call(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":${deep}}}`);
+    expect(answer.json).toEqual(
+      protocolError(null, -32600, 'Invalid Request', {
+        reason: 'the JSON nests deeper than 64 levels',
+      }),
+    );
+  });
+
   it('refuses a batch over the configured size with one -32600', async () => {
     const small = makeServer(3).server;
     const batch = (n: number) =>

@@ -1,7 +1,12 @@
 import jayson from 'jayson/promise/index.js';
 import type { Server as JaysonServer, MethodHandlerContext } from 'jayson/promise/index.js';
 import { isBaseError } from '@itp/errors';
-import { internalErrorMessage, type Logger } from '@itp/service-kit';
+import {
+  MAX_JSON_DEPTH,
+  internalErrorMessage,
+  jsonDepthExceeds,
+  type Logger,
+} from '@itp/service-kit';
 import { checkRequest, type CheckedRequest, type RpcId } from './check-request.js';
 import { decodeBody } from './decode-body.js';
 import { serviceError } from './envelope.js';
@@ -219,6 +224,13 @@ export class RpcServer {
     } catch {
       // The parser's message quotes the body: never echoed.
       return { status: 200, body: errorText(null, rpcErrorObject(RPC_ERRORS.PARSE_ERROR.code)) };
+    }
+    if (jsonDepthExceeds(payload)) {
+      // Before any recursive walk of the params (validation, handlers): never a stack overflow.
+      return {
+        status: 200,
+        body: invalidRequest(null, `the JSON nests deeper than ${MAX_JSON_DEPTH} levels`),
+      };
     }
     const context = this.contextFor(ctx);
     if (!Array.isArray(payload)) {

@@ -58,3 +58,4 @@ export {
 } from './tracing/start-tracing.js';
 export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 export { CLI_EXIT, reportCliError, UsageError } from './cli-errors.js';
+export { MAX_JSON_DEPTH, JsonTooDeepError, jsonBody, jsonDepthExceeds } from './json-depth.js';

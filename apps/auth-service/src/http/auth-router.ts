@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import { bearerToken, parseBody } from '@itp/service-kit';
+import { bearerToken, jsonBody, parseBody } from '@itp/service-kit';
 import {
   authUserByAppRequestSchema,
   authUserRequestSchema,
@@ -61,7 +61,7 @@ const clientOf = (res: { locals: Record<string, unknown> }) => res.locals.client
  */
 export function authRouter(deps: AuthRouterDeps): Router {
   const router = express.Router();
-  const json = express.json({ limit: deps.bodyLimitBytes });
+  const json = jsonBody({ limit: deps.bodyLimitBytes });
   const client = requireClient(deps.clientAuthenticator);
 
   router.get('/.well-known/jwks.json', (_req, res) => {

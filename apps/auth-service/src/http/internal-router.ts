@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { userStatusRequestSchema } from '@itp/schemas';
-import { parseBody, requireInternalToken } from '@itp/service-kit';
+import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import type { UserStatus } from '../users/user-status.js';
 
 export interface InternalRouterDeps {
@@ -22,7 +22,7 @@ export interface InternalRouterDeps {
 export function internalRouter(deps: InternalRouterDeps): Router {
   const router = express.Router();
   router.use(requireInternalToken(deps.internalApiToken));
-  const json = express.json({ limit: deps.bodyLimitBytes });
+  const json = jsonBody({ limit: deps.bodyLimitBytes });
 
   router.post('/users/status', json, async (req, res) => {
     const body = parseBody(userStatusRequestSchema, req.body);

@@ -23,7 +23,7 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     const res = await fetch(`${stack.gatewayUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-      body: JSON.stringify(body),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
@@ -145,6 +145,9 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     });
     expect(unknown.status).toBe(400);
     expect((await post('/v2/auth/auth-user-with-vp', {})).status).toBe(400);
+    // A VP nested 50,000 levels deep was a 503 (did-service's walk overflowed): a 400 here.
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    expect((await post('/v2/auth/auth-user-with-vp', `{"vp":{"x":${deep}}}`)).status).toBe(400);
     expect((await post('/v2/auth/auth-user-with-vp', { vp: 'eyJ.x.y' })).status).toBe(400);
     expect((await post('/v2/auth/auth-user-with-vp', { vp: { ...vc } })).status).toBe(400);
   });

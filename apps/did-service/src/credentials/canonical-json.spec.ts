@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { JsonTooDeepError } from '@itp/service-kit';
 import { canonicalJson } from './canonical-json.js';
 
 describe('canonicalJson', () => {
@@ -11,5 +12,11 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }));
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson('é"')).toBe(JSON.stringify('é"'));
+  });
+
+  it('refuses a value nested deeper than 64 levels with a 400 instead of overflowing the stack', () => {
+    const deep: unknown = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    expect(() => canonicalJson(deep)).toThrow(JsonTooDeepError);
+    expect(() => canonicalJson(deep)).not.toThrow(RangeError);
   });
 });

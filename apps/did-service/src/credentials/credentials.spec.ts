@@ -372,6 +372,16 @@ describe('credentials and presentations', () => {
         expect(res.status).toBe(400);
       }
     });
+
+    it('answers 400 for claims nested 20,000 levels deep (was a 500: stack overflow)', async () => {
+      const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+      const text = JSON.stringify(vc).replace(/^\{/, `{"evidence":{"x":${deep}},`);
+      for (const path of ['/v2/did/verify-vc', '/v2/did/verify-vp']) {
+        const res = await h.post(path, text);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/deeper than 64 levels/);
+      }
+    });
   });
 
   describe('create-vp', () => {

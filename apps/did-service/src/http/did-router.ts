@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { createDidRequestSchema, createVcRequestSchema, createVpRequestSchema } from '@itp/schemas';
 import {
   createPresentation,
@@ -7,7 +7,7 @@ import {
 import { issueCredential, type IssueCredentialDeps } from '../credentials/issue-credential.js';
 import { verifyCredentialBody, verifyPresentationBody } from '../credentials/verify-bodies.js';
 import { createDid, type CreateDidDeps } from '../dids/create-did.js';
-import { parseBody } from '@itp/service-kit';
+import { jsonBody, parseBody } from '@itp/service-kit';
 import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
 
 export interface DidRouterDeps {
@@ -21,7 +21,7 @@ export interface DidRouterDeps {
 export function didRouter(deps: DidRouterDeps): Router {
   const router = Router();
   const { credentials } = deps;
-  router.use('/v2/did', express.json({ limit: deps.bodyLimitBytes }));
+  router.use('/v2/did', jsonBody({ limit: deps.bodyLimitBytes }));
 
   router.post('/v2/did/create-did', async (req, res) => {
     const userId = await optionalUser(req, deps.users);

@@ -1,6 +1,6 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { verifyLoginVpRequestSchema } from '@itp/schemas';
-import { parseBody, requireInternalToken } from '@itp/service-kit';
+import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import {
   verifyLoginPresentation,
   type LoginPresentationDeps,
@@ -17,7 +17,7 @@ export interface InternalRouterDeps {
 export function internalRouter(deps: InternalRouterDeps): Router {
   const router = Router();
   router.use('/internal/v1', requireInternalToken(deps.internalApiToken));
-  router.use('/internal/v1', express.json({ limit: deps.bodyLimitBytes }));
+  router.use('/internal/v1', jsonBody({ limit: deps.bodyLimitBytes }));
 
   /** 200 VerifyLoginVpResult | 400 no VP | 401 refused, the message says why. */
   router.post('/internal/v1/verify-login-vp', async (req, res) => {

@@ -7,7 +7,7 @@ import {
   type WalletSignJwsResponse,
   type WalletVerifySecretResponse,
 } from '@itp/schemas';
-import { parseBody, requireInternalToken } from '@itp/service-kit';
+import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import type { WalletService } from '../wallet/wallet-service.js';
 
 export interface InternalRouterOptions {
@@ -33,7 +33,7 @@ export function internalWalletRouter(
 ): Router {
   const router = express.Router();
   router.use(requireInternalToken(options.token));
-  router.use(express.json({ limit: options.bodyLimitBytes, type: () => true }));
+  router.use(jsonBody({ limit: options.bodyLimitBytes, type: () => true }));
 
   router.post('/verify-secret', async (req, res) => {
     const body = parseBody(walletVerifySecretRequestSchema, req.body);
