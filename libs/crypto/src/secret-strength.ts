@@ -1,3 +1,7 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
+import * as zxcvbnEn from '@zxcvbn-ts/language-en';
+
 /**
  * Production refuses weak deployment secrets (docs/api.md §1): a value published in this repository
  * (the compose demo values, examples in the docs), key material whose bytes are all the same or
@@ -7,7 +11,13 @@
  * or base64 counts 8 bits per byte of its shortest repeating unit, minus nothing for random bytes
  * and zero for an arithmetic run (00 01 02 …); free text counts, per character, the smaller of the
  * Shannon entropy of its characters and of the steps between neighbours (so `abcdef…` and
- * `aaaa…` score low), over its shortest repeating unit. Generate secrets with
+ * `aaaa…` score low), over its shortest repeating unit; and the estimate of zxcvbn-ts (words,
+ * names, common passwords, keyboard patterns, l33t), so that a sentence of words is scored as
+ * words. Every value gets the text estimate, and the score is the LOWER of the two: text that
+ * happens to be valid base64 (`MySuperSecretPasswordForTheInternalApiToken1`) is still text.
+ * Key material is recognised only as real hex (even length) or real standard base64 (it
+ * round-trips, and carries `+`, `/` or `=` padding). In effect 32 random bytes
+ * (`openssl rand -base64 32` or `-hex 32`) pass and 16 do not. Generate secrets with
  * `npm run secrets:generate` (or `openssl rand`), never by hand.
  */
 
@@ -25,7 +35,21 @@ export const MIN_SECRET_BITS = 128;
 
 const isHex = (s: string) => /^(0x)?[0-9a-fA-F]+$/.test(s) && s.replace(/^0x/, '').length % 2 === 0;
 const isStdBase64 = (s: string) =>
-  /^[A-Za-z0-9+/]+={0,2}$/.test(s) && s.length % 4 === 0 && /[+/=]|^.{44}$/.test(s);
+  /^[A-Za-z0-9+/]+={0,2}$/.test(s) && s.length % 4 === 0 && /[+/=]/.test(s);
+
+let zxcvbn: ZxcvbnFactory | undefined;
+/** Bits (log2 of the guesses) zxcvbn-ts needs for `value`; its dictionaries load on first use. */
+function zxcvbnBits(value: string): number {
+  zxcvbn ??= new ZxcvbnFactory({
+    dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary },
+    graphs: zxcvbnCommon.adjacencyGraphs,
+    translations: zxcvbnEn.translations,
+    // Random key material has many l33t-able characters; trying their substitutions costs
+    // hundreds of milliseconds per secret and finds nothing in it.
+    l33tMaxSubstitutions: 4,
+  });
+  return zxcvbn.check(value).guessesLog10 * Math.log2(10);
+}
 
 /** The bytes of hex, standard base64 or `<id>:<base64|hex>` key material; undefined for text. */
 function keyMaterial(value: string): Uint8Array | undefined {
@@ -81,16 +105,26 @@ function alphabetBits(text: string): number {
 /** Estimated bits of entropy of a secret (see the module comment for how). */
 export function estimateSecretBits(value: string): number {
   const bytes = keyMaterial(value);
-  if (bytes) {
-    const unit = Array.from(bytes.subarray(0, period(bytes)));
-    if (unit.length <= 1) return 0;
-    if (new Set(steps(unit)).size === 1) return 0;
-    return unit.length * 8;
-  }
+  const keyBits = bytes ? keyMaterialBits(bytes) : Number.POSITIVE_INFINITY;
+  return Math.min(keyBits, textBits(value));
+}
+
+/** 8 bits per byte of the shortest repeating unit; 0 for one byte or an arithmetic run. */
+function keyMaterialBits(bytes: Uint8Array): number {
+  const unit = Array.from(bytes.subarray(0, period(bytes)));
+  if (unit.length <= 1) return 0;
+  if (new Set(steps(unit)).size === 1) return 0;
+  return unit.length * 8;
+}
+
+/** The text estimate: the lower of the character statistics and zxcvbn-ts. */
+function textBits(value: string): number {
   const chars = Array.from(value).map((c) => c.codePointAt(0) ?? 0);
   const unit = chars.slice(0, period(chars));
   const perChar = Math.min(shannonPerSymbol(unit), shannonPerSymbol(steps(unit)) || 0);
-  return Math.min(unit.length * perChar, unit.length * alphabetBits(value));
+  const statistics = Math.min(unit.length * perChar, unit.length * alphabetBits(value));
+  // zxcvbn's cost grows with the length; past 256 characters the statistics alone decide.
+  return value.length > 256 ? statistics : Math.min(statistics, zxcvbnBits(value));
 }
 
 /** Why `value` may not be used as a production secret, or undefined when it may. */
