@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort } from '@itp/dev-chain';
 import { REST_ENDPOINTS } from '@itp/schemas';
 import { launchChromium } from '@itp/testing/chromium';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
@@ -32,11 +33,16 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
+  // The documents name PUBLIC_URL (the gateway's address) as their server: chosen up front.
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
   [upstreams, browser] = await Promise.all([
-    startRpcUpstreams('docs'),
+    startRpcUpstreams('docs', { PUBLIC_URL: publicUrl }),
     launchChromium('the /docs browser test'),
   ]);
   gateway = await startGateway({
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
     AUTH_SERVICE_URL: NOWHERE,
     DID_SERVICE_URL: NOWHERE,
     TOKEN_RPC_URL: upstreams.token.url,

@@ -25,7 +25,10 @@ export interface RpcUpstreams {
  * its own, on the test harness' Redis and chain, trusting loopback proxies (X-Forwarded-Host /
  * -Proto from the test or the gateway shape their OpenRPC servers[].url).
  */
-export async function startRpcUpstreams(name: string): Promise<RpcUpstreams> {
+export async function startRpcUpstreams(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<RpcUpstreams> {
   const databases: TestDatabase[] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   const [tokenDb, blockDb] = databases as [TestDatabase, TestDatabase];
   const started: Array<{ close(): Promise<void> }> = [];
@@ -39,14 +42,14 @@ export async function startRpcUpstreams(name: string): Promise<RpcUpstreams> {
         chainUrl: testChainUrl(),
         databaseUrl: tokenDb.url,
         redisPrefix: uniquePrefix(`${name}-token`),
-        env: { TRUST_PROXY: 'loopback' },
+        env: { TRUST_PROXY: 'loopback', ...env },
       }).then((app) => (started.push(app), app)),
       startHarness({
         chainUrl: testChainUrl(),
         databaseUrl: blockDb.url,
         redisUrl: testRedisUrl(),
         keyPrefix: uniquePrefix(`${name}-block`),
-        env: { TRUST_PROXY: 'loopback' },
+        env: { TRUST_PROXY: 'loopback', ...env },
       }).then((app) => (started.push(app), app)),
     ]);
     return { token, block, close };

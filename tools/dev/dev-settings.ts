@@ -6,6 +6,8 @@ export interface DevSettings {
   /** Absolute; chain state goes to `<dataDir>/chain`, the services keep their files here. */
   dataDir: string;
   gatewayPort: number;
+  /** Where clients reach the gateway (PUBLIC_URL, default http://127.0.0.1:<PORT>): the API documents' server URL. */
+  publicUrl: string;
   logLevel: string;
   /** Settings the user gave that the services also read (REDIS_URL, DATABASE_URL, …). */
   passThrough: Record<string, string>;
@@ -19,6 +21,8 @@ export const PASS_THROUGH = [
   'DATABASE_URL',
   'LOG_PRETTY',
   'BLOCK_FINALITY_DEPTH',
+  // did-service's network segment of did:ethr (docs/api.md §3; README "DIDs outside this stack").
+  'DID_NETWORK',
   // token-rpc's per-address rate limits (the benchmark suite lifts them for its run).
   'RATE_LIMIT_WALLET_PER_MINUTE',
   'RATE_LIMIT_TEMP_KEY_PER_MINUTE',
@@ -40,6 +44,7 @@ export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSe
     repoRoot,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(repoRoot, dataDir),
     gatewayPort: port,
+    publicUrl: (env.PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     passThrough,
     readyTimeoutMs: 90_000,

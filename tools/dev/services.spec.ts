@@ -67,6 +67,7 @@ describe('serviceEnv', () => {
       HOST: '127.0.0.1',
       PORT: '9002',
       METRICS_PORT: '9102',
+      PUBLIC_URL: 'http://127.0.0.1:8080',
       TRUST_PROXY: 'loopback',
       DATA_DIR: '/d',
       LOG_LEVEL: 'info',
@@ -94,5 +95,18 @@ describe('serviceEnv', () => {
     expect(serviceEnv(settings, stack, 'block-rpc', 9001).BLOCK_FINALITY_DEPTH).toBe('64');
     const defaults = readDevSettings({}, '/repo');
     expect(serviceEnv(defaults, stack, 'block-rpc', 9001).BLOCK_FINALITY_DEPTH).toBe('2');
+  });
+
+  it('passes DID_NETWORK and PUBLIC_URL from npm start to the services', () => {
+    const settings = readDevSettings(
+      { DID_NETWORK: 'devnet', PUBLIC_URL: 'https://itp.example/', PORT: '9090' },
+      '/repo',
+    );
+    const env = serviceEnv(settings, stack, 'did-service', 9004);
+    expect(env.DID_NETWORK).toBe('devnet');
+    expect(env.PUBLIC_URL).toBe('https://itp.example');
+    expect(
+      serviceEnv(readDevSettings({ PORT: '9090' }, '/repo'), stack, 'gateway', 9090).PUBLIC_URL,
+    ).toBe('http://127.0.0.1:9090');
   });
 });

@@ -53,6 +53,8 @@ export function serviceEnv(
     HOST: '127.0.0.1',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
+    // The API documents name the gateway's URL as their server, never a request's Host header.
+    PUBLIC_URL: settings.publicUrl,
     // The services trust the gateway's hop (on loopback here) to report the client address; the
     // gateway itself trusts no proxy (nothing stands in front of it in the dev stack).
     ...(name === GATEWAY ? {} : { TRUST_PROXY: 'loopback' }),

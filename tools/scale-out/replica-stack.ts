@@ -102,6 +102,7 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       repoRoot,
       dataDir,
       gatewayPort,
+      publicUrl: `http://127.0.0.1:${gatewayPort}`,
       logLevel: 'warn',
       passThrough: { REDIS_URL: testRedisUrl(), DATABASE_URL: db.url },
       readyTimeoutMs: 120_000,

@@ -20,7 +20,7 @@ import { upstreamsFrom } from './upstreams/upstreams.js';
  * The only resources are the upstream pools, opened through the scope so shutdown closes them.
  */
 export const buildApp = defineApp('gateway', configSchema, async (config, logger, scope) => {
-  const service = new HttpService({ name: 'gateway', config, logger });
+  const service = new HttpService({ name: 'gateway', config, logger, publicEdge: true });
   const { app } = service;
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders(config.HSTS_MAX_AGE_SECONDS));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigShape, trustProxySetting } from '@itp/service-kit';
+import { baseConfigShape, publicUrlSetting, trustProxySetting } from '@itp/service-kit';
 
 /** `*` (any origin) or an explicit list of origins; an empty list allows no cross-origin caller. */
 export type CorsOrigins = '*' | string[];
@@ -67,6 +67,8 @@ export const configSchema = z
     UPSTREAM_MAX_SOCKETS: z.coerce.number().int().positive().max(10_000).default(128),
     /** Unset: `*` in development, none otherwise. */
     CORS_ORIGINS: z.string().transform(parseCorsOrigins).optional(),
+    /** Where clients reach this gateway: the server URL of /openapi.json and /openrpc/*.json. */
+    PUBLIC_URL: publicUrlSetting,
     /** Proxies in front of the gateway (a load balancer) that may report the client address. */
     TRUST_PROXY: trustProxySetting,
     /** Strict-Transport-Security max-age; 0 (default) sends no HSTS header. */

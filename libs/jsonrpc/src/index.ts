@@ -37,7 +37,7 @@ export {
   type OpenRpcInfo,
   type OpenRpcServer,
 } from './openrpc.js';
-export { publicUrlSetting } from './openrpc-public-url.js';
+export { publicUrlSetting } from '@itp/service-kit';
 export {
   DEFAULT_MAX_BATCH_ANSWER_BYTES,
   DEFAULT_MAX_BATCH_SIZE,

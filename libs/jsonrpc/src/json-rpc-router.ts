@@ -83,8 +83,6 @@ export function jsonRpcRouter(server: RpcServer, options: JsonRpcRouterOptions):
         logger: 'log' in req ? () => (req as { log: Logger }).log : undefined,
         charset: charsetOf(req.headers['content-type']),
         clientIp: () => req.ip,
-        // express: X-Forwarded-Proto / X-Forwarded-Host only from peers `trust proxy` believes.
-        baseUrl: () => (req.host ? `${req.protocol}://${req.host}` : undefined),
       });
       if (answer.body === undefined) {
         res.status(204).end();

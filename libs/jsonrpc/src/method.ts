@@ -11,8 +11,6 @@ export interface RpcContext {
    * For per-client limits; undefined when the transport does not know it.
    */
   clientIp?: string;
-  /** The origin the client reached (protocol and host, honouring trust proxy), if known. */
-  baseUrl?: string;
 }
 
 /** A documented service error (returned in `result.resultCode`). */

@@ -36,8 +36,8 @@ export interface RpcServerOptions {
   /** `servers` of the OpenRPC document (omitted when not given); relative URLs are made absolute. */
   servers?: OpenRpcServer[];
   /**
-   * The public base URL (e.g. `https://api.example.com`) the relative `servers` URLs are resolved
-   * against; when absent, the origin of each `rpc.discover` request (RpcHandleContext.baseUrl).
+   * The public base URL (PUBLIC_URL, e.g. `https://api.example.com`) the relative `servers`
+   * URLs are resolved against; when absent the document has no `servers` (never a request's Host).
    */
   publicUrl?: string;
   /** Most requests allowed in one batch (default 100); a larger batch is answered with one -32600. */
@@ -66,8 +66,6 @@ export interface RpcHandleContext {
   charset?: string;
   /** The client's address (express req.ip, honouring trust proxy); becomes RpcContext.clientIp. */
   clientIp?: string | (() => string | undefined);
-  /** The origin the client reached (`https://host[:port]`): base of the OpenRPC servers' URLs. */
-  baseUrl?: string | (() => string | undefined);
 }
 
 export interface RpcHttpAnswer {
@@ -125,7 +123,7 @@ function toErrorObject(error: unknown): RpcErrorObject {
 }
 
 /** `ctx[key]`, computed (once) when the transport handed a function. */
-function lazy(ctx: RpcHandleContext, key: 'clientIp' | 'baseUrl'): string | undefined {
+function lazy(ctx: RpcHandleContext, key: 'clientIp'): string | undefined {
   const value = ctx[key];
   if (typeof value !== 'function') return value;
   const computed = value();
@@ -201,12 +199,17 @@ export class RpcServer {
 
   /**
    * The OpenRPC document `rpc.discover` answers (a fresh copy; built once at construction), its
-   * relative server URLs resolved against PUBLIC_URL or else `baseUrl` (the request's origin).
+   * relative server URLs resolved against PUBLIC_URL — never against a request's Host.
    */
-  openRpcDocument(baseUrl?: string): Record<string, unknown> {
+  openRpcDocument(): Record<string, unknown> {
     const doc = JSON.parse(this.documentJson) as Record<string, unknown>;
-    const base = this.publicUrl ?? baseUrl;
-    if (this.servers.length > 0 && base) doc['servers'] = absoluteServers(this.servers, base);
+    if (this.servers.length > 0 && this.publicUrl) {
+      doc['servers'] = absoluteServers(this.servers, this.publicUrl);
+    } else {
+      // OpenRPC server URLs are absolute: without PUBLIC_URL the document names none (clients
+      // call the URL they fetched it from).
+      delete doc['servers'];
+    }
     return doc;
   }
 
@@ -282,12 +285,9 @@ export class RpcServer {
     let logger: Logger | undefined = typeof given === 'function' ? undefined : given;
     return {
       requestId: ctx.requestId,
-      // Functions (the transport's req.ip, its origin) run only when something reads them.
+      // A function (the transport's req.ip) runs only when something reads it.
       get clientIp() {
         return lazy(ctx, 'clientIp');
-      },
-      get baseUrl() {
-        return lazy(ctx, 'baseUrl');
       },
       get logger(): Logger {
         logger ??= typeof given === 'function' ? given() : server.child({ reqId: ctx.requestId });
@@ -303,7 +303,7 @@ export class RpcServer {
     const { request } = checked;
     if (request.method === 'rpc.discover') {
       if (!request.hasId) return undefined;
-      const document = stringifyJson(this.openRpcDocument(context.baseUrl));
+      const document = stringifyJson(this.openRpcDocument());
       return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${document}}`;
     }
     const reply = await this.dispatch(request, context);

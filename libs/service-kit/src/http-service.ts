@@ -46,6 +46,12 @@ export interface ServiceOptions {
    * long (default 250 ms), so that a request already on its way on it is still served.
    */
   idleLingerMs?: number;
+  /**
+   * The public edge (the gateway): an incoming W3C trace context (`traceparent`, `tracestate`)
+   * is never continued — a client could force sampling and choose trace ids — every request
+   * starts a new trace. Services behind the gateway continue the gateway's.
+   */
+  publicEdge?: boolean;
 }
 
 /** Default of ServiceOptions.idleLingerMs. */
@@ -90,7 +96,7 @@ export class HttpService {
     app.set('etag', false);
     const quiet = new Set(options.quietPaths ?? ['/health/live', '/health/ready', '/metrics']);
     this.quiet = quiet;
-    app.use(traceRequests(options.name));
+    app.use(traceRequests(options.name, { continueTrace: !options.publicEdge }));
     app.use(accessLog(app, options.logger, quiet));
     this.httpMetrics = createHttpMetrics(options.name);
     this.metrics = this.httpMetrics.registry;
@@ -140,7 +146,9 @@ export class HttpService {
       if (!quiet) logRequest(logger, req, res, id, startedAt);
       return { id, traceContext: undefined };
     }
-    const traceContext = traceRawRequest(this.options.name, req, res, route, id);
+    const traceContext = traceRawRequest(this.options.name, req, res, route, id, {
+      continueTrace: !this.options.publicEdge,
+    });
     const metrics = this.httpMetrics;
     res.once('close', () => {
       metrics.observe(

@@ -59,3 +59,4 @@ export {
 export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 export { CLI_EXIT, reportCliError, UsageError } from './cli-errors.js';
 export { MAX_JSON_DEPTH, JsonTooDeepError, jsonBody, jsonDepthExceeds } from './json-depth.js';
+export { publicUrlSetting } from './public-url.js';

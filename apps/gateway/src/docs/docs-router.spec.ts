@@ -5,12 +5,15 @@ import express from 'express';
 import { AUTH_ERRORS, DID_ERRORS } from '@itp/schemas';
 import { DOCS_CSP, docsRouter } from './docs-router.js';
 
-// The docs routes on a bare express app (as app.ts mounts them), with a stand-in JSON-RPC upstream
-// that answers rpc.discover with the forwarded host it was given.
+// The docs routes on bare express apps (as app.ts mounts them), with a stand-in JSON-RPC upstream
+// that answers rpc.discover and records the headers it was asked with. The server URL of every
+// document is PUBLIC_URL's, never the Host / X-Forwarded-Host a client sends.
 
 let gateway: Server;
+let relativeGateway: Server;
 let upstream: Server;
 let base: string;
+let relativeBase: string;
 const seen: Array<Record<string, unknown>> = [];
 
 const listen = (server: Server) =>
@@ -30,11 +33,7 @@ beforeAll(async () => {
         id: 1,
         result: {
           openrpc: '1.2.6',
-          servers: [
-            {
-              url: `${req.headers['x-forwarded-proto']}://${req.headers['x-forwarded-host']}${req.url}`,
-            },
-          ],
+          servers: [{ url: `https://api.example.test${req.url}` }],
         },
       }),
     );
@@ -42,20 +41,32 @@ beforeAll(async () => {
   const upstreamUrl = await listen(upstream);
   const app = express();
   app.set('trust proxy', 'loopback');
-  app.use(docsRouter({ TOKEN_RPC_URL: upstreamUrl, BLOCK_RPC_URL: upstreamUrl }));
+  app.use(
+    docsRouter({
+      TOKEN_RPC_URL: upstreamUrl,
+      BLOCK_RPC_URL: upstreamUrl,
+      PUBLIC_URL: 'https://api.example.test',
+    }),
+  );
   gateway = createServer(app);
   base = await listen(gateway);
+  const relative = express();
+  relative.use(docsRouter({ TOKEN_RPC_URL: upstreamUrl, BLOCK_RPC_URL: upstreamUrl }));
+  relativeGateway = createServer(relative);
+  relativeBase = await listen(relativeGateway);
 });
 
 afterAll(async () => {
   await new Promise((r) => gateway?.close(r));
+  await new Promise((r) => relativeGateway?.close(r));
   await new Promise((r) => upstream?.close(r));
 });
 
 describe('GET /openapi.json', () => {
-  it('is OpenAPI 3.1 with an absolute server and every catalog error on some endpoint', async () => {
+  it('is OpenAPI 3.1 with PUBLIC_URL as server and every catalog error on some endpoint', async () => {
+    // A forged Host / X-Forwarded-Host (even from a trusted peer) does not become the server.
     const res = await fetch(`${base}/openapi.json`, {
-      headers: { 'x-forwarded-host': 'api.example.test', 'x-forwarded-proto': 'https' },
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
     });
     expect(res.status).toBe(200);
     const doc = (await res.json()) as {
@@ -79,6 +90,16 @@ describe('GET /openapi.json', () => {
     expect(
       Object.keys(doc.paths['/v2/auth/auth-user-result-by-app']?.['post']?.responses ?? {}),
     ).toEqual(['200', '400', '401', '403', '413', '415', '429', '500', '503']);
+    expect(JSON.stringify(doc)).not.toContain('evil.example');
+  });
+
+  it('without PUBLIC_URL names a relative server, never the Host header', async () => {
+    const res = await fetch(`${relativeBase}/openapi.json`, {
+      headers: { 'x-forwarded-host': 'evil.example' },
+    });
+    const doc = (await res.json()) as { servers: Array<{ url: string }> };
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(JSON.stringify(doc)).not.toMatch(/evil\.example|127\.0\.0\.1/);
   });
 });
 
@@ -103,15 +124,17 @@ describe('GET /docs', () => {
 });
 
 describe('GET /openrpc/<api>.json', () => {
-  it('asks the upstream with the client’s host, so servers[].url is the gateway’s', async () => {
+  it('passes on the upstream’s document, never handing it the client’s Host', async () => {
+    seen.length = 0;
     const res = await fetch(`${base}/openrpc/erc20.json`, {
-      headers: { 'x-forwarded-host': 'api.example.test', 'x-forwarded-proto': 'https' },
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       openrpc: '1.2.6',
       servers: [{ url: 'https://api.example.test/token/erc20' }],
     });
+    expect(seen).toEqual([{ url: '/token/erc20', host: undefined }]);
     expect((await fetch(`${base}/openrpc/nope.json`)).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { buildOpenApiDocument } from '@itp/schemas';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { DOCS_PAGE, DOCS_INIT_SCRIPT, OPENRPC_DOCUMENTS } from './docs-page.js';
@@ -29,11 +29,6 @@ const docsCsp: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The origin the client reached (protocol and host, honouring the gateway's trust proxy). */
-function originOf(req: Request): string {
-  return `${req.protocol}://${req.host}`;
-}
-
 /** swagger-ui-dist's own files (a package kept external in the image: see tools/build). */
 function swaggerUiDir(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -42,28 +37,31 @@ function swaggerUiDir(): string {
 /** The files of swagger-ui-dist the page loads, nothing else of the package. */
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
 
-type DocsConfig = Pick<GatewayConfig, 'TOKEN_RPC_URL' | 'BLOCK_RPC_URL'>;
+type DocsConfig = Pick<GatewayConfig, 'TOKEN_RPC_URL' | 'BLOCK_RPC_URL' | 'PUBLIC_URL'>;
 
 /**
  * API documents, served by the gateway itself (never forwarded):
  * - `GET /openapi.json`: OpenAPI 3.1 of /v2/auth and /v2/did, built from @itp/schemas;
  * - `GET /docs`: Swagger UI (swagger-ui-dist, every asset from here) rendering it, with links to
- * - `GET /openrpc/{token,erc20,block}.json`: the upstreams' `rpc.discover` answers, asked with
- *   this request's X-Forwarded-Host / -Proto, so their servers[].url is the gateway's.
+ * - `GET /openrpc/{token,erc20,block}.json`: the upstreams' `rpc.discover` answers.
+ * Server URLs come from PUBLIC_URL (the upstreams have the same setting), never from the
+ * request's Host: unset, they are relative (`/`, `/token`).
  */
 export function docsRouter(config: DocsConfig): Router {
   const router = express.Router();
   const links = OPENRPC_DOCUMENTS.map(({ title, file }) => ({ title, url: `/openrpc/${file}` }));
 
-  router.get('/openapi.json', (req, res) => {
+  const base = config.PUBLIC_URL ?? '';
+  const openApiJson = JSON.stringify(
+    buildOpenApiDocument({
+      version: DOCS_VERSION,
+      serverUrl: base || '/',
+      links: links.map(({ title, url }) => ({ title, url: `${base}${url}` })),
+    }),
+  );
+  router.get('/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.json(
-      buildOpenApiDocument({
-        version: DOCS_VERSION,
-        serverUrl: originOf(req),
-        links: links.map(({ title, url }) => ({ title, url: `${originOf(req)}${url}` })),
-      }),
-    );
+    res.type('application/json').send(openApiJson);
   });
 
   router.get(['/docs', '/docs/'], docsCsp, (_req, res) => {
@@ -90,11 +88,7 @@ export function docsRouter(config: DocsConfig): Router {
     try {
       const answer = await fetch(`${target.base.replace(/\/+$/, '')}${target.path}`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-forwarded-proto': req.protocol,
-          'x-forwarded-host': req.host,
-        },
+        headers: { 'content-type': 'application/json' },
         body: '{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}',
         signal: AbortSignal.timeout(10_000),
       });

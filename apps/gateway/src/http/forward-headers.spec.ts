@@ -46,4 +46,21 @@ describe('forwarding headers behind a trusted proxy', () => {
     expect(echoed.headers['x-forwarded-proto']).toBe('https');
     expect(echoed.headers['x-forwarded-host']).toBe('api.example');
   });
+
+  it('never forwards a client trace context (traceparent, tracestate, baggage)', async () => {
+    const response = await fetch(`${gateway.url}/v2/auth/auth-user`, {
+      method: 'POST',
+      headers: {
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        tracestate: 'vendor=forced',
+        baggage: 'user=mallory',
+      },
+      body: '{}',
+    });
+    expect(response.status).toBe(200);
+    const echoed = (await response.json()) as EchoedRequest;
+    expect(echoed.headers['traceparent']).toBeUndefined();
+    expect(echoed.headers['tracestate']).toBeUndefined();
+    expect(echoed.headers['baggage']).toBeUndefined();
+  });
 });

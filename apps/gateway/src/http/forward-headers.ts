@@ -63,6 +63,11 @@ const NOT_FORWARDED = new Set([
   'x-forwarded-proto',
   'x-forwarded-host',
   REQUEST_ID_HEADER,
+  // A client's trace context is not trusted at the public edge: the gateway starts a new trace
+  // and, when tracing is on, sends its own traceparent upstream (docs/security.md).
+  'traceparent',
+  'tracestate',
+  'baggage',
 ]);
 
 /**

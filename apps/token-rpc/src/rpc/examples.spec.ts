@@ -58,7 +58,7 @@ describe.each(APIS)('recorded examples of /%s', (api, methods) => {
       methods,
       logger: createLogger({ name: 'examples-spec', level: 'silent' }),
     });
-    const doc = server.openRpcDocument('http://127.0.0.1') as {
+    const doc = server.openRpcDocument() as {
       methods: Array<{ name: string; examples?: Array<{ result: { value: unknown } }> }>;
     };
     for (const method of doc.methods) {

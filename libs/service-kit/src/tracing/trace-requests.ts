@@ -23,19 +23,32 @@ export function requestTraceFields(res: object): Record<string, string> {
   return { traceId, spanId };
 }
 
+export interface TraceOptions {
+  /** Continue the caller's W3C trace context (false at the public edge: a new trace). */
+  continueTrace: boolean;
+}
+
+/** The caller's trace context from `traceparent`, or the root (a new trace) at the edge. */
+function parentContext(req: IncomingMessage, options: TraceOptions): Context {
+  return options.continueTrace ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+}
+
 /**
  * Express middleware (first in the chain): a SERVER span per request, continuing the caller's
  * trace from its W3C `traceparent`, active for everything the request does (log lines carry its
  * trace id). Named `METHOD route` once the route is known; status code and request id recorded;
  * 5xx marks it failed. Without tracing, `next()` and nothing else.
  */
-export function traceRequests(serviceName: string): RequestHandler {
+export function traceRequests(
+  serviceName: string,
+  options: TraceOptions = { continueTrace: true },
+): RequestHandler {
   return (req, res, next) => {
     if (!tracingEnabled()) {
       next();
       return;
     }
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const parent = parentContext(req, options);
     const span = trace.getTracer('@itp/service-kit').startSpan(
       req.method,
       {
@@ -74,9 +87,10 @@ export function traceRawRequest(
   res: ServerResponse,
   route: string,
   requestId: string,
+  options: TraceOptions = { continueTrace: true },
 ): Context | undefined {
   if (!tracingEnabled()) return undefined;
-  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  const parent = parentContext(req, options);
   const method = req.method ?? 'GET';
   const span = trace.getTracer('@itp/service-kit').startSpan(
     `${method} ${route}`,

@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** B answers /internal/v1/echo with the traceparent it received; A calls B and answers that. */
-async function startPair(logger: ReturnType<typeof capture>['logger']) {
+async function startPair(logger: ReturnType<typeof capture>['logger'], publicEdge = false) {
   const b = new HttpService({ name: 'svc-b', config, logger });
   b.app.post('/internal/v1/echo', requireInternalToken(TOKEN), (req, res) => {
     req.log.info('b handled the call');
@@ -43,7 +43,7 @@ async function startPair(logger: ReturnType<typeof capture>['logger']) {
   services.push(b);
   const bUrl = (await b.listen()).url;
   const client = new InternalClient({ baseUrl: bUrl, token: TOKEN, service: 'svc-b' });
-  const a = new HttpService({ name: 'svc-a', config, logger });
+  const a = new HttpService({ name: 'svc-a', config, logger, publicEdge });
   a.app.get('/call', async (req, res) => {
     const answer = await inSpan('domain work', {}, () =>
       client.post<{ traceparent: string | null }>('/internal/v1/echo', {}),
@@ -102,6 +102,26 @@ describe('tracing', () => {
       expect.arrayContaining(['b handled the call', 'a got the answer', 'request completed']),
     );
     for (const line of requestLines) expect(line.traceId).toBe(TRACE_ID);
+  });
+
+  it('at the public edge, a client traceparent is not continued: a new trace, not sampled by it', async () => {
+    const exporter = new InMemorySpanExporter();
+    tracing = await startTracing({
+      serviceName: 'svc',
+      config: {},
+      spanProcessor: new SimpleSpanProcessor(exporter),
+    });
+    const { logger } = capture();
+    const url = await startPair(logger, true);
+    const res = await fetch(`${url}/call`, { headers: { traceparent: CALLER_TRACEPARENT } });
+    const answer = (await res.json()) as { traceparent: string | null };
+    expect(answer.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(answer.traceparent).not.toContain(TRACE_ID);
+    await new Promise((r) => setTimeout(r, 50)); // the server spans end on 'close'
+    const edge = exporter.getFinishedSpans().find((s) => s.name === 'GET /call');
+    expect(edge).toBeDefined();
+    expect(edge!.spanContext().traceId).not.toBe(TRACE_ID);
+    expect(edge!.parentSpanContext).toBeUndefined();
   });
 
   it('marks a failing span as an error with the error name only', async () => {
