@@ -26,6 +26,7 @@ import { configSchema, type AuthConfig } from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
+import { SqlOneTimeMarks } from './db/sql-one-time-marks.js';
 import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
@@ -161,8 +162,11 @@ async function buildDomain(
     failuresPerIp,
     logger,
   });
+  // One-time rules that must survive a Redis that restarts empty (docs/api.md §2): SQL.
+  const oneTimeMarks = new SqlOneTimeMarks(database);
   const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
     resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
+    approvals: oneTimeMarks,
   });
   const internalApiToken = resolveInternalApiToken(config);
   const vpLogin = new VpLogin(
@@ -171,7 +175,7 @@ async function buildDomain(
         baseUrl: config.DID_SERVICE_URL,
         internalApiToken,
       }),
-      kv,
+      usedVps: oneTimeMarks,
       loginRequests,
       loginResults,
       failuresPerIp,

@@ -25,7 +25,35 @@ export interface AuthClientsTable {
   updated_at: number;
 }
 
+/**
+ * One-time marks that must outlive Redis (docs/api.md §2): a VP used for a login, keyed by the
+ * SHA-256 of holder and VP id, until the VP is stale anyway.
+ */
+export interface AuthVpUsesTable {
+  id_hash: string;
+  /** Epoch ms: after this the VP is too old to log in; the row may go. */
+  expires_at: number;
+}
+
+/**
+ * A web-site login request approved by the user application (auth-user-with-vp): its result is
+ * handed out once, also after Redis lost the request (consumed_at set on hand-out or cancel).
+ */
+export interface AuthLoginApprovalsTable {
+  /** The request's id (the decimal part of the requestId). */
+  id: string;
+  client_id: string;
+  prefix: string;
+  user_id: string;
+  /** Epoch ms: the result is collectable until then (waitTime + grace). */
+  expires_at: number;
+  /** Epoch ms when handed out or cancelled; null while collectable. */
+  consumed_at: number | null;
+}
+
 export interface AuthDatabase {
   auth_users: AuthUsersTable;
   auth_clients: AuthClientsTable;
+  auth_vp_uses: AuthVpUsesTable;
+  auth_login_approvals: AuthLoginApprovalsTable;
 }

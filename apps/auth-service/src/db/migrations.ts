@@ -32,6 +32,39 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('auth_users').execute();
     },
   },
+  '0002_one_time_marks': {
+    // Durable one-time rules (docs/api.md §2): a used login VP, an approved web-site login.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('auth_vp_uses')
+        .addColumn('id_hash', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('auth_vp_uses_expires_at')
+        .on('auth_vp_uses')
+        .column('expires_at')
+        .execute();
+      await db.schema
+        .createTable('auth_login_approvals')
+        .addColumn('id', 'varchar(80)', (c) => c.primaryKey())
+        .addColumn('client_id', 'varchar(256)', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('consumed_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('auth_login_approvals_expires_at')
+        .on('auth_login_approvals')
+        .column('expires_at')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('auth_login_approvals').execute();
+      await db.schema.dropTable('auth_vp_uses').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

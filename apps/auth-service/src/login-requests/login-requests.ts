@@ -2,6 +2,7 @@ import { ForbiddenError, InternalError, UnauthorizedError } from '@itp/errors';
 import type { AuthUserByAppResponse } from '@itp/schemas';
 import type { Client } from '../clients/client.js';
 import type { UserRepository } from '../users/user-repository.js';
+import type { ApprovalLedger } from './approval-ledger.js';
 import type { LoginRequest } from './login-request.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequestStore, StoredLoginRequest } from './login-request-store.js';
@@ -14,6 +15,11 @@ export interface LoginRequestsOptions {
    */
   resultGraceMs: number;
   clock?: () => number;
+  /**
+   * The durable record of approvals (SQL): an approved result is handed out once also after
+   * Redis lost the request. Without it (unit tests), Redis alone decides.
+   */
+  approvals?: ApprovalLedger;
 }
 
 /** Compare-and-swap retries before giving up (only reached under absurd contention). */
@@ -71,13 +77,24 @@ export class LoginRequests {
    * request past its waitTime (kept for the grace only) is timed out: 400, like its result.
    */
   async cancel(client: Client, requestId: string): Promise<void> {
-    await this.transition(requestId, client.id, (request, now) => {
-      if (request.status === 'cancelled') return { done: true };
-      if (request.status === 'consumed') return { fail: new LoginRequestUnknownError() };
-      if (request.status === 'pending' && now >= request.expiresAt) {
-        return { fail: new LoginRequestUnknownError({ status: 'timed out' }) };
+    const approvals = this.options.approvals;
+    await this.transition(
+      requestId,
+      client.id,
+      (request, now) => {
+        if (request.status === 'cancelled') return { done: true };
+        if (request.status === 'consumed') return { fail: new LoginRequestUnknownError() };
+        if (request.status === 'pending' && now >= request.expiresAt) {
+          return { fail: new LoginRequestUnknownError({ status: 'timed out' }) };
+        }
+        return { next: { ...request, status: 'cancelled' }, result: request.status };
+      },
+      // Redis lost it: an approval not handed out yet is cancelled in the ledger.
+      approvals && ((id, prefix, now) => approvals.consumeApproval(id, client.id, prefix, now)),
+    ).then(async (previous) => {
+      if (previous === 'approved' && approvals) {
+        await this.closeQuietly(parseRequestId(requestId)!.id);
       }
-      return { next: { ...request, status: 'cancelled' } };
     });
   }
 
@@ -87,16 +104,26 @@ export class LoginRequests {
    * unknown, foreign, timed out, cancelled or already handed out.
    */
   async takeResult(client: Client, requestId: string): Promise<string> {
-    const userId = await this.transition(requestId, client.id, (request, now) => {
-      if (request.status === 'approved' && request.userId) {
-        return { next: { ...request, status: 'consumed' }, result: request.userId };
-      }
-      if (request.status === 'pending' && now < request.expiresAt) {
-        return { fail: new LoginRequestPendingError() };
-      }
-      return { fail: new LoginRequestUnknownError({ status: request.status }) };
-    });
+    const approvals = this.options.approvals;
+    let fromRedis = false;
+    const userId = await this.transition(
+      requestId,
+      client.id,
+      (request, now) => {
+        if (request.status === 'approved' && request.userId) {
+          fromRedis = true;
+          return { next: { ...request, status: 'consumed' }, result: request.userId };
+        }
+        if (request.status === 'pending' && now < request.expiresAt) {
+          return { fail: new LoginRequestPendingError() };
+        }
+        return { fail: new LoginRequestUnknownError({ status: request.status }) };
+      },
+      // Redis lost the request (restarted empty): an approval is still handed out, once.
+      approvals && ((id, prefix, now) => approvals.consumeApproval(id, client.id, prefix, now)),
+    );
     if (userId === undefined) throw new LoginRequestUnknownError();
+    if (fromRedis && approvals) await this.closeQuietly(parseRequestId(requestId)!.id);
     return userId;
   }
 
@@ -110,12 +137,52 @@ export class LoginRequests {
     const user = await this.users.findById(userId);
     if (!user || !user.enabled)
       throw new UnauthorizedError('The user does not exist or is disabled');
-    await this.transition(requestId, undefined, (request, now) => {
-      if (request.status !== 'pending' || now >= request.expiresAt) {
-        return { fail: new LoginRequestUnknownError({ status: request.status }) };
+    const approvals = this.options.approvals;
+    let recorded: string | undefined;
+    try {
+      await this.transition(
+        requestId,
+        undefined,
+        (request, now) => {
+          if (request.status !== 'pending' || now >= request.expiresAt) {
+            return { fail: new LoginRequestUnknownError({ status: request.status }) };
+          }
+          return { next: { ...request, status: 'approved', userId } };
+        },
+        undefined,
+        // Before the approval takes effect in Redis: the durable record (a database outage is
+        // a 503 with nothing changed, and the app may retry).
+        approvals &&
+          (async (id, request) => {
+            await approvals.recordApproval(
+              {
+                id,
+                clientId: request.clientId,
+                prefix: request.prefix,
+                userId,
+                expiresAt: request.expiresAt + this.options.resultGraceMs,
+              },
+              this.clock(),
+            );
+            recorded = id;
+          }),
+      );
+    } catch (err) {
+      // The request changed meanwhile (cancelled, timed out): the record goes too.
+      if (recorded !== undefined && approvals) {
+        await approvals.discardApproval(recorded).catch(() => undefined);
       }
-      return { next: { ...request, status: 'approved', userId } };
-    });
+      throw err;
+    }
+  }
+
+  /** Marks an approval handed out or cancelled; a failure only costs the durable copy. */
+  private async closeQuietly(id: string): Promise<void> {
+    try {
+      await this.options.approvals?.closeApproval(id, this.clock());
+    } catch {
+      // Redis already decided (the answer stands); the ledger row expires with the request.
+    }
   }
 
   /**
@@ -126,17 +193,26 @@ export class LoginRequests {
     requestId: string,
     clientId: string | undefined,
     decide: (request: LoginRequest, now: number) => Decision,
+    /** When Redis has no such request: the ledger's answer (undefined: 400 as before). */
+    whenMissing?: (id: string, prefix: string, now: number) => Promise<string | undefined>,
+    /** Runs before a state change is written (the durable record of an approval). */
+    beforeWrite?: (id: string, request: LoginRequest) => Promise<void>,
   ): Promise<string | undefined> {
     const parsed = parseRequestId(requestId);
     if (!parsed) throw new LoginRequestUnknownError({ reason: 'malformed' });
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const stored = await this.store.read(parsed.id);
+      if (!stored && whenMissing) {
+        const answer = await whenMissing(parsed.id, parsed.sitePrefix, this.clock());
+        if (answer !== undefined) return answer;
+      }
       if (!stored || !this.visible(stored, parsed.sitePrefix, clientId)) {
         throw new LoginRequestUnknownError();
       }
       const decision = decide(stored.request, this.clock());
       if ('fail' in decision) throw decision.fail;
       if ('done' in decision) return decision.result;
+      await beforeWrite?.(parsed.id, stored.request);
       if (await this.store.replace(parsed.id, stored, decision.next)) return decision.result;
     }
     throw new LoginRequestUnknownError({ reason: 'contention' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { Redis } from 'ioredis';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
 import {
   basicAuth,
   startAuthService,
@@ -49,6 +50,11 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     await clientAdmin.add({
       id: 'shop',
       secret: 'shop-secret-123456',
+      requestIdPrefixes: ['http://shop.example/'],
+    });
+    await clientAdmin.add({
+      id: 'other',
+      secret: 'other-secret-123456',
       requestIdPrefixes: ['http://shop.example/'],
     });
 
@@ -150,6 +156,79 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     expect((await post('/v2/auth/auth-user-with-vp', `{"vp":{"x":${deep}}}`)).status).toBe(400);
     expect((await post('/v2/auth/auth-user-with-vp', { vp: 'eyJ.x.y' })).status).toBe(400);
     expect((await post('/v2/auth/auth-user-with-vp', { vp: { ...vc } })).status).toBe(400);
+  });
+
+  /** What a Redis that restarts empty does to auth-service: every key of it is gone. */
+  const loseAuthRedisData = async () => {
+    const redis = new Redis(testRedisUrl());
+    try {
+      const prefix = stack.auth.config.REDIS_KEY_PREFIX ?? '';
+      expect(prefix).not.toBe(''); // never the whole shared test Redis
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) deleted += await redis.del(...keys);
+      } while (cursor !== '0');
+      return deleted;
+    } finally {
+      redis.disconnect();
+    }
+  };
+
+  it('refuses a used VP again after Redis lost its data (the mark is in the database)', async () => {
+    const vp = await freshVp();
+    expect((await post('/v2/auth/auth-user-with-vp', { vp })).status).toBe(200);
+    await loseAuthRedisData();
+    const replay = await post('/v2/auth/auth-user-with-vp', { vp });
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.code).toBe('401');
+  });
+
+  it('hands out an approved QR result once after Redis lost its data, and cancels stay cancelled', async () => {
+    const create = async () =>
+      (
+        await post(
+          '/v2/auth/auth-user-by-app',
+          { requestId: 'http://shop.example/login?', waitTime: 60 },
+          shop,
+        )
+      ).body.requestId as string;
+    const requestId = await create();
+    const approved = await post('/v2/auth/auth-user-with-vp', { vp: await freshVp(), requestId });
+    expect(approved.status).toBe(200);
+    expect(await loseAuthRedisData()).toBeGreaterThan(0);
+    const result = await post('/v2/auth/auth-user-result-by-app', { requestId }, shop);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ userId: 'alice', token: expect.any(String) });
+    expect((await post('/v2/auth/auth-user-result-by-app', { requestId }, shop)).status).toBe(400);
+
+    // Approved, then cancelled by the site: after the loss there is nothing to hand out.
+    const cancelled = await create();
+    expect(
+      (await post('/v2/auth/auth-user-with-vp', { vp: await freshVp(), requestId: cancelled }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await post('/v2/auth/cancel-auth-user-by-app', { requestId: cancelled }, shop)).status,
+    ).toBe(200);
+    await loseAuthRedisData();
+    expect(
+      (await post('/v2/auth/auth-user-result-by-app', { requestId: cancelled }, shop)).status,
+    ).toBe(400);
+
+    // Another client never gets someone else's approval, before or after the loss.
+    const foreign = await create();
+    await post('/v2/auth/auth-user-with-vp', { vp: await freshVp(), requestId: foreign });
+    await loseAuthRedisData();
+    const other = { authorization: basicAuth('other', 'other-secret-123456') };
+    expect(
+      (await post('/v2/auth/auth-user-result-by-app', { requestId: foreign }, other)).status,
+    ).toBe(400);
+    expect(
+      (await post('/v2/auth/auth-user-result-by-app', { requestId: foreign }, shop)).status,
+    ).toBe(200);
   });
 
   it('refuses a tampered VP and a VP of a disabled user with 401', async () => {

@@ -1,12 +1,12 @@
 import { UnauthorizedError } from '@itp/errors';
 import { sha256Hex } from '@itp/crypto';
 import type { LoginResult } from '@itp/schemas';
-import type { KvStore } from '@itp/stores';
 import { VpReplayedError } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { LoginVpVerifier } from './login-vp-verifier.js';
+import type { VpUseLedger } from './vp-use-ledger.js';
 
 export interface VpLoginOptions {
   /** Freshness window of a login VP (VP_LOGIN_MAX_AGE_SECONDS). */
@@ -16,7 +16,8 @@ export interface VpLoginOptions {
 
 export interface VpLoginDeps {
   verifier: LoginVpVerifier;
-  kv: KvStore;
+  /** Where used VPs are marked: SQL, so that a Redis that restarts empty forgets none. */
+  usedVps: VpUseLedger;
   loginRequests: LoginRequests;
   loginResults: LoginResults;
   /** The per-client-IP failure counter shared with password login. */
@@ -27,8 +28,8 @@ export interface VpLoginDeps {
  * auth-user-with-vp (docs/api.md §2). did-service checks the VP (verifies,
  * addressed to a verifier DID of the service, fresh, every VC from an issuer DID of the service
  * and about the holder; the user is the VCs' `sub`). Here: used once — the VP's id is marked in
- * the KvStore with SET NX until it would be stale anyway, so of any number of concurrent sends
- * on any instance exactly one logs in — then, with a requestId, the pending web-site request is
+ * the database (an insert that only the first of any number of concurrent sends on any instance
+ * makes; it survives a Redis that restarts empty) until it would be stale anyway — then, with a requestId, the pending web-site request is
  * approved for that user (atomically: must exist, be pending, not expired), and the user (must
  * exist and be enabled) gets the login result.
  */
@@ -51,11 +52,11 @@ export class VpLogin {
       if (err instanceof UnauthorizedError) await this.deps.failuresPerIp.recordFailure(clientIp);
       throw err;
     }
-    const ttlMs = Math.max(1000, verified.freshUntil * 1000 - this.clock() + 1000);
-    const marked = await this.deps.kv.set(
-      `vp-login:used:${sha256Hex(`${verified.holder}\u0000${verified.vpId}`)}`,
-      String(this.clock()),
-      { ttlMs, onlyIfAbsent: true },
+    const now = this.clock();
+    const marked = await this.deps.usedVps.markVpUsed(
+      sha256Hex(`${verified.holder}\u0000${verified.vpId}`),
+      Math.max(now + 1000, verified.freshUntil * 1000 + 1000),
+      now,
     );
     if (!marked) {
       await this.deps.failuresPerIp.recordFailure(clientIp);

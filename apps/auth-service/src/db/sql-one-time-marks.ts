@@ -1,0 +1,120 @@
+import { toStoreError, type SqlDatabase } from '@itp/stores';
+import type { ApprovalLedger, ApprovedLogin } from '../login-requests/approval-ledger.js';
+import type { VpUseLedger } from '../vp-login/vp-use-ledger.js';
+import type { AuthDatabase } from './database.js';
+
+/**
+ * The one-time rules of auth-service that must survive a Redis that restarts empty
+ * (docs/api.md §2): a login VP is used once, an approved login result is handed out once. Rows
+ * live until they would be refused anyway (a stale VP, an expired request) and are deleted then,
+ * a few at a time on later writes.
+ */
+export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
+  constructor(private readonly database: SqlDatabase<AuthDatabase>) {}
+
+  /** Marks a VP used; false when it was used before (a replay). */
+  async markVpUsed(idHash: string, expiresAt: number, now: number): Promise<boolean> {
+    return store(async () => {
+      await this.dropExpired('auth_vp_uses', now);
+      const result = await this.database.db
+        .insertInto('auth_vp_uses')
+        .values({ id_hash: idHash, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('id_hash').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    });
+  }
+
+  /** Records an approval (idempotent for the same request). */
+  async recordApproval(approval: ApprovedLogin, now: number): Promise<void> {
+    return store(async () => {
+      await this.dropExpired('auth_login_approvals', now);
+      await this.database.db
+        .insertInto('auth_login_approvals')
+        .values({
+          id: approval.id,
+          client_id: approval.clientId,
+          prefix: approval.prefix,
+          user_id: approval.userId,
+          expires_at: approval.expiresAt,
+          consumed_at: null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    });
+  }
+
+  /**
+   * Hands out the approval of request `id` for `clientId` / `prefix` once: the user id when it was
+   * approved, not yet handed out or cancelled, and not expired; else undefined. One UPDATE, so
+   * of concurrent callers on any instance only one gets it.
+   */
+  async consumeApproval(
+    id: string,
+    clientId: string,
+    prefix: string,
+    now: number,
+  ): Promise<string | undefined> {
+    return store(async () => {
+      const claimed = await this.database.db
+        .updateTable('auth_login_approvals')
+        .set({ consumed_at: now })
+        .where('id', '=', id)
+        .where('client_id', '=', clientId)
+        .where('prefix', '=', prefix)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+      const row = await this.database.db
+        .selectFrom('auth_login_approvals')
+        .select('user_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.user_id;
+    });
+  }
+
+  /** Marks request `id` as handed out or cancelled (no-op when it has no approval). */
+  async closeApproval(id: string, now: number): Promise<void> {
+    return store(async () => {
+      await this.database.db
+        .updateTable('auth_login_approvals')
+        .set({ consumed_at: now })
+        .where('id', '=', id)
+        .where('consumed_at', 'is', null)
+        .execute();
+    });
+  }
+
+  /** Removes an approval that did not take effect (the request changed meanwhile). */
+  async discardApproval(id: string): Promise<void> {
+    return store(async () => {
+      await this.database.db
+        .deleteFrom('auth_login_approvals')
+        .where('id', '=', id)
+        .where('consumed_at', 'is', null)
+        .execute();
+    });
+  }
+
+  private async dropExpired(
+    table: 'auth_vp_uses' | 'auth_login_approvals',
+    now: number,
+  ): Promise<void> {
+    // Rows stay an hour past their expiry (clock skew between replicas costs nothing then).
+    await this.database.db
+      .deleteFrom(table)
+      .where('expires_at', '<', now - 3_600_000)
+      .execute();
+  }
+}
+
+/** A database outage as a 503 (ServiceUnavailableError), anything else as it is. */
+async function store<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toStoreError('database', err);
+  }
+}
