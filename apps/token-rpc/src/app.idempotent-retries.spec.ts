@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningAnvil } from '@itp/dev-chain';
+import { Redis } from 'ioredis';
 import { RedisKvStore } from '@itp/stores';
 import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
@@ -90,6 +91,32 @@ describe('token-rpc idempotent retries', () => {
     const again = await rpc(first.url, '/token', 'transfer', [params]);
     expect(again.result.TransactionID).toBe(lost.result.TransactionID);
     expect(await pendingNonce(wallet.address)).toBe(1);
+  });
+
+  it('after Redis restarted empty, an identical retry still gets its TransactionID, another request 409', async () => {
+    const wallet = await fundedWallet();
+    const params = await transferParams(first.url, wallet, TO, '2500');
+    const lost = await rpc(first.url, '/token', 'transfer', params);
+    expect(lost.result.resultCode).toBe('200');
+    await receiptOf(chain.url, lost.result.TransactionID);
+    // Every key of token-rpc in Redis is gone (tempKeys, their answers, nonce state).
+    const redis = new Redis(testRedisUrl());
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+    const retried = await rpc(second.url, '/token', 'transfer', params);
+    expect(retried.result).toEqual(lost.result);
+    const changed = await rpc(first.url, '/token', 'transfer', { ...params, amount: '2501' });
+    expect(changed.result.resultCode).toBe('409');
+    expect(await pendingNonce(wallet.address)).toBe(1);
+    expect(await recordsFrom(wallet.address)).toEqual([{ hash: lost.result.TransactionID }]);
   });
 
   it('any other request with a used tempKey stays 409: another amount, another signature', async () => {

@@ -104,6 +104,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     logger,
     fundNewAddress,
     retryWaitMs: config.TEMP_KEY_RETRY_WAIT_MS,
+    sentTransactions: transactionLog,
   });
   // Settles records left sending / sent / unknown against the chain: right after start, then on a
   // timer that shutdown stops (before the database and the chain client close: the scope closes

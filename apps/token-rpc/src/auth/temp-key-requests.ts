@@ -1,3 +1,4 @@
+import { sha256Hex } from '@itp/crypto';
 import { isBaseError } from '@itp/errors';
 import type { TransactionOutcome } from '@itp/jsonrpc';
 import type { Logger } from '@itp/service-kit';
@@ -9,6 +10,7 @@ import type {
   TempKeyClaim,
   TempKeyStore,
 } from './temp-key-store.js';
+import type { TransactionEntry } from '../transactions/transaction-log.js';
 
 export interface TempKeyRequestsOptions {
   tempKeys: TempKeyStore;
@@ -17,6 +19,15 @@ export interface TempKeyRequestsOptions {
   waitMs: number;
   /** Between two looks at the first request's claim (default 50 ms, with jitter). */
   pollMs?: number;
+  /** Where a tempKey's transaction is found when Redis no longer knows the tempKey. */
+  sent?: SentForTempKey;
+}
+
+/** The durable side of identical retries: the transaction log (port). */
+export interface SentForTempKey {
+  findByTempKey(
+    tempKeyHash: string,
+  ): Promise<{ entry: TransactionEntry; fingerprint: string } | undefined>;
 }
 
 const UNKNOWN_MESSAGE =
@@ -52,7 +63,7 @@ export class TempKeyRequests {
         case 'answered':
           return replay(claim.outcome, claim.failure);
         case 'missing':
-          throw new TempKeyRejectedError(UNKNOWN_MESSAGE);
+          return this.fromTransactionLog(tempKey, fingerprint);
         case 'usedByOther':
           throw new TempKeyRejectedError(USED_BY_OTHER_MESSAGE);
         case 'inProgress':
@@ -60,6 +71,24 @@ export class TempKeyRequests {
           await sleep(pollMs / 2 + Math.random() * pollMs);
       }
     }
+  }
+
+  /**
+   * Redis does not know the tempKey (never issued, expired, or lost when Redis restarted empty):
+   * if a transaction was sent with it, an identical request gets its answer and any other "409".
+   */
+  private async fromTransactionLog(
+    tempKey: string,
+    fingerprint: string,
+  ): Promise<TransactionOutcome<string>> {
+    const found = await this.options.sent?.findByTempKey(sha256Hex(tempKey));
+    if (!found) throw new TempKeyRejectedError(UNKNOWN_MESSAGE);
+    if (found.fingerprint !== fingerprint) throw new TempKeyRejectedError(USED_BY_OTHER_MESSAGE);
+    const { entry } = found;
+    return {
+      transactionId: entry.hash,
+      resultData: entry.kind === 'createToken' ? (entry.contractAddress ?? entry.hash) : entry.hash,
+    };
   }
 
   private async runClaimed(

@@ -41,6 +41,10 @@ export interface TokenTransactionsTable {
   block_number: number | null;
   error: string | null;
   request_id: string | null;
+  /** SHA-256 (hex) of the tempKey that authorised it (migration 0004); null without one. */
+  temp_key_hash?: string | null;
+  /** The request's fingerprint (method, params, signature): identical retries match it. */
+  request_fingerprint?: string | null;
   created_at: number;
   updated_at: number;
 }

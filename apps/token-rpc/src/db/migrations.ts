@@ -74,6 +74,34 @@ const m0003: Migration = {
   },
 };
 
+/**
+ * The identical-retry answer survives a Redis that restarts empty (docs/api.md §4.2): each
+ * transaction sent for a tempKey carries the tempKey's SHA-256 and the request's fingerprint,
+ * written with the record before the broadcast.
+ */
+const m0004: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('token_transactions')
+      .addColumn('temp_key_hash', 'varchar(64)')
+      .execute();
+    await db.schema
+      .alterTable('token_transactions')
+      .addColumn('request_fingerprint', 'varchar(128)')
+      .execute();
+    await db.schema
+      .createIndex('token_transactions_temp_key_hash')
+      .on('token_transactions')
+      .column('temp_key_hash')
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex('token_transactions_temp_key_hash').execute();
+    await db.schema.alterTable('token_transactions').dropColumn('request_fingerprint').execute();
+    await db.schema.alterTable('token_transactions').dropColumn('temp_key_hash').execute();
+  },
+};
+
 /** token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. */
 export const tokenMigrations: MigrationSet = {
   tableName: 'token_rpc_migrations',
@@ -81,5 +109,6 @@ export const tokenMigrations: MigrationSet = {
     '0001_wallet_and_transactions': m0001,
     '0002_wallet_did_registered_at': m0002,
     '0003_transaction_settlement': m0003,
+    '0004_transaction_temp_key': m0004,
   },
 };

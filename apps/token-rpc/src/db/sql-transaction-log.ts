@@ -3,6 +3,7 @@ import type { TokenSqlDatabase, TokenTransactionsTable } from './database.js';
 import { sqlCall } from './sql-errors.js';
 import type {
   PendingTransactionStatus,
+  RequestKey,
   SendOutcome,
   Settlement,
   TransactionEntry,
@@ -49,6 +50,7 @@ export class SqlTransactionLog implements TransactionLog {
 
   recordSending(
     entry: Omit<TransactionEntry, 'status' | 'blockNumber' | 'error' | 'updatedAt'>,
+    requestKey?: RequestKey,
   ): Promise<void> {
     return sqlCall('record a transaction', async () => {
       await this.database.db
@@ -66,6 +68,8 @@ export class SqlTransactionLog implements TransactionLog {
           block_number: null,
           error: null,
           request_id: entry.requestId,
+          temp_key_hash: requestKey?.tempKeyHash ?? null,
+          request_fingerprint: requestKey?.fingerprint ?? null,
           created_at: entry.createdAt,
           updated_at: entry.createdAt,
         })
@@ -139,6 +143,21 @@ export class SqlTransactionLog implements TransactionLog {
         .where('hash', '=', hash)
         .executeTakeFirst();
       return row ? toEntry(row) : null;
+    });
+  }
+
+  findByTempKey(
+    tempKeyHash: string,
+  ): Promise<{ entry: TransactionEntry; fingerprint: string } | undefined> {
+    return sqlCall('find a transaction by tempKey', async () => {
+      const row = await this.database.db
+        .selectFrom('token_transactions')
+        .selectAll()
+        .where('temp_key_hash', '=', tempKeyHash)
+        .orderBy('created_at', 'asc')
+        .executeTakeFirst();
+      if (!row || !row.request_fingerprint) return undefined;
+      return { entry: toEntry(row), fingerprint: row.request_fingerprint };
     });
   }
 

@@ -47,6 +47,13 @@ export interface TransactionEntry {
   updatedAt: number;
 }
 
+/** The tempKey request a transaction was sent for (its durable identical-retry key). */
+export interface RequestKey {
+  /** SHA-256 (hex) of the tempKey: the tempKey itself is never stored. */
+  tempKeyHash: string;
+  fingerprint: string;
+}
+
 /** What the broadcast's answer makes of a `sending` record. */
 export type SendOutcome = 'sent' | 'failed' | 'unknown';
 
@@ -62,7 +69,15 @@ export interface TransactionLog {
   /** Recorded before the broadcast, so that a crash in between still leaves a trace. */
   recordSending(
     entry: Omit<TransactionEntry, 'status' | 'blockNumber' | 'error' | 'updatedAt'>,
+    requestKey?: RequestKey,
   ): Promise<void>;
+  /**
+   * The transaction sent for a tempKey (by its SHA-256) and the fingerprint of the request that
+   * sent it: the identical-retry answer when Redis no longer knows the tempKey.
+   */
+  findByTempKey(
+    tempKeyHash: string,
+  ): Promise<{ entry: TransactionEntry; fingerprint: string } | undefined>;
   /**
    * The broadcast's answer: applied only while the record is still `sending` (the reconciler may
    * have settled it meanwhile); false when it was not.

@@ -171,18 +171,21 @@ export class TransactionSender {
     contractAddress: string | null,
   ): Promise<void> {
     try {
-      await this.options.log.recordSending({
-        hash,
-        kind: tx.kind,
-        from: tx.wallet.address,
-        to: tx.to,
-        contractAddress,
-        nonce,
-        value: tx.value.toString(10),
-        amount: (tx.amount ?? tx.value).toString(10),
-        requestId: tx.requestId ?? null,
-        createdAt: this.now(),
-      });
+      await this.options.log.recordSending(
+        {
+          hash,
+          kind: tx.kind,
+          from: tx.wallet.address,
+          to: tx.to,
+          contractAddress,
+          nonce,
+          value: tx.value.toString(10),
+          amount: (tx.amount ?? tx.value).toString(10),
+          requestId: tx.requestId ?? null,
+          createdAt: this.now(),
+        },
+        tx.wallet.requestKey,
+      );
     } catch (err) {
       if (isStoreUnavailable(err, 'database')) {
         throw new ServiceUnavailableError(

@@ -1,6 +1,6 @@
 import { SigningKey, getAddress } from 'ethers';
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
-import { DecryptionError, constantTimeEqual } from '@itp/crypto';
+import { DecryptionError, constantTimeEqual, sha256Hex } from '@itp/crypto';
 import { InternalError } from '@itp/errors';
 import type { TransactionOutcome } from '@itp/jsonrpc';
 import type {
@@ -14,7 +14,8 @@ import type { Logger } from '@itp/service-kit';
 import { hashKeyMatches } from '../auth/hash-key.js';
 import { requestFingerprint } from '../auth/request-fingerprint.js';
 import { signingHash, type SigningString } from '../auth/signing-string.js';
-import { TempKeyRequests } from '../auth/temp-key-requests.js';
+import { TempKeyRequests, type SentForTempKey } from '../auth/temp-key-requests.js';
+import type { RequestKey } from '../transactions/transaction-log.js';
 import type { TempKeyBinding, TempKeyStore } from '../auth/temp-key-store.js';
 import {
   BadHashKeyError,
@@ -41,6 +42,8 @@ export interface AuthorizedWallet {
   address: string;
   /** ethers keeps the private key in a private field: logging this object does not reveal it. */
   signingKey: SigningKey;
+  /** The tempKey request it was authorised for: recorded with the transaction (retries). */
+  requestKey?: RequestKey;
 }
 
 /** What a transaction-creating request presents (docs/api.md §4). */
@@ -71,6 +74,11 @@ export interface WalletServiceOptions {
   fundNewAddress?: (address: string) => Promise<void>;
   /** How long an identical retry waits for the first request's answer (default 10 s). */
   retryWaitMs?: number;
+  /**
+   * The durable identical-retry answers (the transaction log): when Redis lost a tempKey, an
+   * identical retry still gets its TransactionID (docs/api.md §4.2).
+   */
+  sentTransactions?: SentForTempKey;
   now?: () => number;
 }
 
@@ -95,6 +103,7 @@ export class WalletService {
       tempKeys: options.tempKeys,
       logger: options.logger,
       waitMs: options.retryWaitMs ?? 10_000,
+      sent: options.sentTransactions,
     });
   }
 
@@ -186,7 +195,10 @@ export class WalletService {
   ): Promise<TransactionOutcome<string>> {
     const fingerprint = requestFingerprint(request.method, request.params);
     return this.requests.runOnce(request.tempKey, fingerprint, async (binding) =>
-      send(await this.checkTransaction(binding, request)),
+      send({
+        ...(await this.checkTransaction(binding, request)),
+        requestKey: { tempKeyHash: sha256Hex(request.tempKey), fingerprint },
+      }),
     );
   }
 
