@@ -20,6 +20,17 @@ function validateOpenRPCDocument(doc: unknown): unknown {
   return JSON.parse(run.stdout) as unknown;
 }
 
+/** MethodCallValidator (schema-utils-js) on every example's params: `{ checked, failures }`. */
+function validateExamples(doc: unknown): unknown {
+  const script = fileURLToPath(new URL('./validate-examples.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script], {
+    input: JSON.stringify(doc),
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) return run.stderr;
+  return JSON.parse(run.stdout) as unknown;
+}
+
 type Doc = Record<string, unknown> & {
   servers?: Array<{ url: string }>;
   methods: Array<Record<string, unknown>>;
@@ -71,6 +82,13 @@ describe.each(endpoints)('OpenRPC document of /$name', ({ name, url }) => {
         hasExamples: true,
       });
     }
+  });
+
+  it('every example passes MethodCallValidator (checksummed mixed-case addresses included)', async () => {
+    const doc = await discover(url());
+    const answer = validateExamples(doc) as { checked: number; failures: unknown[] };
+    expect(answer.failures).toEqual([]);
+    expect(answer.checked).toBeGreaterThan(0);
   });
 
   it('passes every call @open-rpc/test-coverage generates (examples, and schema-faked params)', async () => {

@@ -9,8 +9,12 @@ import { z } from 'zod';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
-/** The address forms that carry no checksum (the JSON Schema `pattern` of address params). */
-export const ADDRESS_WITHOUT_CHECKSUM = '^0x([0-9a-f]{40}|[0-9A-F]{40})$';
+/**
+ * The JSON Schema `pattern` of address params: any letter case, because the service answers
+ * checksummed (EIP-55) mixed-case addresses and its own examples use them. JSON Schema cannot
+ * check a checksum: the rule is in the description, and the service refuses a wrong one.
+ */
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
 
 /** A 20-byte address; all lower case, all upper case, or a valid EIP-55 mixed-case checksum. */
 export const addressParam = z
@@ -22,10 +26,9 @@ export const addressParam = z
   )
   .meta({
     description:
-      '0x-prefixed 20-byte address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum',
-    // JSON Schema cannot check a checksum: the documented pattern lists the forms that need none
-    // (every value it allows, the service accepts); a checksummed mixed-case address is accepted too.
-    pattern: ADDRESS_WITHOUT_CHECKSUM,
+      '0x-prefixed 20-byte address: all lower case, all upper case, or mixed case with a valid ' +
+      'EIP-55 checksum (a mixed-case address with a wrong checksum is refused with -32602)',
+    pattern: ADDRESS_PATTERN,
   });
 
 /** A checksummed address as the service answers it. */
