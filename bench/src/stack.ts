@@ -163,6 +163,7 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
       RATE_LIMIT_WALLET_PER_MINUTE: '0',
       RATE_LIMIT_TEMP_KEY_PER_MINUTE: '0',
       RATE_LIMIT_SIGN_DATA_PER_MINUTE: '0',
+      RATE_LIMIT_READ_PER_MINUTE: '0',
     },
     stdio: 'ignore',
     detached: true,

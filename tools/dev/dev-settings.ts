@@ -27,6 +27,7 @@ export const PASS_THROUGH = [
   'RATE_LIMIT_WALLET_PER_MINUTE',
   'RATE_LIMIT_TEMP_KEY_PER_MINUTE',
   'RATE_LIMIT_SIGN_DATA_PER_MINUTE',
+  'RATE_LIMIT_READ_PER_MINUTE',
 ] as const;
 
 export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {

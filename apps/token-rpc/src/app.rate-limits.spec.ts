@@ -14,6 +14,7 @@ const DEFAULT_LIMITS = {
   RATE_LIMIT_WALLET_PER_MINUTE: '30',
   RATE_LIMIT_TEMP_KEY_PER_MINUTE: '300',
   RATE_LIMIT_SIGN_DATA_PER_MINUTE: '300',
+  RATE_LIMIT_READ_PER_MINUTE: '600',
 };
 
 const CLIENT_A = '203.0.113.1';
@@ -37,10 +38,11 @@ describe('token-rpc rate limits', () => {
     url: string,
     body: unknown,
     forwardedFor?: string,
+    path = '/token',
   ): Promise<{ status: number; json: Json }> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
-    const res = await fetch(`${url}/token`, {
+    const res = await fetch(`${url}${path}`, {
       method: 'POST',
       headers,
       body: JSON.stringify(body),
@@ -157,6 +159,40 @@ describe('token-rpc rate limits', () => {
     expect(
       (await call(app.url, request(1, 'signData', params), CLIENT_A)).json.result.resultCode,
     ).toBe('409');
+  });
+
+  it('reads: 600 per minute per client, one counter for getBalance and the ERC-20 reads', async () => {
+    const client = '203.0.113.3';
+    const balance = request(1, 'getBalance', { address: wallet.address });
+    const codes: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const batch = Array.from({ length: 100 }, (_, i) => ({ ...balance, id: i + 1 }));
+      codes.push(...codesOf((await call(app.url, batch, client)).json));
+    }
+    // The ERC-20 reads count against the same limit (the contract need not exist: the limit
+    // answers before the chain is asked).
+    const erc20 = Array.from({ length: 100 }, (_, i) =>
+      request(i + 1, 'balanceOf', { contract: wallet.address, address: wallet.address }),
+    );
+    codes.push(...codesOf((await call(replica.url, erc20, client, '/token/erc20')).json));
+    expect(count(codes, '429')).toBe(0);
+    expect(codes).toHaveLength(600);
+    const over = await call(app.url, balance, client);
+    expect(over.json.result.resultCode).toBe('429');
+    expect(over.json.result.resultMessage).toMatch(/^too many read calls/);
+    const overErc20 = await call(app.url, erc20[0], client, '/token/erc20');
+    expect(overErc20.json.result.resultCode).toBe('429');
+    expect((await call(app.url, balance, CLIENT_A)).json.result.resultCode).toBe('200');
+  });
+
+  it('rpc.discover is answered once per batch: a batch of 100 gets one document and 99 -32600', async () => {
+    const batch = Array.from({ length: 100 }, (_, i) => request(i + 1, 'rpc.discover'));
+    const res = await call(app.url, batch, '203.0.113.4');
+    const answers = res.json as Json[];
+    expect(answers).toHaveLength(100);
+    expect(answers.filter((a: Json) => a.result?.openrpc !== undefined)).toHaveLength(1);
+    expect(answers.filter((a: Json) => a.error?.code === -32600)).toHaveLength(99);
+    expect(JSON.stringify(res.json).length).toBeLessThan(200_000);
   });
 
   it('without TRUST_PROXY a caller cannot pick its own address with X-Forwarded-For', async () => {

@@ -21,7 +21,7 @@ import { Erc20Service } from './erc20/erc20-service.js';
 import { itpTokenInterface } from './erc20/itp-token.js';
 import { internalWalletRouter } from './http/internal-router.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
-import { tokenRateLimits } from './rate-limit/token-rate-limits.js';
+import { erc20RateLimits, tokenRateLimits } from './rate-limit/token-rate-limits.js';
 import { erc20Methods } from './rpc/erc20-methods.js';
 import { rateLimited } from './rpc/rate-limited.js';
 import { tokenMethods } from './rpc/token-methods.js';
@@ -121,6 +121,8 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
   );
   const erc20 = new Erc20Service(wallets, sender, chain);
 
+  // One counter store for every limit of both endpoints (the read limit is shared by them).
+  const rateLimiter = new RateLimiter(kv);
   const tokenServer = new RpcServer({
     info: {
       title: 'Token API',
@@ -131,11 +133,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     },
     servers: [{ name: 'gateway', url: '/token' }],
     publicUrl: config.PUBLIC_URL,
-    methods: rateLimited(
-      tokenMethods(wallets, tokens),
-      new RateLimiter(kv),
-      tokenRateLimits(config),
-    ),
+    methods: rateLimited(tokenMethods(wallets, tokens), rateLimiter, tokenRateLimits(config)),
     logger,
   });
   const erc20Server = new RpcServer({
@@ -148,7 +146,7 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     },
     servers: [{ name: 'gateway', url: '/token/erc20' }],
     publicUrl: config.PUBLIC_URL,
-    methods: erc20Methods(erc20),
+    methods: rateLimited(erc20Methods(erc20), rateLimiter, erc20RateLimits(config)),
     logger,
   });
 

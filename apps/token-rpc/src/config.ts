@@ -95,6 +95,11 @@ export const configShape = {
   RATE_LIMIT_TEMP_KEY_PER_MINUTE: perMinute.default(300),
   /** signData per client address per minute; 0 = no limit. */
   RATE_LIMIT_SIGN_DATA_PER_MINUTE: perMinute.default(300),
+  /**
+   * Reads per client address per minute, one counter for getBalance, getTransactionStatus and
+   * the ERC-20 reads of /token/erc20 (each a chain or database call); 0 = no limit.
+   */
+  RATE_LIMIT_READ_PER_MINUTE: perMinute.default(600),
   /** Development only: wei sent to each new address (default 10 ETH). */
   DEV_FUNDING_WEI: z
     .string()

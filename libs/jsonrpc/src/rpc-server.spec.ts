@@ -431,23 +431,39 @@ describe('RpcServer: batches', () => {
   });
 
   it('caps the total size of a batch answer: answers over it become -32600 with their id', async () => {
-    const discover = (n: number) =>
-      JSON.stringify(Array.from({ length: n }, (_, i) => rpc('rpc.discover', undefined, i)));
-    const one = await server.handle(discover(1), { requestId: 'r' });
+    // A method with a 20 KB answer: three of them do not fit under the cap, two do.
+    const withBig = [
+      ...methods,
+      defineMethod({
+        name: 'big',
+        summary: 'A large answer',
+        paramsStyle: 'object',
+        params: z.object({}),
+        result: z.object({ text: z.string() }),
+        handler: async () => ({ text: 'x'.repeat(20_000) }),
+      }),
+    ];
+    const plain = new RpcServer({
+      info: { title: 'Test RPC', version: '1.0.0' },
+      methods: withBig,
+      logger: captureLogger().logger,
+    });
+    const bigCalls = (n: number) =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => rpc('big', {}, i)));
+    const one = await plain.handle(bigCalls(1), { requestId: 'r' });
     const size = Buffer.byteLength(one.body ?? '');
-    // Room for two discover answers and the small refusals, not for three discover answers.
     const capped = new RpcServer({
       info: { title: 'Test RPC', version: '1.0.0' },
-      methods,
+      methods: withBig,
       logger: captureLogger().logger,
       maxBatchAnswerBytes: size * 2 + 1000,
     });
-    const answer = await capped.handle(discover(5), { requestId: 'r' });
+    const answer = await capped.handle(bigCalls(5), { requestId: 'r' });
     expect(Buffer.byteLength(answer.body ?? '')).toBeLessThanOrEqual(size * 2 + 1000);
     const answers = JSON.parse(answer.body ?? '') as Array<{ id: number; result?: unknown }>;
     expect(answers.map((a) => a.id)).toEqual([0, 1, 2, 3, 4]);
-    expect(answers[0]?.result).toMatchObject({ openrpc: expect.any(String) });
-    expect(answers[1]?.result).toMatchObject({ openrpc: expect.any(String) });
+    expect(answers[0]?.result).toMatchObject({ resultData: { text: expect.any(String) } });
+    expect(answers[1]?.result).toMatchObject({ resultData: { text: expect.any(String) } });
     for (const refused of answers.slice(2)) {
       expect(refused).toEqual(
         protocolError(refused.id, -32600, 'Invalid Request', {
@@ -457,9 +473,9 @@ describe('RpcServer: batches', () => {
     }
     // Small answers after a refused big one still fit and are kept.
     const mixed = JSON.stringify([
-      rpc('rpc.discover', undefined, 'a'),
-      rpc('rpc.discover', undefined, 'b'),
-      rpc('rpc.discover', undefined, 'c'),
+      rpc('big', {}, 'a'),
+      rpc('big', {}, 'b'),
+      rpc('big', {}, 'c'),
       rpc('sum', [1, 2], 'd'),
     ]);
     const kept = JSON.parse((await capped.handle(mixed, { requestId: 'r' })).body ?? '') as Array<{
@@ -473,13 +489,27 @@ describe('RpcServer: batches', () => {
     expect(kept[3]?.result).toBeDefined();
   });
 
-  it('keeps a batch of 100 rpc.discover within the default cap of 1 MiB', async () => {
+  it('answers rpc.discover once per batch: the others are -32600, the batch stays small', async () => {
     const batch = JSON.stringify(
       Array.from({ length: 100 }, (_, i) => rpc('rpc.discover', undefined, i)),
     );
+    const one = await server.handle(JSON.stringify(rpc('rpc.discover', undefined, 0)), {
+      requestId: 'r',
+    });
     const answer = await server.handle(batch, { requestId: 'r' });
-    expect(Buffer.byteLength(answer.body ?? '')).toBeLessThanOrEqual(1024 * 1024);
-    expect(JSON.parse(answer.body ?? '')).toHaveLength(100);
+    const answers = JSON.parse(answer.body ?? '') as Array<{ id: number; result?: unknown }>;
+    expect(answers).toHaveLength(100);
+    expect(answers[0]?.result).toEqual(JSON.parse(one.body ?? '').result);
+    for (const refused of answers.slice(1)) {
+      expect(refused).toEqual(
+        protocolError(refused.id, -32600, 'Invalid Request', {
+          reason: 'rpc.discover is answered once per batch',
+        }),
+      );
+    }
+    expect(Buffer.byteLength(answer.body ?? '')).toBeLessThan(
+      Buffer.byteLength(one.body ?? '') + 100 * 200,
+    );
   });
 
   it('refuses a cap that is not a positive integer', () => {

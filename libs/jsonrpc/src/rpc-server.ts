@@ -160,6 +160,8 @@ export class RpcServer {
   private readonly documentJson: string;
   private readonly servers: readonly OpenRpcServer[];
   private readonly publicUrl: string | undefined;
+  /** rpc.discover's document as JSON text, made on the first call (it never changes). */
+  private discoverText: string | undefined;
 
   constructor(options: RpcServerOptions) {
     this.logger = options.logger;
@@ -249,7 +251,9 @@ export class RpcServer {
         body: invalidRequest(null, `a batch holds at most ${this.maxBatchSize} requests`),
       };
     }
-    const texts = await Promise.all(payload.map((item) => this.answerOne(item, context)));
+    // rpc.discover at most once per batch: the others get -32600 (each would be ~18 KB).
+    const batch = { discovered: false };
+    const texts = await Promise.all(payload.map((item) => this.answerOne(item, context, batch)));
     const answered = this.capBatchAnswers(payload, texts);
     return answered.length === 0 ? NO_CONTENT : { status: 200, body: `[${answered.join(',')}]` };
   }
@@ -297,14 +301,24 @@ export class RpcServer {
   }
 
   /** The JSON text answering one request object, or undefined for a notification. */
-  private async answerOne(item: unknown, context: RpcContext): Promise<string | undefined> {
+  private async answerOne(
+    item: unknown,
+    context: RpcContext,
+    batch?: { discovered: boolean },
+  ): Promise<string | undefined> {
     const checked = checkRequest(item);
     if (!checked.ok) return invalidRequest(checked.id, checked.reason);
     const { request } = checked;
     if (request.method === 'rpc.discover') {
       if (!request.hasId) return undefined;
-      const document = stringifyJson(this.openRpcDocument());
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${document}}`;
+      if (batch) {
+        if (batch.discovered) {
+          return invalidRequest(request.id, 'rpc.discover is answered once per batch');
+        }
+        batch.discovered = true;
+      }
+      this.discoverText ??= stringifyJson(this.openRpcDocument());
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":${this.discoverText}}`;
     }
     const reply = await this.dispatch(request, context);
     if (!request.hasId) return undefined;

@@ -26,6 +26,7 @@ export const TEST_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_WALLET_PER_MINUTE: '100000',
   RATE_LIMIT_TEMP_KEY_PER_MINUTE: '100000',
   RATE_LIMIT_SIGN_DATA_PER_MINUTE: '100000',
+  RATE_LIMIT_READ_PER_MINUTE: '100000',
 };
 
 export interface TokenTestApp {
