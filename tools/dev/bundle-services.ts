@@ -36,7 +36,7 @@ export interface ServiceBundles {
 
 /**
  * Bundles `apps/<name>/src/main.ts` of each service with the workspace libs it imports into one
- * ESM file (esbuild, as `npm run build` does for production, with linked source maps), so that
+ * ESM file (esbuild, as tools/build/assemble-app.ts does for the images, with linked source maps), so that
  * the service processes start on plain node: no tsx loader resolving and transpiling hundreds of
  * modules in every one of them, which made the start of the stack several seconds slower.
  * Each run writes to its own folder (two stacks may start at once); folders of runs whose
