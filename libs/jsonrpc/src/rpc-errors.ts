@@ -1,6 +1,6 @@
 /**
  * The protocol error codes of docs/api.md §6 with their default messages. The first five are
- * JSON-RPC 2.0's own; -32701/-32702 and -32500/-32400/-32300 come from the interface's table.
+ * JSON-RPC 2.0's own; -32701/-32702 and -32500/-32400/-32300 are the platform's additions (docs/api.md §6).
  */
 export const RPC_ERRORS = {
   PARSE_ERROR: { code: -32700, message: 'Parse error' },

@@ -17,7 +17,7 @@ interface BodyParserError {
 }
 
 /**
- * Maps errors to the REST error shape of the contract. Never a stack trace; 500 only for bugs.
+ * Maps errors to the REST error shape of docs/api.md §2.3. Never a stack trace; 500 only for bugs.
  * 429 and every 503 (a dependency down: ServiceUnavailableError) carry `Retry-After`.
  */
 export function restErrorHandler(logger: Logger): ErrorRequestHandler {

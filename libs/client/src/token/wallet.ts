@@ -16,8 +16,8 @@ export interface WalletEndpoints {
 }
 
 /**
- * A wallet address with its secretKey. Every transaction runs the interface's flow (§5, contract
- * §4): net_getTempKey → hashKey = SHA-256(`tempKey|secretKey`) → signData over SHA-256 of the
+ * A wallet address with its secretKey. Every transaction runs the flow of docs/api.md §4.2:
+ * net_getTempKey → hashKey = SHA-256(`tempKey|secretKey`) → signData over SHA-256 of the
  * method's fields and `tempKey|hashKey` → the method with tempKey, hashKey and signature. The
  * secretKey never leaves this object except as hashKey.
  */
