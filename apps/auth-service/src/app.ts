@@ -27,6 +27,7 @@ import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
 import { SqlOneTimeMarks } from './db/sql-one-time-marks.js';
+import { KnownClients } from './rate-limit/known-clients.js';
 import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
@@ -160,6 +161,7 @@ async function buildDomain(
     failuresPerIdAndIp,
     failuresPerId,
     failuresPerIp,
+    knownClients: new KnownClients(kv),
     logger,
   });
   // One-time rules that must survive a Redis that restarts empty (docs/api.md §2): SQL.

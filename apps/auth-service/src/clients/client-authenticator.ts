@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '@itp/crypto';
 import { CONTROL_CHARACTER } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { Client } from './client.js';
 import type { ClientRepository } from './client-repository.js';
@@ -33,7 +34,8 @@ export class ClientAuthenticator {
       options.cacheTtlMs > 0 ? new LRUCache({ max: 1000, ttl: options.cacheTtlMs }) : undefined;
   }
 
-  async authenticate(authorization: string | undefined, clientIp: string): Promise<Client> {
+  async authenticate(authorization: string | undefined, address: string): Promise<Client> {
+    const clientIp = clientGroup(address); // IPv6 counted by /64
     const credentials = parseBasicAuth(authorization);
     if (!credentials) {
       throw new InvalidClientError('Client authentication required (HTTP Basic)');

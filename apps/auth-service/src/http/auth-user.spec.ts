@@ -254,7 +254,7 @@ describe('POST /v2/auth/auth-user (real PostgreSQL and Redis)', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('resets the per-id count after a successful login', async () => {
+  it('a client that logged in as the user is not held by the per-id count after its own typos', async () => {
     const ip = fromNewIp();
     await auth.domain.userAdmin.add({ id: 'dave', password: 'dave-password', name: 'Dave' });
     for (let round = 0; round < 2; round += 1) {

@@ -5,7 +5,9 @@ import { isStoreUnavailable, toStoreError } from '@itp/stores';
 import type { LoginResult } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { FailureBackoff } from '../rate-limit/failure-backoff.js';
+import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
+import type { KnownClients } from '../rate-limit/known-clients.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { LoginResults } from './login-results.js';
@@ -33,6 +35,8 @@ export interface PasswordLoginDeps {
   failuresPerId: FailureBackoff;
   /** Per client address across all ids: LOGIN_MAX_FAILURES_PER_IP. */
   failuresPerIp: FailureCounter;
+  /** Clients that logged in as a user before: never held by that user's per-id hold. */
+  knownClients: KnownClients;
   logger: Logger;
 }
 
@@ -53,18 +57,28 @@ export class PasswordLogin {
   constructor(private readonly deps: PasswordLoginDeps) {}
 
   async login(request: PasswordLoginRequest): Promise<LoginResult> {
-    const { hasher, failuresPerIdAndIp, failuresPerId, failuresPerIp } = this.deps;
-    const pair = `${request.id}\u0000${request.clientIp}`;
-    await failuresPerIp.check(request.clientIp);
+    const { hasher, failuresPerIdAndIp, failuresPerId, failuresPerIp, knownClients } = this.deps;
+    // IPv4 addresses count one by one, IPv6 by /64 (one subscriber's network).
+    const client = clientGroup(request.clientIp);
+    const pair = `${request.id}\u0000${client}`;
+    await failuresPerIp.check(client);
     await failuresPerIdAndIp.check(pair);
-    await failuresPerId.check(request.id);
+    // The per-id hold slows down whoever fails for this id, never its owner: it applies only to a
+    // client that has failed for the id in the window and has not logged in as it before. A
+    // client that has not failed for the id gets its password checked (a wrong one is counted,
+    // and from then on the hold applies to it too).
+    const [failedHere, known] = await Promise.all([
+      failuresPerIdAndIp.failures(pair),
+      knownClients.has(request.id, client),
+    ]);
+    if (failedHere > 0 && !known) await failuresPerId.check(request.id);
     const user = await this.findUser(request.id);
     const passwordOk = user
       ? await hasher.verify(user.passwordHash, request.password)
       : await hasher.verifyDummy(request.password);
     if (!user || !passwordOk || !user.enabled) {
       await Promise.all([
-        failuresPerIp.recordFailure(request.clientIp),
+        failuresPerIp.recordFailure(client),
         failuresPerIdAndIp.recordFailure(pair),
         failuresPerId.recordFailure(request.id),
       ]);
@@ -72,7 +86,9 @@ export class PasswordLogin {
         details: { reason: !user ? 'unknown id' : !passwordOk ? 'wrong password' : 'disabled' },
       });
     }
-    await Promise.all([failuresPerIdAndIp.reset(pair), failuresPerId.reset(request.id)]);
+    // The per-id count is not reset: the owner's login must not hand an attacker a fresh
+    // allowance of free failures (the hold never applies to the owner's clients anyway).
+    await Promise.all([failuresPerIdAndIp.reset(pair), knownClients.remember(user.id, client)]);
     const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
     if (hasher.needsRehash(user.passwordHash)) await this.rehash(user.id, request.password);
     return this.deps.results.resultFor(user, notExpiringBefore);

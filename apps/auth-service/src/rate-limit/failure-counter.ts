@@ -46,6 +46,11 @@ export class FailureCounter {
     if (count >= this.options.max) await this.refuse(key);
   }
 
+  /** The failures counted for `subject` in the current window (0 when none). */
+  async failures(subject: string): Promise<number> {
+    return Number((await this.kv.get(this.key(subject))) ?? '0');
+  }
+
   async recordFailure(subject: string): Promise<void> {
     await this.kv.incr(this.key(subject), { ttlMs: this.options.windowMs });
   }

@@ -4,6 +4,7 @@ import type { LoginResult } from '@itp/schemas';
 import { VpReplayedError } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
+import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { LoginVpVerifier } from './login-vp-verifier.js';
 import type { VpUseLedger } from './vp-use-ledger.js';
@@ -43,7 +44,8 @@ export class VpLogin {
     this.clock = options.clock ?? Date.now;
   }
 
-  async login(vp: unknown, requestId: string | undefined, clientIp: string): Promise<LoginResult> {
+  async login(vp: unknown, requestId: string | undefined, address: string): Promise<LoginResult> {
+    const clientIp = clientGroup(address); // IPv6 counted by /64
     await this.deps.failuresPerIp.check(clientIp);
     let verified;
     try {
