@@ -44,12 +44,13 @@ export interface PasswordLoginDeps {
  * auth-user: id + password → login result with a new JWT.
  * - Unknown id, wrong password and disabled user: the same UnauthorizedError, after the same
  *   argon2 work (an unknown id is checked against a dummy hash).
- * - Rate limits (README "Rate limits"): all three are checked before the work and only real
- *   credential failures are counted, after the check. Per (id, client address) and per client
- *   address: a wall for the window. Per id across addresses: short growing holds (never more
- *   than LOGIN_ID_MAX_DELAY_SECONDS), so nobody can lock the owner out by failing for them. A
- *   success resets the per-(id, address) and the per-id counts. A failing user store is a 503
- *   and counts nothing.
+ * - Rate limits (README "Rate limits"): all are checked before the work and only real
+ *   credential failures are counted, after the check. Client addresses are grouped (IPv6 by
+ *   /64). Per (id, client) and per client: a wall for the window. Per id across clients: short
+ *   growing holds (at most LOGIN_ID_MAX_DELAY_SECONDS) that apply only to clients that have
+ *   failed for the id and never logged in as it, so nobody can keep the owner out by failing for
+ *   them. A success resets the per-(id, client) count and marks the client known for the id
+ *   (30 days). A failing user store is a 503 and counts nothing.
  * - Token extension: with valid credentials, a `token` must be a valid (unexpired) token of this
  *   service for the same user; the new token's exp is later than the old one's.
  */
