@@ -212,7 +212,7 @@ function serviceObjects(s: ServiceSpec): object[] {
       failureThreshold: 3,
     },
     readinessProbe: {
-      httpGet: { path: '/health/ready', port: 'http' },
+      httpGet: { path: '/health/ready/self', port: 'http' },
       periodSeconds: 5,
       timeoutSeconds: 3,
       failureThreshold: 2,

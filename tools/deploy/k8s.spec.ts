@@ -196,7 +196,7 @@ describe('deploy/k8s', () => {
         if (workload.kind === 'Deployment') {
           const [c] = pod.containers;
           expect(c.livenessProbe.httpGet.path).toBe('/health/live');
-          expect(c.readinessProbe.httpGet.path).toBe('/health/ready');
+          expect(c.readinessProbe.httpGet.path).toBe('/health/ready/self');
           expect(workload.spec.template.metadata.annotations['prometheus.io/scrape']).toBe('true');
         }
       }

@@ -13,7 +13,8 @@ import { ensureTestDidRegistry } from './testing/did-registry.js';
 // The README's production minimum: DATABASE_URL, REDIS_URL, ETH_RPC_URL, DID_REGISTRY_ADDRESS,
 // TOKEN_RPC_URL, AUTH_SERVICE_URL, INTERNAL_API_TOKEN and DID_KMS_SECRET_KEY (here: the harness'
 // servers, the test registry and freshly generated strong secrets). token-rpc and auth-service are
-// called per request, not at start: their URLs may point at nothing for this test.
+// called per request, not at start: their URLs may point at nothing for this test (the aggregate
+// readiness then names them; the self-only one stays ready).
 let db: TestDatabase | undefined;
 
 describeMinimalEnvStart({
@@ -53,6 +54,14 @@ describeMinimalEnvStart({
   },
   metricsPort: 9082,
   started: (service) => {
+    it('names token-rpc and auth-service in its aggregate readiness when they are down', async () => {
+      const res = await fetch(`${service().url}/health/ready`);
+      expect(res.status).toBe(503);
+      const report = (await res.json()) as { notReady: string[] };
+      expect(report.notReady.sort()).toEqual(['auth-service', 'token-rpc']);
+      expect((await fetch(`${service().url}/health/ready/self`)).status).toBe(200);
+    });
+
     it('lists its issuer DID', async () => {
       const issuers = (await (await fetch(`${service().url}/v2/did/issuers`)).json()) as unknown;
       expect(JSON.stringify(issuers)).toMatch(/did:ethr:0x[0-9a-fA-F]{40}/);

@@ -5,6 +5,7 @@ import { createEthersProvider } from '@itp/chain/ethers';
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { ServiceUnavailableError } from '@itp/errors';
 import {
+  serviceReadinessCheck,
   ConfigError,
   HttpService,
   defineApp,
@@ -190,7 +191,11 @@ async function wireDidService(
       name: 'veramo-store',
       check: async () => void (await dataSource.query('SELECT 1')),
     })
-    .addReadinessCheck(chainReadinessCheck(chain));
+    .addReadinessCheck(chainReadinessCheck(chain))
+    // The services did-service calls (aggregate readiness only: a token-rpc that is down makes
+    // create-did and create-vc answer 503, it does not take did-service out of rotation).
+    .addReadinessCheck(serviceReadinessCheck('token-rpc', config.TOKEN_RPC_URL))
+    .addReadinessCheck(serviceReadinessCheck('auth-service', config.AUTH_SERVICE_URL));
 
   service.app.use(
     didRouter({

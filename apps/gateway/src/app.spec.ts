@@ -373,6 +373,15 @@ describe('health', () => {
         'error: HTTP 503: not ready: redis (error: connect ECONNREFUSED)',
       );
       expect(report.checks['auth-service']).toBe('ok');
+      // The probe Kubernetes uses is self-only: an upstream that is not ready never takes the
+      // gateway (and with it password logins) out of rotation.
+      const self = await fetch(`${gateway.url}/health/ready/self`);
+      expect(self.status).toBe(200);
+      expect(await self.json()).toEqual({
+        status: 'ready',
+        checks: { process: 'ok' },
+        notReady: [],
+      });
     } finally {
       did.ready = true;
     }

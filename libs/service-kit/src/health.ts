@@ -5,6 +5,29 @@ import express from 'express';
 export interface ReadinessCheck {
   name: string;
   check: () => Promise<unknown>;
+  /**
+   * The service cannot serve a single request without it: part of the self-only readiness
+   * (`/health/ready/self`, what Kubernetes probes) too. Default false: only the aggregate
+   * `/health/ready` (for people and `npm start`) asks it.
+   */
+  essential?: boolean;
+}
+
+/**
+ * Another service this one calls, for the aggregate readiness: ready when its self-only
+ * readiness (`<baseUrl>/health/ready/self`) answers 200. Never essential: a service that is down
+ * behind this one is answered per request (503), it does not take this one out.
+ */
+export function serviceReadinessCheck(name: string, baseUrl: string): ReadinessCheck {
+  const url = `${baseUrl.replace(/\/+$/, '')}/health/ready/self`;
+  return {
+    name,
+    check: async () => {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name} answered ${res.status}`);
+    },
+  };
 }
 
 export interface ReadinessReport {
@@ -64,6 +87,23 @@ export function healthRouter(
       return;
     }
     const report = await runReadiness(checks, timeoutMs);
+    res.status(report.status === 'ready' ? 200 : 503).json(report);
+  });
+  // Self-only readiness (docs/api.md §1): this process, and only the dependencies it cannot
+  // serve any request without. A dependency that is down is answered per request (503), never
+  // by taking every replica out of the load balancer at once.
+  router.get('/health/ready/self', async (_req, res) => {
+    if (state.shuttingDown) {
+      res
+        .status(503)
+        .json({ status: 'not ready', checks: { process: 'shutting down' }, notReady: ['process'] });
+      return;
+    }
+    const report = await runReadiness(
+      checks.filter((c) => c.essential === true),
+      timeoutMs,
+    );
+    report.checks = { process: 'ok', ...report.checks };
     res.status(report.status === 'ready' ? 200 : 503).json(report);
   });
   return router;

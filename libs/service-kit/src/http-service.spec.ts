@@ -61,6 +61,39 @@ describe('HttpService', () => {
     expect(body.checks.database).toMatch(/down/);
   });
 
+  it('answers the self-only readiness from the process and its essential checks only', async () => {
+    let dbUp = false;
+    let localUp = true;
+    const { url } = await start((s) => {
+      s.addReadinessCheck({
+        name: 'database',
+        check: async () => (dbUp ? undefined : Promise.reject(new Error('down'))),
+      });
+      s.addReadinessCheck({
+        name: 'local-file',
+        essential: true,
+        check: async () => (localUp ? undefined : Promise.reject(new Error('unreadable'))),
+      });
+    });
+    // A dependency behind the service is down: the aggregate says so, the probe stays ready.
+    expect((await fetch(`${url}/health/ready`)).status).toBe(503);
+    const self = await fetch(`${url}/health/ready/self`);
+    expect(self.status).toBe(200);
+    expect(await self.json()).toEqual({
+      status: 'ready',
+      checks: { process: 'ok', 'local-file': 'ok' },
+      notReady: [],
+    });
+    // What it cannot serve a single request without is part of it.
+    localUp = false;
+    const bad = await fetch(`${url}/health/ready/self`);
+    expect(bad.status).toBe(503);
+    expect(((await bad.json()) as { notReady: string[] }).notReady).toEqual(['local-file']);
+    dbUp = true;
+    localUp = true;
+    expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+  });
+
   it('times out a hanging readiness check instead of hanging', async () => {
     const { url } = await start((s) =>
       s.addReadinessCheck({ name: 'redis', check: () => new Promise(() => undefined) }),

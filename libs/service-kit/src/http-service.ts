@@ -94,7 +94,9 @@ export class HttpService {
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
-    const quiet = new Set(options.quietPaths ?? ['/health/live', '/health/ready', '/metrics']);
+    const quiet = new Set(
+      options.quietPaths ?? ['/health/live', '/health/ready', '/health/ready/self', '/metrics'],
+    );
     this.quiet = quiet;
     app.use(traceRequests(options.name, { continueTrace: !options.publicEdge }));
     app.use(accessLog(app, options.logger, quiet));

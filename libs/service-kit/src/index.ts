@@ -16,7 +16,12 @@ export {
   restErrorHandler,
   type ErrorBody,
 } from './error-handler.js';
-export { runReadiness, type ReadinessCheck, type ReadinessReport } from './health.js';
+export {
+  runReadiness,
+  serviceReadinessCheck,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './health.js';
 export { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 export {
   HttpService,

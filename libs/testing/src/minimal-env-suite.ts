@@ -90,8 +90,8 @@ export function describeMinimalEnvStart(suite: MinimalEnvSuite): void {
         return running;
       };
 
-      it('answers /health/ready with 200', async () => {
-        expect((await fetch(`${service().url}/health/ready`)).status).toBe(200);
+      it('answers its self-only readiness (/health/ready/self, what Kubernetes probes) with 200', async () => {
+        expect((await fetch(`${service().url}/health/ready/self`)).status).toBe(200);
       });
 
       it('serves metrics on its own listener, not on the public port', async () => {
