@@ -86,21 +86,38 @@ export class TransactionSender {
         { kind: tx.kind, from: tx.wallet.address, chainId, gasLimit, fees },
         'transaction prepared',
       );
-      const unsigned = Transaction.from({
-        ...fees,
-        chainId: BigInt(chainId),
-        nonce: lease.nonce,
-        to: tx.to,
-        value: tx.value,
-        data: tx.data,
-        gasLimit,
-      });
-      unsigned.signature = tx.wallet.signingKey.sign(unsigned.unsignedHash);
-      const raw = unsigned.serialized;
-      const hash = unsigned.hash as string;
       const contractAddress =
         tx.to === null ? getCreateAddress({ from: tx.wallet.address, nonce: lease.nonce }) : null;
-      await this.record(tx, hash, lease.nonce, contractAddress);
+      // The same request content, nonce and fees sign to the same hash as an earlier record
+      // whose send failed (the node was down, the chain restarted without it): the log refuses a
+      // second record of that hash, so the fee is raised by 1 wei, a different transaction for
+      // the same nonce (at most a few times; then the send fails like any other).
+      let raw = '';
+      let hash = '';
+      for (let bump = 0n; ; bump += 1n) {
+        const unsigned = Transaction.from({
+          ...withTip(fees, bump),
+          chainId: BigInt(chainId),
+          nonce: lease.nonce,
+          to: tx.to,
+          value: tx.value,
+          data: tx.data,
+          gasLimit,
+        });
+        unsigned.signature = tx.wallet.signingKey.sign(unsigned.unsignedHash);
+        raw = unsigned.serialized;
+        hash = unsigned.hash as string;
+        try {
+          await this.record(tx, hash, lease.nonce, contractAddress);
+          break;
+        } catch (err) {
+          if (!(err instanceof DuplicateTransactionError) || bump >= 3n) throw err;
+          this.options.logger.warn(
+            { hash, nonce: lease.nonce, from: tx.wallet.address },
+            'an identical transaction is already recorded: signing it again with the fee + 1 wei',
+          );
+        }
+      }
       try {
         await lease.confirm();
       } catch (err) {
@@ -193,6 +210,7 @@ export class TransactionSender {
           { cause: err },
         );
       }
+      if (isDuplicateKey(err)) throw new DuplicateTransactionError(hash, { cause: err });
       throw new InternalError('the transaction could not be recorded; nothing was sent', {
         cause: err,
       });
@@ -228,4 +246,41 @@ export class TransactionSender {
       );
     }
   }
+}
+
+/** The log already holds a record of this exact transaction hash. */
+class DuplicateTransactionError extends ServiceUnavailableError {
+  constructor(hash: string, options?: { cause?: unknown }) {
+    super(`transaction ${hash} is already recorded; nothing was sent, try again`, options);
+  }
+}
+
+/** A unique-key violation of PostgreSQL (23505) or SQLite, anywhere in the cause chain. */
+function isDuplicateKey(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth += 1) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))) {
+      return true;
+    }
+    if (
+      typeof message === 'string' &&
+      /UNIQUE constraint failed|duplicate key value/.test(message)
+    ) {
+      return true;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** `fees` with the tip (or the legacy gas price) raised by `bump` wei. */
+function withTip(fees: FeeFields, bump: bigint): FeeFields {
+  if (bump === 0n) return fees;
+  return fees.type === 2
+    ? {
+        type: 2,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas + bump,
+        maxFeePerGas: fees.maxFeePerGas + bump,
+      }
+    : { type: 0, gasPrice: fees.gasPrice + bump };
 }
