@@ -48,7 +48,14 @@ const clean = (): SuiteFigures => ({
   recordsBefore: { 'public.wallet_keys': 1 },
   recordsAfter: { 'public.wallet_keys': 2 },
   lost: { wallets: 0, dids: 0, transactions: 0, checked: 3 },
-  settle: { records: 1, open: 0, secondsToFinal: 1, mismatches: [], byStatus: { mined: 1 } },
+  settle: {
+    records: 1,
+    open: 0,
+    unknownToChain: 0,
+    secondsToFinal: 1,
+    mismatches: [],
+    byStatus: { mined: 1 },
+  },
   readyAtEnd: true,
   crashes: { gateway: [] },
   hygiene: {

@@ -71,10 +71,13 @@ export const configShape = {
     .default(30_000),
   /** The reconciler leaves a record alone while it changed less than this long ago. */
   TX_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Per-address nonce lease: time to live (longer than one whole send). */
-  NONCE_LEASE_TTL_MS: positiveInt.default(60_000),
-  /** How long a transaction waits for the per-address nonce lease. */
-  NONCE_LEASE_WAIT_MS: positiveInt.default(30_000),
+  /**
+   * Per-address nonce lease: time to live. The holder renews it every third of it, so this only
+   * bounds how long a lease whose holder is gone blocks the address.
+   */
+  NONCE_LEASE_TTL_MS: positiveInt.min(300).default(5_000),
+  /** How long a transaction waits for the nonce lease (then "503"; well under the gateway's timeout). */
+  NONCE_LEASE_WAIT_MS: positiveInt.default(10_000),
   /** Time to live of the stored next nonce; after it the chain's pending nonce decides alone. */
   NONCE_CACHE_TTL_MS: positiveInt.default(120_000),
   /** How long the chain's pending nonce may stay behind the stored one before the chain decides. */

@@ -6,6 +6,13 @@ export interface SettleFigures {
   records: number;
   /** Records not final (sending, sent, unknown) when the deadline passed. */
   open: number;
+  /**
+   * Of those, records the chain does not know at all (no receipt, not pending) whose nonce is
+   * still free: open by design until their address sends again (docs/adr/0011: the reconciler
+   * never declares `dropped` on the node's silence alone). A chain stopped and started from an
+   * older state leaves these. They do not count against "every record final".
+   */
+  unknownToChain: number;
   /** Seconds from the call until every record was final (null: not within the deadline). */
   secondsToFinal: number | null;
   /** Records whose status / block does not match the chain's receipt. */
@@ -16,7 +23,21 @@ export interface SettleFigures {
 interface Row {
   hash: string;
   status: string;
+  from_address: string;
+  nonce: string | number;
   block_number?: string | null;
+}
+
+const FINAL = ['mined', 'failed', 'dropped'];
+
+/** An open record the chain has never heard of, at a nonce nothing has used yet. */
+async function unknownToChain(stack: Stack, row: Row): Promise<boolean> {
+  const [receipt, known, pending] = await Promise.all([
+    stack.chain.call<unknown>('eth_getTransactionReceipt', [row.hash]),
+    stack.chain.call<unknown>('eth_getTransactionByHash', [row.hash]),
+    stack.chain.call<string>('eth_getTransactionCount', [row.from_address, 'pending']),
+  ]);
+  return receipt === null && known === null && Number(pending) <= Number(row.nonce);
 }
 
 /**
@@ -33,7 +54,9 @@ export async function settleTransactions(
   let secondsToFinal: number | null = null;
   while (Date.now() - started < deadlineMs) {
     rows = await query<Row>(stack.databaseUrl, 'SELECT * FROM token_transactions');
-    if (rows.every((r) => ['mined', 'failed', 'dropped'].includes(r.status))) {
+    const open = rows.filter((r) => !FINAL.includes(r.status));
+    const lost = await Promise.all(open.map((r) => unknownToChain(stack, r)));
+    if (lost.every(Boolean)) {
       secondsToFinal = (Date.now() - started) / 1000;
       break;
     }
@@ -64,9 +87,12 @@ export async function settleTransactions(
       );
     }
   }
+  const open = rows.filter((r) => !FINAL.includes(r.status));
+  const lostFlags = await Promise.all(open.map((r) => unknownToChain(stack, r)));
   return {
     records: rows.length,
-    open: rows.filter((r) => !['mined', 'failed', 'dropped'].includes(r.status)).length,
+    open: open.length,
+    unknownToChain: lostFlags.filter(Boolean).length,
     secondsToFinal,
     mismatches,
     byStatus,

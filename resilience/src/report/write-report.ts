@@ -96,7 +96,7 @@ export function figuresMarkdown(f: SuiteFigures, note = ''): string {
       .map(([s, n]) => `${s} ${n}`)
       .join(
         ', ',
-      )}), all final ${f.settle.secondsToFinal === null ? `**not** within 60 s (${f.settle.open} open)` : `${f.settle.secondsToFinal.toFixed(1)} s after the last fault`}; **mismatches with the chain: ${f.settle.mismatches.length}**.`,
+      )}), all final ${f.settle.secondsToFinal === null ? `**not** within 60 s (${f.settle.open} open)` : `${f.settle.secondsToFinal.toFixed(1)} s after the last fault`}${f.settle.unknownToChain > 0 ? ` (${f.settle.unknownToChain} the chain never knew left open, by design: docs/adr/0011)` : ''}; **mismatches with the chain: ${f.settle.mismatches.length}**.`,
     '',
     '### Races',
     '',

@@ -1,5 +1,5 @@
 import { randomHex } from '@itp/crypto';
-import { InternalError, ServiceUnavailableError, isBaseError } from '@itp/errors';
+import { ServiceUnavailableError, isBaseError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
 import type { KvStore } from '@itp/stores';
 
@@ -18,9 +18,16 @@ export interface NonceManagerOptions {
   /** The chain's pending transaction count of an address (eth_getTransactionCount 'pending'). */
   pendingNonce: (address: string) => Promise<number>;
   logger: Logger;
-  /** Time to live of the per-address lease (default 60 s): longer than one whole send. */
+  /**
+   * Time to live of the per-address lease (default 5 s). The holder renews it every third of
+   * it while it works, so it only bounds how long a lease nobody holds any more (its holder
+   * died, or its release failed during an outage) blocks the address.
+   */
   leaseTtlMs?: number;
-  /** How long a send waits for the lease before giving up (default 30 s). */
+  /**
+   * How long a send waits for the lease before answering 503 (default 10 s: well under the
+   * gateway's upstream timeout, so the client gets a clear 503, never a gateway 504).
+   */
   leaseWaitMs?: number;
   /** Time to live of the stored next nonce (default 120 s): after a quiet spell, the chain decides. */
   nextNonceTtlMs?: number;
@@ -128,8 +135,8 @@ export class NonceManager {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: NonceManagerOptions) {
-    this.leaseTtlMs = options.leaseTtlMs ?? 60_000;
-    this.leaseWaitMs = options.leaseWaitMs ?? 30_000;
+    this.leaseTtlMs = options.leaseTtlMs ?? 5_000;
+    this.leaseWaitMs = options.leaseWaitMs ?? 10_000;
     this.nextNonceTtlMs = options.nextNonceTtlMs ?? 120_000;
     this.gapTimeoutMs = options.gapTimeoutMs ?? 30_000;
     this.now = options.now ?? Date.now;
@@ -169,6 +176,17 @@ export class NonceManager {
     const nextKey = `nonce:next:${id}`;
     const token = randomHex(16);
     await this.acquire(leaseKey, token, address);
+    // Renewed while held: a slow send keeps it, a dead holder's lease ends within the TTL.
+    const renew = setInterval(
+      () => {
+        kv.compareAndSwap(leaseKey, token, token, {
+          ttlMs: this.leaseTtlMs,
+          ifConnected: true,
+        }).catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.leaseTtlMs / 3)),
+    );
+    renew.unref();
     try {
       const [pending, stored] = await Promise.all([
         this.options.pendingNonce(address),
@@ -199,17 +217,26 @@ export class NonceManager {
       });
       return result;
     } finally {
-      await kv.compareAndSwap(leaseKey, token, null).catch((casErr: unknown) => {
-        logger.warn({ address, err: casErr }, 'could not release the nonce lease; it expires');
-      });
+      clearInterval(renew);
+      await kv
+        .compareAndSwap(leaseKey, token, null, { ifConnected: true })
+        .catch((casErr: unknown) => {
+          logger.warn({ address, err: casErr }, 'could not release the nonce lease; it expires');
+        });
     }
   }
 
   private async acquire(leaseKey: string, token: string, address: string): Promise<void> {
     const deadline = Date.now() + this.leaseWaitMs;
     for (let attempt = 0; ; attempt++) {
+      // Never queued while Redis is down: a SET NX sent at reconnect, after this caller gave
+      // up, would take a lease nobody holds (ifConnected: refused at once instead).
       const taken = await kvCall(() =>
-        this.options.kv.set(leaseKey, token, { ttlMs: this.leaseTtlMs, onlyIfAbsent: true }),
+        this.options.kv.set(leaseKey, token, {
+          ttlMs: this.leaseTtlMs,
+          onlyIfAbsent: true,
+          ifConnected: true,
+        }),
       );
       if (taken) return;
       if (Date.now() >= deadline) {
@@ -223,7 +250,10 @@ export class NonceManager {
 
   private async confirm(leaseKey: string, token: string, address: string): Promise<void> {
     const held = await kvCall(() =>
-      this.options.kv.compareAndSwap(leaseKey, token, token, { ttlMs: this.leaseTtlMs }),
+      this.options.kv.compareAndSwap(leaseKey, token, token, {
+        ttlMs: this.leaseTtlMs,
+        ifConnected: true,
+      }),
     );
     if (!held) {
       throw new NonceLeaseTimeoutError(
@@ -238,6 +268,7 @@ async function kvCall<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     if (isBaseError(err)) throw err;
-    throw new InternalError('the nonce store (Redis) is unavailable', { cause: err });
+    // A failure of Redis that is no recognised outage is still Redis not serving: 503, retry.
+    throw new ServiceUnavailableError('the nonce store (Redis) is unavailable', { cause: err });
   }
 }

@@ -8,6 +8,12 @@ export interface SetOptions {
   ttlMs?: number;
   /** Only set when the key does not exist (SET NX). */
   onlyIfAbsent?: boolean;
+  /**
+   * Refuse at once (unavailable) instead of queueing the command while the connection is down.
+   * For commands that must not run later than their caller waits — a lease taken by a command
+   * replayed at reconnect, after its caller gave up, is a lease nobody holds.
+   */
+  ifConnected?: boolean;
 }
 
 export interface KvStore {
@@ -26,7 +32,7 @@ export interface KvStore {
     key: string,
     expected: string,
     next: string | null,
-    options?: { ttlMs?: number },
+    options?: { ttlMs?: number; ifConnected?: boolean },
   ): Promise<boolean>;
   /** Atomically increments an integer counter; `ttlMs` is applied when the counter is created. */
   incr(key: string, options?: { ttlMs?: number }): Promise<number>;

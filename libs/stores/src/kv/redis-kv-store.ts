@@ -83,6 +83,8 @@ export class RedisKvStore implements KvStore {
   private readonly scripts: ScriptCommands;
   private closing: Promise<void> | undefined;
   private closed = false;
+  /** Set on the first 'ready': from then on, not ready means the connection was lost. */
+  private everReady = false;
 
   constructor(options: RedisKvStoreOptions) {
     const logger = options.logger;
@@ -115,6 +117,7 @@ export class RedisKvStore implements KvStore {
     this.redis.on('ready', () => {
       if (down) logger?.info('redis connection restored');
       down = false;
+      this.everReady = true;
     });
   }
 
@@ -123,7 +126,22 @@ export class RedisKvStore implements KvStore {
   }
 
   set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
-    return this.run('SET', () => this.doSet(key, value, options));
+    return this.run('SET', () => {
+      if (options.ifConnected) this.assertConnected();
+      return this.doSet(key, value, options);
+    });
+  }
+
+  /**
+   * For `ifConnected` calls: once the connection has been ready, throws "Stream isn't
+   * writeable" (→ Redis unavailable) while it is not, so the command is never put in the offline
+   * queue, where ioredis would send it at reconnect even after its caller timed out. Before the
+   * first connection (a service just started) the command waits for it as any other.
+   */
+  private assertConnected(): void {
+    if (this.everReady && this.redis.status !== 'ready') {
+      throw new Error("Stream isn't writeable and the call asked not to be queued");
+    }
   }
 
   private async doSet(key: string, value: string, options: SetOptions): Promise<boolean> {
@@ -153,20 +171,21 @@ export class RedisKvStore implements KvStore {
     key: string,
     expected: string,
     next: string | null,
-    options: { ttlMs?: number } = {},
+    options: { ttlMs?: number; ifConnected?: boolean } = {},
   ): Promise<boolean> {
     const ttl = options.ttlMs === undefined ? '' : String(toTtlMs(options.ttlMs));
-    return this.run(
-      'EVALSHA cas',
-      async () =>
+    return this.run('EVALSHA cas', async () => {
+      if (options.ifConnected) this.assertConnected();
+      return (
         (await this.scripts.kvCompareAndSwap(
           key,
           expected,
           next === null ? 'del' : 'set',
           next ?? '',
           ttl,
-        )) === 1,
-    );
+        )) === 1
+      );
+    });
   }
 
   async incr(key: string, options: { ttlMs?: number } = {}): Promise<number> {

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { ServiceUnavailableError } from '@itp/errors';
+import { RedisKvStore } from '@itp/stores';
+import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
+import { NonceManager } from './nonce-manager.js';
+
+const logger = pino({ level: 'silent' });
+const A = '0x00000000000000000000000000000000000000a1';
+const B = '0x00000000000000000000000000000000000000b2';
+
+/**
+ * Issue 18, item 1: after Redis was away 10 s, sends from some addresses stayed blocked 50-60 s —
+ * a SET NX queued while Redis was down was sent at reconnect after its caller had given up,
+ * taking a lease nobody held (60 s TTL), and a lease whose release failed lived its full TTL.
+ * Real Redis behind a TCP proxy that the test cuts and restores.
+ */
+describe('NonceManager across a Redis outage', () => {
+  let proxy: TcpProxy;
+  let kv: RedisKvStore;
+  let nonces: NonceManager;
+  const send = (address: string) =>
+    nonces.withNonce(address, async (lease) => {
+      await lease.confirm();
+      return lease.nonce;
+    });
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(testRedisUrl());
+    kv = new RedisKvStore({
+      url: proxy.rewrite(testRedisUrl()),
+      keyPrefix: uniquePrefix('nonce-outage'),
+      commandTimeoutMs: 500,
+    });
+    // The defaults of token-rpc: lease TTL 5 s (renewed while held), wait 10 s.
+    nonces = new NonceManager({ kv, logger, pendingNonce: async () => 7 });
+  });
+  afterAll(async () => {
+    await kv?.close();
+    await proxy?.close();
+  });
+
+  it('a lease in flight when Redis goes away: 503s meanwhile, every address sends again within 5 s of its return', async () => {
+    expect(await send(A)).toBe(7);
+    // B holds its lease (a send in flight) when Redis goes away.
+    let finish: () => void = () => undefined;
+    const inFlight = nonces.withNonce(B, async (lease) => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      await lease.confirm();
+      return lease.nonce;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // B's lease is taken
+    await proxy.stop();
+    // While Redis is away: a clear 503 at once (never queued for later), for A and for B's send.
+    const started = Date.now();
+    await expect(send(A)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    finish();
+    await expect(inFlight).rejects.toBeInstanceOf(ServiceUnavailableError);
+    // Requests keep arriving during the outage, which lasts a second (each of them would have
+    // queued a SET NX before).
+    for (let i = 0; i < 5; i += 1) {
+      await expect(send(A)).rejects.toBeInstanceOf(ServiceUnavailableError);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await proxy.start();
+    const back = Date.now();
+    // Both addresses work again within 5 s: no lease taken by a replayed command, and B's
+    // unreleased lease (its release failed) ends within its TTL.
+    await eventually(() => send(A), 5_000);
+    await eventually(() => send(B), 5_000 - (Date.now() - back));
+    expect(Date.now() - back).toBeLessThan(5_000);
+  }, 30_000);
+});
+
+/** Retries `call` until it resolves, for at most `ms`. */
+async function eventually<T>(call: () => Promise<T>, ms: number): Promise<T> {
+  const deadline = Date.now() + Math.max(ms, 0);
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
