@@ -11,6 +11,9 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/'],
+  // Built packages (npm run build: dist/libs/client, dist/images/*) hold package.json files with
+  // the workspaces' names: never part of the module map.
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/data/'],
   testMatch: ['**/*.spec.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',

@@ -10,8 +10,17 @@ describe('resolveSettings', () => {
       json: false,
       authAdminCli: undefined,
       didAdminCli: undefined,
+      workDir: '.',
     });
     expect(DEFAULT_URL).toBe('http://127.0.0.1:8080');
+  });
+
+  it("reads relative files from the caller's directory: INIT_CWD under npm run, else the cwd", () => {
+    expect(resolveSettings({}, {}, '/home/me/work').workDir).toBe('/home/me/work');
+    // `npm run itp -- vc verify vc.json` from /home/me/work: npm runs itp in the repository.
+    expect(resolveSettings({}, { INIT_CWD: '/home/me/work' }, '/repo').workDir).toBe(
+      '/home/me/work',
+    );
   });
 
   it('takes ITP_URL and ITP_TOKEN, and the options over them', () => {

@@ -21,6 +21,12 @@ export interface CliSettings {
   json: boolean;
   authAdminCli: string | undefined;
   didAdminCli: string | undefined;
+  /**
+   * Where relative file names given to itp are read from: the caller's directory. Under
+   * `npm run itp -- …` npm runs itp in the repository root and names the caller's directory in
+   * INIT_CWD; otherwise it is the process's working directory.
+   */
+  workDir: string;
 }
 
 export interface GlobalFlags {
@@ -48,7 +54,7 @@ function gatewayUrl(raw: string, source: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export function resolveSettings(flags: GlobalFlags, env: CliEnv): CliSettings {
+export function resolveSettings(flags: GlobalFlags, env: CliEnv, cwd = '.'): CliSettings {
   const flagUrl = nonEmpty(flags.url);
   const envUrl = nonEmpty(env.ITP_URL);
   const url =
@@ -63,6 +69,7 @@ export function resolveSettings(flags: GlobalFlags, env: CliEnv): CliSettings {
     json: flags.json === true,
     authAdminCli: nonEmpty(env.ITP_AUTH_ADMIN_CLI),
     didAdminCli: nonEmpty(env.ITP_DID_ADMIN_CLI),
+    workDir: nonEmpty(env.INIT_CWD) ?? cwd,
   };
 }
 

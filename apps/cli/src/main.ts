@@ -6,6 +6,7 @@ import { runCli } from './run-cli.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
+  cwd: process.cwd(),
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,

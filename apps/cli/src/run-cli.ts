@@ -24,6 +24,8 @@ export interface OutputStream {
 
 export interface CliIo {
   env: CliEnv;
+  /** The process's working directory (`npm run itp` changes it: see CliSettings.workDir). */
+  cwd?: string;
   stdin: Readable;
   stdout: OutputStream;
   stderr: ProgressStream;
@@ -128,7 +130,7 @@ async function runOperatorGroup(
   deps: CliDeps,
 ): Promise<number> {
   const { values } = parse(leading, GLOBAL_OPTIONS);
-  const settings = resolveSettings(values, io.env);
+  const settings = resolveSettings(values, io.env, io.cwd);
   const cli = deps.findAdminCli(
     service,
     service === 'auth-service' ? settings.authAdminCli : settings.didAdminCli,
@@ -173,7 +175,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = realDeps
       io.stdout.write(USAGE);
       return EXIT.ok;
     }
-    const settings = resolveSettings(values, io.env);
+    const settings = resolveSettings(values, io.env, io.cwd);
     url = settings.url;
     const result = await command.run({
       client: deps.createClient(settings),

@@ -4,6 +4,8 @@
  * mined, DID, VC and VP, the QR login of a web site approved by the phone side, getBlock of the
  * transfer's block, and the typed errors of real answers.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort, startDevStack, type DevStack } from '@itp/testing';
 import {
@@ -200,4 +202,26 @@ describe('@itp/client against npm start', () => {
     const nobody = createClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
     await expect(nobody.block.getBlockNumber()).rejects.toBeInstanceOf(NetworkError);
   });
+
+  it('runs the README quick start (examples/quick-start.ts) as the README says: npx tsx', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const run = spawnSync('npx', ['tsx', 'libs/client/examples/quick-start.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ITP_BASE_URL: stack.url },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.status).toBe(0);
+    const printed = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(printed).toMatchObject({
+      user: 'demo',
+      transfer: 'mined',
+      vcVerified: true,
+      vpVerified: true,
+    });
+  }, 90_000);
 });

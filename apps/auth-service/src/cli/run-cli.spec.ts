@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +98,25 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     expect(weak.stderr).not.toContain('short');
     const badId = await cli(['users', 'add', 'bad id', '--name', 'B', '--password', 'long-enough']);
     expect(badId.code).toBe(1);
+  });
+
+  it('refuses a development database that does not exist instead of creating an empty one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'itp-no-db-'));
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const err: Buffer[] = [];
+    stderr.on('data', (c: Buffer) => err.push(c));
+    const code = await runCli(['users', 'list'], {
+      env: { APP_ENV: 'development', DATA_DIR: dataDir },
+      stdin: Readable.from([]),
+      stdout,
+      stderr,
+    });
+    expect(code).toBe(2);
+    expect(Buffer.concat(err).toString()).toMatch(
+      /no auth-service database at .*auth-service\.sqlite/,
+    );
+    expect(existsSync(join(dataDir, 'auth-service.sqlite'))).toBe(false);
   });
 
   it('refuses with exit 2: usage and configuration errors', async () => {

@@ -21,7 +21,7 @@ async function userInfoOf(ctx: CommandContext): Promise<Record<string, unknown>>
   const source = optionalString(ctx.values, 'claims');
   const info: Record<string, unknown> = {};
   if (source !== undefined) {
-    const parsed = await readJson(source, ctx.stdin);
+    const parsed = await readJson(source, ctx.stdin, ctx.settings.workDir);
     if (!isObject(parsed)) throw new UsageError('--claims must hold a JSON object');
     Object.assign(info, parsed);
   }
@@ -64,7 +64,7 @@ function verificationResult(result: VerificationResult, what: 'VC' | 'VP'): Comm
 
 async function documentArg(ctx: CommandContext, what: string): Promise<Record<string, unknown>> {
   const [source] = positionals(ctx, [`${what} file, or - for stdin`]) as [string];
-  const doc = await readJson(source, ctx.stdin);
+  const doc = await readJson(source, ctx.stdin, ctx.settings.workDir);
   if (!isObject(doc)) throw new UsageError(`the ${what} must be a JSON object`);
   return doc;
 }
@@ -113,7 +113,7 @@ export const vpCreateCommand: Command = {
     if (sources.length === 0) throw new UsageError('vp create needs at least one --vc <file|->');
     const credentials: VerifiableCredential[] = [];
     for (const source of sources) {
-      const vc = await readJson(source, ctx.stdin);
+      const vc = await readJson(source, ctx.stdin, ctx.settings.workDir);
       if (!isObject(vc)) throw new UsageError(`--vc ${source} must hold a JSON object (a VC)`);
       credentials.push(vc as unknown as VerifiableCredential);
     }

@@ -54,6 +54,14 @@ describe('readJson', () => {
     expect(await readJson('-', stdinOf('[1,2]\n'))).toEqual([1, 2]);
   });
 
+  it("reads a relative file name from the caller's directory, not the process's", async () => {
+    writeFileSync(join(dir, 'mine.json'), '{"b":2}');
+    expect(await readJson('mine.json', stdinOf(''), dir)).toEqual({ b: 2 });
+    await expect(readJson('mine.json', stdinOf(''), join(dir, 'elsewhere'))).rejects.toThrow(
+      'no such file: mine.json',
+    );
+  });
+
   it('says which input is missing or not JSON', async () => {
     await expect(readJson(join(dir, 'absent.json'), stdinOf(''))).rejects.toThrow(
       `no such file: ${join(dir, 'absent.json')}`,

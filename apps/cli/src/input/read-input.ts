@@ -3,6 +3,7 @@
  * `--secret-key-stdin`) and JSON documents (a VC, a VP) from a file or `-` for stdin.
  */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 
@@ -57,13 +58,18 @@ export async function readSecret(
 }
 
 /** A JSON document from a file, or from stdin for `-`. */
-export async function readJson(source: string, stdin: StdinReader): Promise<unknown> {
+export async function readJson(
+  source: string,
+  stdin: StdinReader,
+  workDir = '.',
+): Promise<unknown> {
   let text: string;
   if (source === '-') {
     text = await stdin.read('a JSON document (-)');
   } else {
     try {
-      text = await readFile(source, 'utf8');
+      // Relative to the caller's directory (CliSettings.workDir), not to where npm ran itp.
+      text = await readFile(resolve(workDir, source), 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(
