@@ -20,6 +20,8 @@ const WEI_AMOUNTS = new Set([
   'maxFeePerGas',
   'maxPriorityFeePerGas',
   'effectiveGasPrice',
+  'blobGasPrice',
+  'maxFeePerBlobGas',
 ]);
 const STATUS = { '0x1': 'success', '0x0': 'reverted' } as const;
 
@@ -47,18 +49,12 @@ function expectSameFields(node: Obj, ours: Obj, where: string, seen: Set<string>
       continue;
     }
     if (isDeepStrictEqual(got, sent)) continue;
-    // Converted: then the exact hex is kept beside it (or, for yParity/type/chainId, the value
-    // is a small integer with no companion).
+    // Converted: then the exact hex is kept beside it, for every numeric field (one rule).
     expect({ path, sent: typeof sent }).toEqual({ path, sent: 'string' });
     const exact = BigInt(sent as string);
     if (WEI_AMOUNTS.has(key)) expect({ path, got }).toEqual({ path, got: exact.toString(10) });
     else expect({ path, got }).toEqual({ path, got: Number(exact) });
-    if (`${key}Raw` in ours) expect({ path, raw: ours[`${key}Raw`] }).toEqual({ path, raw: sent });
-    else
-      expect({ path, small: ['type', 'chainId', 'yParity'].includes(key) }).toEqual({
-        path,
-        small: true,
-      });
+    expect({ path, raw: ours[`${key}Raw`] }).toEqual({ path, raw: sent });
   }
 }
 
@@ -145,6 +141,9 @@ describe('every field of the node reaches the caller', () => {
         'gas',
         'maxFeePerGas',
         'maxPriorityFeePerGas',
+        'chainId',
+        'type',
+        'yParity',
       ]) {
         expect({ field, raw: ours[`${field}Raw`] }).toEqual({ field, raw: node[field] });
       }
@@ -163,8 +162,14 @@ describe('every field of the node reaches the caller', () => {
       'cumulativeGasUsed',
       'gasUsed',
       'effectiveGasPrice',
+      'status',
+      'type',
     ]) {
       expect({ field, raw: ours[`${field}Raw`] }).toEqual({ field, raw: node[field] });
+    }
+    // A timestamp the node sends as a JSON number (anvil) gets its hex companion too.
+    if (typeof node['blockTimestamp'] === 'number') {
+      expect(ours['blockTimestampRaw']).toBe(`0x${node['blockTimestamp'].toString(16)}`);
     }
     const [nodeLog] = node['logs'] as Obj[];
     const [ourLog] = ours['logs'] as Obj[];

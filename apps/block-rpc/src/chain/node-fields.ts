@@ -47,6 +47,26 @@ export class NodeFields {
     return value;
   }
 
+  /**
+   * An optional quantity the node may send as hex or as a JSON number (anvil's blockTimestamp):
+   * `{ [field]: integer, [field + 'Raw']: hex }`, or nothing when absent.
+   */
+  pairIfPresent(field: string): Record<string, number | string> {
+    const value = this.obj[field];
+    if (value === undefined || value === null) return {};
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+      return { [field]: value, [`${field}Raw`]: `0x${value.toString(16)}` };
+    }
+    const raw = this.opt(field, 'quantity')!;
+    return { [field]: toNumber(raw), [`${field}Raw`]: raw };
+  }
+
+  /** An optional wei quantity: `{ [field]: decimal string, [field + 'Raw']: hex }`, or nothing. */
+  weiPairIfPresent(field: string): Record<string, string> {
+    const raw = this.opt(field, 'quantity');
+    return raw === null ? {} : { [field]: toDecimal(raw), [`${field}Raw`]: raw };
+  }
+
   /** A required quantity as an integer (rounded above 2^53 - 1). */
   int(field: string): number {
     return toNumber(this.req(field, 'quantity'));

@@ -40,6 +40,9 @@ export const EXAMPLE_TRANSACTION = {
   gasRaw: '0x5208',
   maxFeePerGasRaw: '0x77359400',
   maxPriorityFeePerGasRaw: '0x3b9aca00',
+  typeRaw: '0x2',
+  chainIdRaw: '0x7a69',
+  yParityRaw: '0x0',
 };
 
 export const EXAMPLE_BLOCK = {
@@ -105,6 +108,8 @@ export const EXAMPLE_RECEIPT = {
   cumulativeGasUsedRaw: '0x5208',
   gasUsedRaw: '0x5208',
   effectiveGasPriceRaw: '0x77359400',
+  statusRaw: '0x1',
+  typeRaw: '0x2',
 };
 
 export { TX_HASH as EXAMPLE_TX_HASH };

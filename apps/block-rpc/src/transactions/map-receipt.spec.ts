@@ -63,9 +63,13 @@ describe('mapReceipt', () => {
       cumulativeGasUsedRaw: '0xd822',
       gasUsedRaw: '0xd822',
       effectiveGasPriceRaw: '0x3b9acda6',
-      // not mapped: passed through as the node sent them
-      blobGasPrice: '0x1',
+      statusRaw: '0x1',
+      typeRaw: '0x2',
+      // One rule for every numeric field: value + …Raw (a number from the node gets its hex).
+      blobGasPrice: '1',
+      blobGasPriceRaw: '0x1',
       blockTimestamp: 1795314567,
+      blockTimestampRaw: '0x6b025387',
       logs: [
         {
           address: CONTRACT,
@@ -80,7 +84,8 @@ describe('mapReceipt', () => {
           logIndexRaw: '0x3',
           transactionIndexRaw: '0x0',
           blockNumberRaw: '0x69',
-          blockTimestamp: '0x6b025387',
+          blockTimestamp: 1795314567,
+          blockTimestampRaw: '0x6b025387',
         },
       ],
     });

@@ -18,6 +18,7 @@ function mapLog(f: NodeFields, raw: unknown, i: number): ReceiptLog {
     logIndexRaw: l.req('logIndex', 'quantity'),
     transactionIndexRaw: l.req('transactionIndex', 'quantity'),
     blockNumberRaw: l.req('blockNumber', 'quantity'),
+    ...l.pairIfPresent('blockTimestamp'),
   };
 }
 
@@ -30,9 +31,9 @@ function statusOf(f: NodeFields): TransactionReceipt['status'] {
 }
 
 /**
- * eth_getTransactionReceipt → the normalised receipt. Numeric fields get a `…Raw` sibling with the
- * node's exact hex (web3j's TransactionReceipt getters); fields the mapping does not know
- * (blockTimestamp, blobGasUsed, blobGasPrice, later forks) pass through as sent.
+ * eth_getTransactionReceipt → the normalised receipt. Every numeric field gets a `…Raw` sibling
+ * with the node's exact hex (web3j's TransactionReceipt getters: statusRaw, typeRaw,
+ * effectiveGasPriceRaw, …); fields the mapping does not know (later forks) pass through as sent.
  */
 export function mapReceipt(raw: unknown): TransactionReceipt {
   const f = nodeFields(raw, 'receipt');
@@ -57,5 +58,10 @@ export function mapReceipt(raw: unknown): TransactionReceipt {
     cumulativeGasUsedRaw: f.req('cumulativeGasUsed', 'quantity'),
     gasUsedRaw: f.req('gasUsed', 'quantity'),
     effectiveGasPriceRaw: f.opt('effectiveGasPrice', 'quantity'),
+    statusRaw: f.opt('status', 'quantity'),
+    typeRaw: f.opt('type', 'quantity') ?? '0x0',
+    ...f.pairIfPresent('blobGasUsed'),
+    ...f.weiPairIfPresent('blobGasPrice'),
+    ...f.pairIfPresent('blockTimestamp'),
   };
 }

@@ -62,6 +62,9 @@ describe('mapTransaction', () => {
       gasRaw: '0x5208',
       maxFeePerGasRaw: '0x77359400',
       maxPriorityFeePerGasRaw: '0x3b9aca00',
+      chainIdRaw: '0x7a69',
+      typeRaw: '0x2',
+      yParityRaw: '0x1',
     });
     expect(transactionRecordSchema.safeParse(tx).success).toBe(true);
   });

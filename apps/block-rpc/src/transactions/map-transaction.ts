@@ -20,8 +20,9 @@ function yParityOf(f: NodeFields): 0 | 1 | null {
 
 /**
  * eth_getTransactionByHash / a full block's transaction → the normalised transaction record.
- * Numeric fields get a `…Raw` sibling with the node's exact hex (web3j's Transaction getters);
- * fields the mapping does not know (blockTimestamp, blob fields, later forks) pass through as sent.
+ * Every numeric field gets a `…Raw` sibling with the node's exact hex (web3j's Transaction
+ * getters: chainIdRaw, typeRaw, yParityRaw, …); fields the mapping does not know (later forks)
+ * pass through as sent.
  */
 export function mapTransaction(raw: unknown): TransactionRecord {
   const f = nodeFields(raw, 'transaction');
@@ -55,5 +56,10 @@ export function mapTransaction(raw: unknown): TransactionRecord {
     gasRaw: f.req('gas', 'quantity'),
     maxFeePerGasRaw: f.opt('maxFeePerGas', 'quantity'),
     maxPriorityFeePerGasRaw: f.opt('maxPriorityFeePerGas', 'quantity'),
+    typeRaw: f.opt('type', 'quantity') ?? '0x0',
+    chainIdRaw: f.opt('chainId', 'quantity'),
+    yParityRaw: f.opt('yParity', 'quantity'),
+    ...f.pairIfPresent('blockTimestamp'),
+    ...f.weiPairIfPresent('maxFeePerBlobGas'),
   };
 }

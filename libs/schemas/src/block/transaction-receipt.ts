@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { address, decimalString, hash32, hexData, hexQuantity, uint } from './primitives.js';
 
-/** Sent by newer nodes, as hex or (anvil 1.7, receipt level) a number; passed through as sent. */
-export const blockTimestampPassThrough = z
-  .union([hexQuantity, uint])
-  .optional()
-  .meta({ description: "as sent by nodes that include it: the block's timestamp (hex or number)" });
-const blockTimestamp = blockTimestampPassThrough;
+/**
+ * The block's timestamp as newer nodes send it beside a log, a receipt or a transaction (as hex,
+ * or — anvil 1.7 — as a number): normalised like every numeric field, seconds + `…Raw` hex.
+ */
+export const blockTimestampFields = {
+  blockTimestamp: uint.optional().meta({
+    description: "seconds; the block's timestamp, present when the node sends it",
+  }),
+  blockTimestampRaw: hexQuantity.optional(),
+};
 
 /** One log of a receipt; numeric fields have `…Raw` hex siblings (web3j's Log); unknown fields pass through. */
 export const receiptLogSchema = z
@@ -23,7 +27,7 @@ export const receiptLogSchema = z
     logIndexRaw: hexQuantity,
     transactionIndexRaw: hexQuantity,
     blockNumberRaw: hexQuantity,
-    blockTimestamp,
+    ...blockTimestampFields,
   })
   .meta({ title: 'ReceiptLog' });
 export type ReceiptLog = z.infer<typeof receiptLogSchema>;
@@ -61,7 +65,19 @@ export const transactionReceiptSchema = z
     cumulativeGasUsedRaw: hexQuantity,
     gasUsedRaw: hexQuantity,
     effectiveGasPriceRaw: hexQuantity.nullable(),
-    blockTimestamp,
+    statusRaw: hexQuantity
+      .nullable()
+      .meta({
+        description: "the node's status hex (0x1 success, 0x0 reverted); null pre-Byzantium",
+      }),
+    typeRaw: hexQuantity.meta({ description: "the node's hex (0x0 when it sent none: legacy)" }),
+    blobGasUsed: uint.optional().meta({ description: 'blob transactions, when the node sends it' }),
+    blobGasUsedRaw: hexQuantity.optional(),
+    blobGasPrice: decimalString
+      .optional()
+      .meta({ description: 'wei; blob transactions, when the node sends it' }),
+    blobGasPriceRaw: hexQuantity.optional(),
+    ...blockTimestampFields,
   })
   .meta({ title: 'TransactionReceipt' });
 export type TransactionReceipt = z.infer<typeof transactionReceiptSchema>;

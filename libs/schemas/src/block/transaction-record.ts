@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { address, decimalString, hash32, hexData, hexQuantity, uint } from './primitives.js';
+import { blockTimestampFields } from './transaction-receipt.js';
 
 export const accessListEntrySchema = z.object({
   address,
@@ -9,8 +10,10 @@ export const accessListEntrySchema = z.object({
 /**
  * One transaction, normalised from the node's answer. Counts (gas, nonce, indexes, type, chainId)
  * are integers; amounts of wei are exact decimal strings; signature parts stay 0x hex. Numeric
- * fields have a `…Raw` sibling with the node's exact hex (as web3j's Transaction). Fields not
- * listed (blockTimestamp, blob fields, later forks) are passed through as the node sent them.
+ * fields have a `…Raw` sibling with the node's exact hex (as web3j's Transaction) — one rule for
+ * every numeric field: the value (integer, or exact decimal string for wei) and `<name>Raw`.
+ * Fields only some nodes or forks send (blockTimestamp, maxFeePerBlobGas) are present when the
+ * node sent them; fields not listed (later forks) pass through as the node sent them.
  */
 export const transactionRecordSchema = z
   .looseObject({
@@ -53,9 +56,14 @@ export const transactionRecordSchema = z
     gasRaw: hexQuantity,
     maxFeePerGasRaw: hexQuantity.nullable(),
     maxPriorityFeePerGasRaw: hexQuantity.nullable(),
-    blockTimestamp: z.union([hexQuantity, uint]).optional().meta({
-      description: "as sent by nodes that include it: the block's timestamp (hex or number)",
-    }),
+    typeRaw: hexQuantity.meta({ description: "the node's hex (0x0 when it sent none: legacy)" }),
+    chainIdRaw: hexQuantity.nullable(),
+    yParityRaw: hexQuantity.nullable(),
+    ...blockTimestampFields,
+    maxFeePerBlobGas: decimalString
+      .optional()
+      .meta({ description: 'wei; blob transactions (type 3), when the node sends it' }),
+    maxFeePerBlobGasRaw: hexQuantity.optional(),
   })
   .meta({ title: 'TransactionRecord' });
 export type TransactionRecord = z.infer<typeof transactionRecordSchema>;
