@@ -15,6 +15,23 @@ import {
 import { GATEWAY, UPSTREAMS, serviceEnv, serviceUrl, type StackAddresses } from './services.js';
 import { waitForReady } from './wait-ready.js';
 
+/**
+ * A service that ends once the stack is up is restarted after this delay, doubling per restart
+ * up to RESTART_MAX_DELAY_MS, back to the first after it ran RESTART_RESET_MS (a supervisor: one
+ * crashed service never stops the others, and a crash loop does not spin).
+ */
+const RESTART_FIRST_DELAY_MS = 1_000;
+const RESTART_MAX_DELAY_MS = 30_000;
+const RESTART_RESET_MS = 60_000;
+
+/** The wait before the n-th restart in a row (n from 1): 1, 2, 4, 8, 16, 30, 30 … s. */
+export function restartDelayMs(restartsInARow: number): number {
+  return Math.min(
+    RESTART_FIRST_DELAY_MS * 2 ** Math.max(restartsInARow - 1, 0),
+    RESTART_MAX_DELAY_MS,
+  );
+}
+
 /** Time the services get to drain and close after SIGTERM (their own default is 10 s). */
 const SERVICE_GRACE_MS = 15_000;
 /**
@@ -27,9 +44,10 @@ const say = (message: string): void => console.log(`[dev] ${message}`);
 const complain = (message: string): void => console.error(`[dev] ${message}`);
 
 /**
- * Runs the dev stack in the foreground: the chain, the four services, then the gateway. Exits
- * the process: 0 after a Ctrl-C (SIGINT/SIGTERM/SIGHUP) stopped everything, 1 when anything
- * failed to start or died, 130 when a second Ctrl-C forced the stop.
+ * Runs the dev stack in the foreground: the chain, the four services, then the gateway. Once it
+ * is up, a service that ends is restarted with backoff and the log says so (restartDelayMs).
+ * Exits the process: 0 after a Ctrl-C (SIGINT/SIGTERM/SIGHUP) stopped everything, 1 when
+ * anything failed to start or the chain died, 130 when a second Ctrl-C forced the stop.
  */
 export async function runDevStack(settings: DevSettings): Promise<void> {
   const startedAt = Date.now();
@@ -40,6 +58,8 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
   let bundles: ServiceBundles | undefined;
   let stopping: Promise<never> | undefined;
   let firstSignalAt = 0;
+  /** Set once every service answered ready: from then on an ended service is restarted. */
+  let up = false;
 
   const shutdown = (code: number, problem?: string): Promise<never> => {
     if (stopping) return stopping;
@@ -79,9 +99,34 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     }
   });
 
-  const watch = (service: ServiceProcess): void => {
+  /** Watches a service; `respawn` starts it again (same port, same environment). */
+  const watch = (
+    service: ServiceProcess,
+    respawn: () => ServiceProcess,
+    restartsInARow = 0,
+  ): void => {
+    const startedAt = Date.now();
     void service.exited.then((how) => {
-      if (!stopping) void shutdown(1, `${service.name} ${how}`);
+      if (stopping) return;
+      if (!up) {
+        void shutdown(1, `${service.name} ${how}`);
+        return;
+      }
+      const inARow = Date.now() - startedAt >= RESTART_RESET_MS ? 1 : restartsInARow + 1;
+      const delay = restartDelayMs(inARow);
+      complain(
+        `${service.name} ${how}; restarting it in ${delay / 1000} s (restart ${inARow} in a row)`,
+      );
+      setTimeout(() => {
+        if (stopping) return;
+        const next = respawn();
+        services[services.indexOf(service)] = next;
+        watch(next, respawn, inARow);
+        void waitForReady(next, Date.now() + settings.readyTimeoutMs).then(
+          () => say(`${service.name} is back (${next.url})`),
+          () => undefined,
+        );
+      }, delay).unref();
     });
   };
 
@@ -117,9 +162,10 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     const start = (name: string, port: number): ServiceProcess => {
       const env = serviceEnv(settings, stack, name, port);
       const script = built.entry(name);
-      const service = spawnService(name, serviceUrl(port), env, settings.repoRoot, script);
+      const spawnIt = () => spawnService(name, serviceUrl(port), env, settings.repoRoot, script);
+      const service = spawnIt();
       services.push(service);
-      watch(service);
+      watch(service, spawnIt);
       return service;
     };
 
@@ -133,6 +179,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     await Promise.all(upstreams.map((service) => waitForReady(service, deadline)));
     await waitForReady(gateway, deadline);
     if (stopping) return;
+    up = true;
     console.log(
       formatBanner({
         gatewayUrl: gateway.url,

@@ -110,3 +110,12 @@ describe('serviceEnv', () => {
     ).toBe('http://127.0.0.1:9090');
   });
 });
+
+describe('restartDelayMs (the dev stack as a supervisor)', () => {
+  it('waits 1, 2, 4, 8, 16 s, then at most 30 s between restarts in a row', async () => {
+    const { restartDelayMs } = await import('./dev-stack.js');
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(restartDelayMs)).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
+    ]);
+  });
+});

@@ -195,7 +195,7 @@ describe('npm start', () => {
     expect(existsSync(join(dataDir, 'chain', 'state.json'))).toBe(true);
   }, 120_000);
 
-  it('keeps the chain across a restart on the same data folder, and stops on SIGTERM to npm', async () => {
+  it('keeps the chain across a restart on the same data folder, restarts a service that dies, and stops on SIGTERM to npm', async () => {
     expect(firstBlock).toBeDefined();
     const earlier = firstBlock as BlockRecord;
     const [port] = await choosePorts(1);
@@ -204,6 +204,23 @@ describe('npm start', () => {
     started.push(stack);
     await waitForGateway(stack, url);
     expect(await getBlock(url, [earlier.number])).toMatchObject(earlier);
+
+    // One service dies: the stack restarts it (a supervisor), says so, and keeps running.
+    const blockRpc = treeOf(stack.npm.pid as number).find((p) =>
+      readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes('block-rpc'),
+    );
+    expect(blockRpc).toBeDefined();
+    process.kill(blockRpc!.pid, 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    while (!stack.output().includes('[dev] block-rpc is back') && Date.now() < deadline) {
+      await sleep(200);
+    }
+    expect(stack.output()).toContain(
+      '[dev] block-rpc was killed by SIGKILL; restarting it in 1 s (restart 1 in a row)',
+    );
+    expect(stack.output()).toContain('[dev] block-rpc is back');
+    expect(stack.npm.exitCode).toBeNull();
+    expect(await getBlock(url, [earlier.number])).toMatchObject(earlier);
     await stopAndCheck(stack, 'sigterm');
-  }, 120_000);
+  }, 150_000);
 });
