@@ -21,6 +21,7 @@ import {
   type StackAddresses,
 } from '../dev/services.js';
 import { waitForReady } from '../dev/wait-ready.js';
+import { startTcpBalancer, type TcpBalancer } from './tcp-balancer.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -62,8 +63,10 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
   let db: TestDatabase | undefined;
   let bundles: ServiceBundles | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'itp-replicas-'));
+  const balancers: TcpBalancer[] = [];
   const cleanup = async (): Promise<void> => {
     await stopServices(processes, 15_000);
+    for (const b of balancers) await b.close();
     bundles?.remove();
     await chain?.stop();
     await db?.drop();
@@ -89,6 +92,14 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
     const gatewayPort = await freePort();
     const urlsOf = (name: string): string[] =>
       plan.filter((p) => p.name === name).map((p) => serviceUrl(p.port));
+    // What a Kubernetes Service is: one address per service in front of all its replicas, so
+    // every replica of a caller reaches every replica of the callee (and a killed one is skipped).
+    const balanced: Record<string, string> = {};
+    for (const { name } of UPSTREAMS) {
+      const balancer = await startTcpBalancer(urlsOf(name));
+      balancers.push(balancer);
+      balanced[name] = balancer.url;
+    }
     const metricsPorts: Record<string, number> = {};
     const stack: StackAddresses = {
       chainUrl: chain.url,
@@ -108,16 +119,17 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       readyTimeoutMs: 120_000,
     };
 
-    const envFor = (name: string, index: number, port: number): Record<string, string> => {
+    const envFor = (name: string, port: number): Record<string, string> => {
       metricsPorts[name] = 0; // any free port: several instances of one service on one host
       const env = serviceEnv(settings, stack, name, port);
       env.REDIS_KEY_PREFIX = `${prefix}${name}:`;
       for (const { name: upstream, urlVariable } of UPSTREAMS) {
-        const urls = urlsOf(upstream);
-        // The gateway balances over all instances; a service calls one instance of another.
-        env[urlVariable] =
-          name === GATEWAY ? urls.join(',') : (urls[index % urls.length] ?? urls[0]!);
+        // The gateway balances over all instances itself; a service calls the balanced address.
+        env[urlVariable] = name === GATEWAY ? urlsOf(upstream).join(',') : balanced[upstream]!;
       }
+      // The hand-out-once race of web-site logins is what the QR test polls for: no poll
+      // interval (its 429 slow_down would answer the concurrent polls before the race).
+      if (name === 'auth-service') env.LOGIN_POLL_MIN_INTERVAL_MS = '0';
       return env;
     };
 
@@ -127,7 +139,7 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       const process = spawnService(
         `${name}#${index}`,
         url,
-        envFor(name, index, port),
+        envFor(name, port),
         repoRoot,
         bundles.entry(name),
       );
@@ -137,7 +149,7 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
     const gateway = spawnService(
       GATEWAY,
       serviceUrl(gatewayPort),
-      envFor(GATEWAY, 0, gatewayPort),
+      envFor(GATEWAY, gatewayPort),
       repoRoot,
       bundles.entry(GATEWAY),
     );
