@@ -33,6 +33,16 @@ describe('resilience (quick profile)', () => {
     );
   });
 
+  it('the second review findings (Redis restarts empty, a lease across a Redis stop, NUL ids, deep JSON) all hold', () => {
+    expect(figures.regressions).toHaveLength(4);
+    for (const check of figures.regressions)
+      expect({ check: check.name, observed: check.observed, passed: check.passed }).toEqual({
+        check: check.name,
+        observed: check.observed,
+        passed: true,
+      });
+  });
+
   it('races: exactly one effect each', () => {
     expect(figures.races).toHaveLength(5);
     for (const race of figures.races)

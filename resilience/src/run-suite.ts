@@ -9,6 +9,7 @@ import { scanDatabase, scanLogs, scanRedis, type ScanFigures } from './hygiene/s
 import { SecretLedger } from './hygiene/secret-ledger.js';
 import type { Profile } from './profiles.js';
 import { runRaces, type RaceOutcome } from './races/run-races.js';
+import { runRegressions } from './regressions/run-regressions.js';
 import { countRecords, query } from './stack/records.js';
 import { startStack, type Stack } from './stack/start-stack.js';
 
@@ -21,6 +22,8 @@ export interface SuiteFigures {
   /** After the fuzzing: every app's /health/ready through the gateway. */
   readyAfterFuzz: boolean;
   races: RaceOutcome[];
+  /** The second review's findings (issue 18 items 1–4), each a check that must pass. */
+  regressions: RaceOutcome[];
   faults: FaultFigures[];
   loadRequests: number;
   recordsBefore: Record<string, number>;
@@ -94,6 +97,9 @@ export async function runSuite(
 
     say('races');
     const races = await runRaces(stack, raceFlows);
+    say('review regressions (Redis restarts empty, a lease across a Redis stop, ids, depth)');
+    const regressions = await runRegressions(stack, raceFlows);
+    await eventuallyReady(stack);
 
     say('faults under load');
     const load = new MixedLoad(stack, loadFlows);
@@ -136,6 +142,7 @@ export async function runSuite(
       fuzz,
       readyAfterFuzz,
       races,
+      regressions,
       faults,
       loadRequests: load.records.length,
       recordsBefore,

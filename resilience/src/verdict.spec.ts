@@ -25,6 +25,7 @@ const clean = (): SuiteFigures => ({
   },
   readyAfterFuzz: true,
   races: [{ name: 'r', expected: '1', observed: '1', passed: true }],
+  regressions: [{ name: 'c', expected: '400', observed: '400', passed: true }],
   faults: [
     {
       kind: 'redis-stop',

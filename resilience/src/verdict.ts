@@ -17,6 +17,7 @@ export function violations(f: SuiteFigures): string[] {
   for (const [app, exits] of Object.entries(f.crashes))
     if (exits.length) out.push(`${app} exited: ${exits.join(', ')}`);
   for (const r of f.races) if (!r.passed) out.push(`race "${r.name}": ${r.observed}`);
+  for (const r of f.regressions) if (!r.passed) out.push(`check "${r.name}": ${r.observed}`);
   for (const x of f.faults) {
     if (x.outcomes['no-answer'] > 0)
       out.push(`${x.kind}: ${x.outcomes['no-answer']} requests without an answer`);

@@ -44,6 +44,15 @@ export class Api {
     return { ...answer, body: parseJson(answer.text) };
   }
 
+  /** POSTs `text` as it is (a body JSON.stringify could not make, e.g. 50,000 levels deep). */
+  async raw(path: string, text: string): Promise<RestAnswer> {
+    const answer = await send(this.base, path, {
+      body: text,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': this.ip },
+    });
+    return { ...answer, body: parseJson(answer.text) };
+  }
+
   async rpc(path: string, method: string, params: unknown): Promise<RpcAnswer> {
     const answer = await send(this.base, path, {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),

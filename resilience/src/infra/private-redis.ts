@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@itp/dev-chain';
 import { stopChild, tcpOpen, waitUntil } from '@itp/testing/processes';
@@ -56,6 +57,18 @@ export class PrivateRedis {
       { stdio: 'ignore' },
     );
     await waitUntil(() => tcpOpen(this.port), 'redis-server start');
+  }
+
+  /**
+   * A Redis that restarts EMPTY (its files lost: a new pod without a volume, a failover to an
+   * empty replica): stop, delete the persistence files, start on the same port.
+   */
+  async restartEmpty(): Promise<void> {
+    await this.stop();
+    rmSync(join(this.dir, 'appendonlydir'), { recursive: true, force: true });
+    rmSync(join(this.dir, 'appendonly.aof'), { force: true });
+    rmSync(join(this.dir, 'dump.rdb'), { force: true });
+    await this.start();
   }
 
   /** SIGTERM: redis writes its append-only file and exits. */

@@ -105,6 +105,13 @@ export function figuresMarkdown(f: SuiteFigures, note = ''): string {
       f.races.map((r) => [r.name, r.expected, r.observed, r.passed ? 'yes' : '**no**']),
     ),
     '',
+    '### Findings of the second review (issue 18, items 1–4)',
+    '',
+    table(
+      ['check', 'must', 'observed', 'held'],
+      f.regressions.map((r) => [r.name, r.expected, r.observed, r.passed ? 'yes' : '**no**']),
+    ),
+    '',
     '### Secret hygiene',
     '',
     `${f.hygiene.secretsKnown} secrets of the run looked for (passwords, mnemonics, private keys, secretKeys, hashKeys, JWTs, service secrets), plus JWT-, mnemonic- and secret-member-shaped text. **Hits: ${hits}** — log lines ${f.hygiene.logs.scanned} (${f.hygiene.logs.hits.length}), database rows ${f.hygiene.database.scanned} (${f.hygiene.database.hits.length}), Redis keys ${f.hygiene.redis.scanned} (${f.hygiene.redis.hits.length}).`,
