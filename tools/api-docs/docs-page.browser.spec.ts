@@ -64,6 +64,17 @@ afterAll(async () => {
   await upstreams?.close();
 }, 30_000);
 
+/** The text `read` gives once it contains `expected` (or what it gave after 10 s). */
+async function textWhen(read: () => Promise<string | null>, expected: string): Promise<string> {
+  let text = '';
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    text = (await read()) ?? '';
+    if (text.includes(expected)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return text;
+}
+
 function watch(page: Page): Page {
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`${page.url()}: ${msg.text()}`);
@@ -149,6 +160,35 @@ describe('/docs in a browser (chromium)', () => {
         withExamples: true,
       })),
     );
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('renders the JSON-RPC APIs for people, and their "Try it" examples answer from the live services', async () => {
+    const page = watch(await context.newPage());
+    await page.goto(`${gateway.url}/docs`);
+    const human = await page
+      .locator('nav a[href^="/docs/rpc/"]')
+      .evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+    expect(human).toEqual(['/docs/rpc/token.json', '/docs/rpc/erc20.json', '/docs/rpc/block.json']);
+    await page.goto(`${gateway.url}/docs/rpc/block.json`);
+    await page.locator('#getBlockNumber').waitFor();
+    const sections = await page.locator('section h2 code').allTextContents();
+    expect(sections).toEqual(
+      expect.arrayContaining(['getBlock', 'getBlockNumber', 'getTransactionStats']),
+    );
+    // Try the getBlockNumber example: the page posts it to /block and shows the answer.
+    const example = page.locator('#getBlockNumber button.try').first();
+    await example.click();
+    const answer = page.locator('#getBlockNumber pre.answer').first();
+    expect(await textWhen(() => answer.textContent(), '"resultCode": "200"')).toContain(
+      '"resultCode": "200"',
+    );
+    await page.goto(`${gateway.url}/docs/rpc/token.json`);
+    await page.locator('#createAddress button.try').first().click();
+    const created = page.locator('#createAddress pre.answer').first();
+    expect(await textWhen(() => created.textContent(), '"secretKey"')).toContain('"secretKey"');
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();

@@ -21,6 +21,8 @@ export function formatBanner(info: BannerInfo): string {
     `    ${g}/token        token API (JSON-RPC 2.0)`,
     `    ${g}/token/erc20  ERC-20 API (JSON-RPC 2.0)`,
     `    ${g}/block        block API (JSON-RPC 2.0)`,
+    `  Docs         ${g}/docs   (REST: try it out; JSON-RPC: every method with examples)`,
+    `  Demo         ${g}/demo   (QR login; user demo / demo-password, site demo-site / demo-site-secret)`,
     `  Dev chain    ${info.chainUrl} (anvil, chain id ${info.chainId}, DID registry ${info.didRegistryAddress})`,
     `  Data folder  ${info.dataDir}`,
     '',

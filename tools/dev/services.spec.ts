@@ -119,3 +119,20 @@ describe('restartDelayMs (the dev stack as a supervisor)', () => {
     ]);
   });
 });
+
+describe('formatBanner', () => {
+  it('lists the docs, the demo and the demo login beside the APIs', async () => {
+    const { formatBanner } = await import('./banner.js');
+    const banner = formatBanner({
+      gatewayUrl: 'http://127.0.0.1:8080',
+      chainUrl: 'http://127.0.0.1:8545',
+      chainId: 31337,
+      didRegistryAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      dataDir: '/d',
+      seconds: 4.2,
+    });
+    expect(banner).toContain('http://127.0.0.1:8080/docs');
+    expect(banner).toContain('http://127.0.0.1:8080/demo');
+    expect(banner).toContain('demo / demo-password');
+  });
+});

@@ -1,6 +1,7 @@
 import { Counter } from 'prom-client';
 import { defineApp, HttpService } from '@itp/service-kit';
 import { configSchema } from './config.js';
+import { landingRouter } from './landing/landing-router.js';
 import { demoRouter } from './demo/demo-router.js';
 import { docsRouter } from './docs/docs-router.js';
 import { createForwarder } from './http/forward.js';
@@ -27,6 +28,7 @@ export const buildApp = defineApp('gateway', configSchema, async (config, logger
   app.use(corsPolicy(config.CORS_ORIGINS));
   app.use(docsRouter(config)); // /openapi.json, /docs, /openrpc/*.json (docs/docs-router.ts)
   app.use(demoRouter(config)); // /demo: development only (demo/demo-router.ts)
+  app.use(landingRouter(config)); // GET /: a page in development, a JSON index otherwise
   const failures = new Counter({
     name: 'gateway_upstream_failures_total',
     help: 'Requests the gateway answered itself because an upstream was unavailable or too slow',

@@ -9,6 +9,7 @@ const head = (title: string, script?: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="/docs/favicon-32x32.png">
 <link rel="stylesheet" href="/demo/demo.css">
 ${script ? `<script src="/demo/${script}" defer></script>\n` : ''}</head>`;
 

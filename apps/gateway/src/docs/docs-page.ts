@@ -24,7 +24,9 @@ export const DOCS_PAGE = `<!doctype html>
 <body>
 <nav style="font-family:sans-serif;padding:1em 2em;border-bottom:1px solid #ddd">
 <strong>REST APIs</strong> below (<a href="/openapi.json">openapi.json</a>).
-<strong>JSON-RPC APIs</strong> (OpenRPC; the same document answers <code>rpc.discover</code> on each endpoint):
+<strong>JSON-RPC APIs</strong>, every method with its params, result and examples (try them):
+${OPENRPC_DOCUMENTS.map(({ title, file }) => `<a href="/docs/rpc/${file}">${title.replace(/ \(OpenRPC, /, ' (')}</a>`).join(' · ')}.
+OpenRPC documents (the same answer <code>rpc.discover</code> on each endpoint):
 ${OPENRPC_DOCUMENTS.map(({ title, file }) => `<a href="/openrpc/${file}">${title}</a>`).join(' · ')}
 </nav>
 <div id="swagger-ui"></div>

@@ -34,6 +34,38 @@ beforeAll(async () => {
         result: {
           openrpc: '1.2.6',
           servers: [{ url: `https://api.example.test${req.url}` }],
+          info: { title: 'T', version: '1', description: 'The <b>token</b> API' },
+          methods: [
+            {
+              name: 'getBalance',
+              summary: 'Balance <script>alert(1)</script>',
+              paramStructure: 'by-name',
+              params: [
+                {
+                  name: 'address',
+                  required: true,
+                  schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+                },
+              ],
+              result: {
+                name: 'r',
+                schema: {
+                  type: 'object',
+                  properties: { resultCode: { const: '200' } },
+                  required: ['resultCode'],
+                },
+              },
+              examples: [
+                {
+                  name: 'a balance',
+                  params: [
+                    { name: 'address', value: '0x0000000000000000000000000000000000000001' },
+                  ],
+                  result: { name: 'r', value: { resultCode: '200' } },
+                },
+              ],
+            },
+          ],
         },
       }),
     );
@@ -130,11 +162,33 @@ describe('GET /openrpc/<api>.json', () => {
       headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    expect(await res.json()).toMatchObject({
       openrpc: '1.2.6',
       servers: [{ url: 'https://api.example.test/token/erc20' }],
     });
     expect(seen).toEqual([{ url: '/token/erc20', host: undefined }]);
     expect((await fetch(`${base}/openrpc/nope.json`)).status).toBe(404);
+  });
+});
+
+describe('GET /docs/rpc/<api>.json (the JSON-RPC APIs for people)', () => {
+  it('renders every method with params, result and an example to try, all text escaped', async () => {
+    const res = await fetch(`${base}/docs/rpc/token.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe(DOCS_CSP);
+    const html = await res.text();
+    expect(html).toContain('<h2><code>getBalance</code></h2>');
+    expect(html).toContain('address</code></td><td><code>string /^0x[0-9a-fA-F]{40}$/</code>');
+    expect(html).toContain('{ resultCode: &#34;200&#34; }');
+    expect(html).toContain('&#34;method&#34;: &#34;getBalance&#34;');
+    expect(html).toContain('data-endpoint="/token"');
+    expect(html).toContain('<button type="button" class="try"');
+    // Text from the document never becomes markup.
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).not.toContain('<b>token</b>');
+    expect((await fetch(`${base}/docs/rpc/nope.json`)).status).toBe(404);
+    const script = await fetch(`${base}/docs/rpc.js`);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
   });
 });

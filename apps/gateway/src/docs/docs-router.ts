@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Response, type Router } from 'express';
 import { buildOpenApiDocument } from '@itp/schemas';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { DOCS_PAGE, DOCS_INIT_SCRIPT, OPENRPC_DOCUMENTS } from './docs-page.js';
+import { RPC_CSS, RPC_SCRIPT, renderRpcPage } from './rpc-docs-page.js';
 
 /** The API version the documents carry. */
 const DOCS_VERSION = '2.0.0';
@@ -82,22 +83,53 @@ export function docsRouter(config: DocsConfig): Router {
     const setting = path === '/block' ? config.BLOCK_RPC_URL : config.TOKEN_RPC_URL;
     upstreams[file] = { base: splitUpstreamUrls(setting)[0] ?? '', path };
   }
+  /** The upstream's rpc.discover answer for one of OPENRPC_DOCUMENTS. */
+  const discover = async (file: string): Promise<Record<string, unknown> | undefined> => {
+    const target = upstreams[file];
+    if (!target) return undefined;
+    const answer = await fetch(`${target.base.replace(/\/+$/, '')}${target.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}',
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await answer.json()) as { result?: Record<string, unknown> };
+    if (!body.result) throw new Error('no result');
+    return body.result;
+  };
+  const upstreamDown = (res: Response) =>
+    res.status(502).json({ error: { code: '502', message: 'The upstream did not answer' } });
+
   router.get('/openrpc/:file', async (req, res, next) => {
-    const target = upstreams[req.params.file];
-    if (!target) return next();
     try {
-      const answer = await fetch(`${target.base.replace(/\/+$/, '')}${target.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}',
-        signal: AbortSignal.timeout(10_000),
-      });
-      const body = (await answer.json()) as { result?: unknown };
-      if (!body.result) throw new Error('no result');
+      const doc = await discover(req.params.file);
+      if (!doc) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      res.json(body.result);
+      res.json(doc);
     } catch {
-      res.status(502).json({ error: { code: '502', message: 'The upstream did not answer' } });
+      upstreamDown(res);
+    }
+  });
+
+  // The JSON-RPC APIs for people: a page per document, with "Try it" per example.
+  router.get('/docs/rpc.js', docsCsp, (_req, res) => {
+    res.type('application/javascript').send(RPC_SCRIPT);
+  });
+  router.get('/docs/rpc.css', docsCsp, (_req, res) => {
+    res.type('text/css').send(RPC_CSS);
+  });
+  router.get('/docs/rpc/:file', docsCsp, async (req, res, next) => {
+    const entry = OPENRPC_DOCUMENTS.find((d) => d.file === req.params.file);
+    if (!entry) return next();
+    try {
+      const doc = await discover(entry.file);
+      if (!doc) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res
+        .type('html')
+        .send(renderRpcPage(doc, { endpoint: entry.path, file: entry.file, title: entry.title }));
+    } catch {
+      upstreamDown(res);
     }
   });
   return router;
