@@ -94,7 +94,21 @@ describe('docker-compose.yml', () => {
     expect(did?.environment?.DID_REGISTRY_ADDRESS).toBe(
       resolved.services['did-registry']?.environment?.EXPECTED_ADDRESS,
     );
-    expect(resolved.services['anvil']?.image).toMatch(/:v\d+\.\d+\.\d+$/); // pinned
+    const anvil = resolved.services['anvil'] as
+      | {
+          image?: string;
+          entrypoint?: string[];
+          volumes?: Array<{ source?: string; target?: string } | string>;
+        }
+      | undefined;
+    expect(anvil?.image).toMatch(/:v\d+\.\d+\.\d+$/); // pinned
+    // The chain persists: a recreated anvil is the chain the database refers to.
+    const state = anvil?.entrypoint?.[anvil.entrypoint.indexOf('--state') + 1];
+    expect(state).toBe('/chain/state.json');
+    expect(JSON.stringify(anvil?.volumes)).toContain('chaindata');
+    expect(
+      Object.keys((resolved as unknown as { volumes: Record<string, unknown> }).volumes),
+    ).toContain('chaindata');
     const token = resolved.services['token-rpc']?.environment ?? {};
     expect(token.WALLET_MASTER_KEY).toMatch(/^k\d{8}[0-9a-f]{4}:[A-Za-z0-9+/]{43}=$/);
     const auth = resolved.services['auth-service']?.environment ?? {};

@@ -6,7 +6,7 @@
  * whom).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -76,7 +76,8 @@ describe('deploy/k8s', () => {
   }, 30_000);
 
   it("routes in the HTTPRoutes exactly the gateway's public paths, to the same services", async () => {
-    const routes = await kustomize('deploy/k8s/gateway-api');
+    // The Component, as an overlay uses it (it cannot be built alone).
+    const routes = of(await kustomize('deploy/k8s/overlays/prod-gateway-api'), 'HTTPRoute');
     const byService = (a: { service: string }, b: { service: string }): number =>
       a.service.localeCompare(b.service);
     const served = routes.map((route) => ({
@@ -97,7 +98,7 @@ describe('deploy/k8s', () => {
     expect(served.sort(byService)).toEqual(table.sort(byService));
   }, 30_000);
 
-  describe.each(['dev', 'prod'])('overlay %s', (overlay) => {
+  describe.each(['dev', 'prod', 'prod-gateway-api'])('overlay %s', (overlay) => {
     let objects: K8sObject[] = [];
 
     beforeAll(async () => {
@@ -109,6 +110,8 @@ describe('deploy/k8s', () => {
       const invalid: string[] = [];
       for (const object of objects) {
         const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+        // Gateway API routes: not a core kind (its CRDs come with the engine); checked below.
+        if (!Model && object.kind === 'HTTPRoute') continue;
         if (!Model) {
           invalid.push(`${object.kind} ${object.metadata.name}: no schema (${object.apiVersion})`);
           continue;
@@ -174,6 +177,11 @@ describe('deploy/k8s', () => {
           });
           expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
           for (const env of c.env ?? []) {
+            // The one plain value: an address YAML must read as a string (quotedEnv).
+            if (env.name === 'DID_REGISTRY_ADDRESS') {
+              expect(env.value).toMatch(/^0x[0-9a-fA-F]{40}$/);
+              continue;
+            }
             // Nothing secret is written in the manifests: every secret comes from itp-secrets.
             expect({ name: env.name, from: env.valueFrom?.secretKeyRef?.name }).toEqual({
               name: env.name,
@@ -228,23 +236,94 @@ describe('deploy/k8s', () => {
           continue;
         }
         const httpRule = policy.spec.ingress[0];
+        type From = {
+          podSelector?: { matchLabels: Record<string, string> };
+          namespaceSelector?: { matchLabels: Record<string, string> };
+        };
         callers[target] = httpRule.from
-          ? httpRule.from.map(
-              (f: { podSelector: { matchLabels: Record<string, string> } }) =>
-                f.podSelector.matchLabels['app.kubernetes.io/name'],
+          ? httpRule.from.map((f: From) =>
+              f.podSelector
+                ? f.podSelector.matchLabels['app.kubernetes.io/name']
+                : `namespace ${f.namespaceSelector?.matchLabels['kubernetes.io/metadata.name']}`,
             )
           : 'any';
       }
+      // The Gateway API variant's data plane reaches the services it routes to.
+      const engine = overlay === 'prod-gateway-api' ? ['namespace envoy-gateway-system'] : [];
       expect(callers).toEqual({
-        gateway: 'any',
-        'auth-service': ['gateway', 'did-service'],
-        'did-service': ['gateway', 'auth-service'],
-        'token-rpc': ['gateway', 'did-service'],
-        'block-rpc': ['gateway'],
+        // Never "any": only the ingress controller reaches the gateway (it trusts that one hop).
+        gateway: ['namespace ingress-nginx'],
+        'auth-service': ['gateway', 'did-service', ...engine],
+        'did-service': ['gateway', 'auth-service', ...engine],
+        'token-rpc': ['gateway', 'did-service', ...engine],
+        'block-rpc': ['gateway', ...engine],
       });
       expect(
         of(objects, 'Ingress').map((i) => i.spec.rules[0].http.paths[0].backend.service.name),
-      ).toEqual(['gateway']);
+      ).toEqual(overlay === 'prod-gateway-api' ? [] : ['gateway']);
     });
+
+    it('trusts X-Forwarded-For only from the ingress hop at the gateway', () => {
+      const map = objects.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-config'),
+      ) as { data: Record<string, string> } | undefined;
+      expect(map?.data.TRUST_PROXY).toBe('1');
+    });
+
+    it('leaves the replica count to the HPA, waits in preStop, and keeps migration pods out of every selector', () => {
+      for (const deployment of of(objects, 'Deployment')) {
+        expect({ name: deployment.metadata.name, replicas: deployment.spec.replicas }).toEqual({
+          name: deployment.metadata.name,
+          replicas: undefined,
+        });
+        const [c] = deployment.spec.template.spec.containers;
+        expect(c.lifecycle.preStop.exec.command[0]).toBe('node');
+      }
+      const selectors = [
+        ...of(objects, 'Service').map((o) => o.spec.selector as Record<string, string>),
+        ...of(objects, 'PodDisruptionBudget').map(
+          (o) => o.spec.selector.matchLabels as Record<string, string>,
+        ),
+        ...of(objects, 'Deployment').map(
+          (o) => o.spec.selector.matchLabels as Record<string, string>,
+        ),
+      ];
+      for (const job of of(objects, 'Job')) {
+        const podLabels = job.spec.template.metadata.labels as Record<string, string>;
+        const selected = selectors.filter((sel) =>
+          Object.entries(sel).every(([k, v]) => podLabels[k] === v),
+        );
+        expect({ job: job.metadata.name, selectedBy: selected }).toEqual({
+          job: job.metadata.name,
+          selectedBy: [],
+        });
+      }
+    });
+  });
+
+  it('writes every 0x… value quoted in the YAML it keeps (a hex integer to YAML parsers otherwise)', () => {
+    const files = [
+      'docker-compose.yml',
+      ...[
+        'base',
+        'gateway-api',
+        'overlays/dev',
+        'overlays/prod',
+        'overlays/prod-gateway-api',
+      ].flatMap((dir) =>
+        readdirSync(join(root, 'deploy/k8s', dir))
+          .filter((f) => f.endsWith('.yaml'))
+          .map((f) => `deploy/k8s/${dir}/${f}`),
+      ),
+    ];
+    const unquoted: string[] = [];
+    for (const file of files) {
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/(:|-)\s+0x[0-9a-fA-F]+\s*(#.*)?$/.test(line)) unquoted.push(`${file}:${i + 1}`);
+        });
+    }
+    expect(unquoted).toEqual([]);
   });
 });

@@ -64,3 +64,32 @@ describe('forwarding headers behind a trusted proxy', () => {
     expect(echoed.headers['baggage']).toBeUndefined();
   });
 });
+
+describe('forwarding headers behind exactly one trusted hop (TRUST_PROXY=1, the Kubernetes default)', () => {
+  let oneHop: RunningGateway;
+  beforeAll(async () => {
+    oneHop = await startGateway({
+      AUTH_SERVICE_URL: upstream.url,
+      DID_SERVICE_URL: upstream.url,
+      TOKEN_RPC_URL: upstream.url,
+      BLOCK_RPC_URL: upstream.url,
+      TRUST_PROXY: '1',
+    });
+  });
+  afterAll(async () => {
+    await oneHop?.close();
+  });
+
+  it("keeps the ingress's entry and drops what the client forged before it", async () => {
+    // The client wrote 198.51.100.66; the ingress (this test's connection) appended the address
+    // it saw, 203.0.113.9. Only that one is vouched for: the rate limits count it, not the forgery.
+    const response = await fetch(`${oneHop.url}/v2/auth/auth-user`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': '198.51.100.66, 203.0.113.9' },
+      body: '{}',
+    });
+    const echoed = (await response.json()) as EchoedRequest;
+    expect(echoed.headers['x-forwarded-for']).toMatch(/^203\.0\.113\.9, (::ffff:)?127\.0\.0\.1$/);
+    expect(echoed.headers['x-forwarded-for']).not.toContain('198.51.100.66');
+  });
+});
