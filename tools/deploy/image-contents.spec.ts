@@ -26,6 +26,7 @@ import {
   assembleApp,
   type AssembledApp,
   type ImageApp,
+  repoRoot,
 } from '../build/assemble-app.js';
 import { generateSecrets, type DeploymentSecrets } from './secrets.js';
 
@@ -175,6 +176,37 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
     expect(assembled.gateway.packages).not.toContain('pg');
     expect(assembled['auth-service'].packages).toContain('@node-rs/argon2');
     expect(assembled['token-rpc'].packages).not.toContain('@node-rs/argon2');
+  });
+
+  it('has the sizes deploy/README.md states (within 20 %)', () => {
+    // The README's table: | image | node_modules | dist |, sizes like "1.2 MB" or "21 MB".
+    const readme = readFileSync(join(repoRoot, 'deploy/README.md'), 'utf8');
+    const mb = (bytes: number) => bytes / 1e6;
+    const rows = new Map(
+      [...readme.matchAll(/^\| ([a-z-]+) +\| ([\d.]+) MB +\| ([\d.]+) MB +\|$/gm)].map((m) => [
+        m[1]!,
+        { nodeModules: Number(m[2]), dist: Number(m[3]) },
+      ]),
+    );
+    const off: string[] = [];
+    for (const app of APPS) {
+      const stated = rows.get(app);
+      const measured = {
+        nodeModules: mb(assembled[app].nodeModulesBytes),
+        dist: mb(assembled[app].distBytes),
+      };
+      const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.2 * b, 0.3);
+      if (
+        !stated ||
+        !near(measured.nodeModules, stated.nodeModules) ||
+        !near(measured.dist, stated.dist)
+      ) {
+        off.push(
+          `${app}: README says ${JSON.stringify(stated)}, measured node_modules ${measured.nodeModules.toFixed(1)} MB, dist ${measured.dist.toFixed(1)} MB`,
+        );
+      }
+    }
+    expect(off).toEqual([]);
   });
 
   it('starts every app from its folder alone in production mode, wired as deployed', async () => {
