@@ -65,11 +65,9 @@ export const transactionReceiptSchema = z
     cumulativeGasUsedRaw: hexQuantity,
     gasUsedRaw: hexQuantity,
     effectiveGasPriceRaw: hexQuantity.nullable(),
-    statusRaw: hexQuantity
-      .nullable()
-      .meta({
-        description: "the node's status hex (0x1 success, 0x0 reverted); null pre-Byzantium",
-      }),
+    statusRaw: hexQuantity.nullable().meta({
+      description: "the node's status hex (0x1 success, 0x0 reverted); null pre-Byzantium",
+    }),
     typeRaw: hexQuantity.meta({ description: "the node's hex (0x0 when it sent none: legacy)" }),
     blobGasUsed: uint.optional().meta({ description: 'blob transactions, when the node sends it' }),
     blobGasUsedRaw: hexQuantity.optional(),
