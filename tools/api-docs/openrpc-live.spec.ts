@@ -9,9 +9,13 @@ import { startRpcUpstreams, type RpcUpstreams } from './rpc-upstreams.js';
 // request's Host; clients call the URL they fetched the document from); and every call
 // @open-rpc/test-coverage generates from them accepted by the real servers.
 
-/** @open-rpc/schema-utils-js's verdict (true or the error text), from its own Node process. */
-function validateOpenRPCDocument(doc: unknown): unknown {
-  const script = fileURLToPath(new URL('./validate-openrpc.mjs', import.meta.url));
+/**
+ * What a script of this folder prints (JSON) for `doc` on its stdin, run in its own Node process
+ * (@open-rpc/schema-utils-js require()s an ES module: fine in Node, not in jest's module system);
+ * its stderr when it fails.
+ */
+function runValidator(file: string, doc: unknown): unknown {
+  const script = fileURLToPath(new URL(file, import.meta.url));
   const run = spawnSync(process.execPath, [script], {
     input: JSON.stringify(doc),
     encoding: 'utf8',
@@ -20,16 +24,11 @@ function validateOpenRPCDocument(doc: unknown): unknown {
   return JSON.parse(run.stdout) as unknown;
 }
 
+/** @open-rpc/schema-utils-js's verdict: true or the error text. */
+const validateOpenRPCDocument = (doc: unknown) => runValidator('./validate-openrpc.mjs', doc);
+
 /** MethodCallValidator (schema-utils-js) on every example's params: `{ checked, failures }`. */
-function validateExamples(doc: unknown): unknown {
-  const script = fileURLToPath(new URL('./validate-examples.mjs', import.meta.url));
-  const run = spawnSync(process.execPath, [script], {
-    input: JSON.stringify(doc),
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) return run.stderr;
-  return JSON.parse(run.stdout) as unknown;
-}
+const validateExamples = (doc: unknown) => runValidator('./validate-examples.mjs', doc);
 
 type Doc = Record<string, unknown> & {
   servers?: Array<{ url: string }>;

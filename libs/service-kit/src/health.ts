@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 import express from 'express';
 
 /** A dependency check: resolves when the dependency answers, rejects (or times out) otherwise. */
@@ -79,13 +79,16 @@ export function healthRouter(
   router.get('/health/live', (_req, res) => {
     res.json({ status: 'live' });
   });
+  /** While shutting down every readiness answer is 503 (the load balancer stops sending). */
+  const shuttingDown = (res: Response): boolean => {
+    if (!state.shuttingDown) return false;
+    res
+      .status(503)
+      .json({ status: 'not ready', checks: { process: 'shutting down' }, notReady: ['process'] });
+    return true;
+  };
   router.get('/health/ready', async (_req, res) => {
-    if (state.shuttingDown) {
-      res
-        .status(503)
-        .json({ status: 'not ready', checks: { process: 'shutting down' }, notReady: ['process'] });
-      return;
-    }
+    if (shuttingDown(res)) return;
     const report = await runReadiness(checks, timeoutMs);
     res.status(report.status === 'ready' ? 200 : 503).json(report);
   });
@@ -93,12 +96,7 @@ export function healthRouter(
   // serve any request without. A dependency that is down is answered per request (503), never
   // by taking every replica out of the load balancer at once.
   router.get('/health/ready/self', async (_req, res) => {
-    if (state.shuttingDown) {
-      res
-        .status(503)
-        .json({ status: 'not ready', checks: { process: 'shutting down' }, notReady: ['process'] });
-      return;
-    }
+    if (shuttingDown(res)) return;
     const report = await runReadiness(
       checks.filter((c) => c.essential === true),
       timeoutMs,

@@ -1,6 +1,7 @@
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import type { SuiteFigures } from '../run-suite.js';
+import type { RaceOutcome } from '../races/run-races.js';
 
 const table = (head: string[], rows: Array<Array<string | number>>): string =>
   [
@@ -100,17 +101,11 @@ export function figuresMarkdown(f: SuiteFigures, note = ''): string {
     '',
     '### Races',
     '',
-    table(
-      ['race', 'must', 'observed', 'held'],
-      f.races.map((r) => [r.name, r.expected, r.observed, r.passed ? 'yes' : '**no**']),
-    ),
+    outcomesTable('race', f.races),
     '',
     '### Findings of the second review (issue 18, items 1–4)',
     '',
-    table(
-      ['check', 'must', 'observed', 'held'],
-      f.regressions.map((r) => [r.name, r.expected, r.observed, r.passed ? 'yes' : '**no**']),
-    ),
+    outcomesTable('check', f.regressions),
     '',
     '### Secret hygiene',
     '',
@@ -130,4 +125,12 @@ export function replaceFigures(doc: string, figures: string): string {
   const end = doc.indexOf(END);
   if (start < 0 || end < start) return `${doc.trimEnd()}\n\n${BEGIN}\n\n${figures}\n\n${END}\n`;
   return `${doc.slice(0, start + BEGIN.length)}\n\n${figures}\n\n${doc.slice(end)}`;
+}
+
+/** Races and checks alike: what must hold, what happened, whether it held. */
+function outcomesTable(what: string, outcomes: RaceOutcome[]): string {
+  return table(
+    [what, 'must', 'observed', 'held'],
+    outcomes.map((r) => [r.name, r.expected, r.observed, r.passed ? 'yes' : '**no**']),
+  );
 }
