@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningAnvil } from '@itp/dev-chain';
-import { Redis } from 'ioredis';
 import { RedisKvStore } from '@itp/stores';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  createTestDatabase,
+  loseRedisData,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
 import {
   ONE_ETH,
   authorize,
@@ -100,17 +105,7 @@ describe('token-rpc idempotent retries', () => {
     expect(lost.result.resultCode).toBe('200');
     await receiptOf(chain.url, lost.result.TransactionID);
     // Every key of token-rpc in Redis is gone (tempKeys, their answers, nonce state).
-    const redis = new Redis(testRedisUrl());
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    expect(await loseRedisData(redisPrefix)).toBeGreaterThan(0);
     const retried = await rpc(second.url, '/token', 'transfer', params);
     expect(retried.result).toEqual(lost.result);
     const changed = await rpc(first.url, '/token', 'transfer', { ...params, amount: '2501' });

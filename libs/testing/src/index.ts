@@ -16,3 +16,4 @@ export {
   expectRestErrorsInCatalog,
   expectServiceErrorsInCatalog,
 } from './error-catalog-check.js';
+export { loseRedisData } from './lose-redis-data.js';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
-import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, loseRedisData, type TestDatabase } from '@itp/testing';
 import {
   basicAuth,
   startAuthService,
@@ -159,23 +158,7 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
   });
 
   /** What a Redis that restarts empty does to auth-service: every key of it is gone. */
-  const loseAuthRedisData = async () => {
-    const redis = new Redis(testRedisUrl());
-    try {
-      const prefix = stack.auth.config.REDIS_KEY_PREFIX ?? '';
-      expect(prefix).not.toBe(''); // never the whole shared test Redis
-      let cursor = '0';
-      let deleted = 0;
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) deleted += await redis.del(...keys);
-      } while (cursor !== '0');
-      return deleted;
-    } finally {
-      redis.disconnect();
-    }
-  };
+  const loseAuthRedisData = () => loseRedisData(stack.auth.config.REDIS_KEY_PREFIX ?? '');
 
   it('refuses a used VP again after Redis lost its data (the mark is in the database)', async () => {
     const vp = await freshVp();
