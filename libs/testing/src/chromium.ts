@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
- * Launch flags for chromium in CI (../shared/notes/stack-facts.md "Browser tests"): headless, no
+ * Launch flags for chromium in CI (Debian's chromium as root, no browser download): headless, no
  * sandbox (root in CI), nothing that phones home, and every host name but localhost unresolvable,
  * so that a page that tries another host fails instead of waiting.
  */
