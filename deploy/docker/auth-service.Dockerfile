@@ -10,7 +10,7 @@
 # runtime: /out only: the bundles in dist/ and the few packages esbuild leaves external (native
 #          addons, drivers) in node_modules. No npm, no sources, no dev chain. Non-root (uid 1000),
 #          nothing written outside /tmp: runs with a read-only root filesystem.
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 
 FROM ${NODE_IMAGE} AS build
 # better-sqlite3 compiles from source when its prebuilt binary cannot be fetched.
@@ -45,7 +45,7 @@ ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8081
 WORKDIR /app
 COPY --from=build /out /app
 USER 1000:1000
-EXPOSE 8081 9081
+EXPOSE 8081 8181 9081
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "dist/healthcheck.js"]
 CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -10,7 +10,7 @@
 # runtime: /out only: the bundles in dist/ and the few packages esbuild leaves external (native
 #          addons, drivers) in node_modules. No npm, no sources, no dev chain. Non-root (uid 1000),
 #          nothing written outside /tmp: runs with a read-only root filesystem.
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 
 FROM ${NODE_IMAGE} AS build
 # better-sqlite3 compiles from source when its prebuilt binary cannot be fetched.

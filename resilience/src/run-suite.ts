@@ -67,7 +67,9 @@ export async function runSuite(
   const stackStartSeconds = (Date.now() - t0) / 1000;
   try {
     const ledger = new SecretLedger();
-    ledger.add('serviceSecret', stack.secrets.internalApiToken);
+    for (const token of Object.values(stack.secrets.internalTokens)) {
+      ledger.add('serviceSecret', token);
+    }
     ledger.add('serviceSecret', stack.secrets.walletMasterKeyMaterial);
     ledger.add('serviceSecret', stack.secrets.didKmsSecretKey);
     ledger.add('serviceSecret', stack.secrets.jwtSigningKeyD);

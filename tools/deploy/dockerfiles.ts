@@ -9,14 +9,28 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** The deployable apps and their public ports (metrics: port + 1000). */
+/**
+ * The deployable apps and their public ports (metrics: port + 1000; the internal API of the apps
+ * that have one: port + 100).
+ */
 export const IMAGES = [
-  { app: 'gateway', port: 8080 },
-  { app: 'auth-service', port: 8081 },
-  { app: 'did-service', port: 8082 },
-  { app: 'token-rpc', port: 8083 },
-  { app: 'block-rpc', port: 8084 },
+  { app: 'gateway', port: 8080, internal: false },
+  { app: 'auth-service', port: 8081, internal: true },
+  { app: 'did-service', port: 8082, internal: true },
+  { app: 'token-rpc', port: 8083, internal: true },
+  { app: 'block-rpc', port: 8084, internal: false },
 ] as const;
+
+/**
+ * The base image, pinned by digest: a build uses exactly these bytes whatever the tag points at
+ * later (the tag is kept for people; with both, Docker pulls the digest). This digest is the
+ * multi-arch index of node:22.23.3-bookworm-slim as published on Docker Hub. To move to a newer
+ * Node 22 patch: `docker buildx imagetools inspect node:22-bookworm-slim` prints the current
+ * index digest; put tag and digest here, run this script, rebuild, and run the image test. A
+ * build may override it with `--build-arg NODE_IMAGE=…` (e.g. a mirror of the same digest).
+ */
+export const NODE_IMAGE =
+  'node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c';
 
 /** Every npm workspace's package.json (apps/*, libs/*): what `npm ci` needs besides the lock. */
 export function workspaceManifests(): string[] {
@@ -28,7 +42,7 @@ export function workspaceManifests(): string[] {
   );
 }
 
-export function dockerfile(app: string, port: number): string {
+export function dockerfile(app: string, port: number, internal = false): string {
   const manifests = workspaceManifests()
     .map((path) => `COPY ${path} ${path.slice(0, -'package.json'.length)}`)
     .join('\n');
@@ -44,7 +58,7 @@ export function dockerfile(app: string, port: number): string {
 # runtime: /out only: the bundles in dist/ and the few packages esbuild leaves external (native
 #          addons, drivers) in node_modules. No npm, no sources, no dev chain. Non-root (uid 1000),
 #          nothing written outside /tmp: runs with a read-only root filesystem.
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=${NODE_IMAGE}
 
 FROM \${NODE_IMAGE} AS build
 # better-sqlite3 compiles from source when its prebuilt binary cannot be fetched.
@@ -63,7 +77,7 @@ ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=${port}
 WORKDIR /app
 COPY --from=build /out /app
 USER 1000:1000
-EXPOSE ${port} ${port + 1000}
+EXPOSE ${[port, ...(internal ? [port + 100] : []), port + 1000].join(' ')}
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \\
   CMD ["node", "dist/healthcheck.js"]
 CMD ["node", "--enable-source-maps", "dist/main.js"]
@@ -73,7 +87,10 @@ CMD ["node", "--enable-source-maps", "dist/main.js"]
 /** path → content of every Dockerfile. */
 export function generatedDockerfiles(): Record<string, string> {
   return Object.fromEntries(
-    IMAGES.map(({ app, port }) => [`deploy/docker/${app}.Dockerfile`, dockerfile(app, port)]),
+    IMAGES.map(({ app, port, internal }) => [
+      `deploy/docker/${app}.Dockerfile`,
+      dockerfile(app, port, internal),
+    ]),
   );
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
+import { internalTokensHeldBy } from '@itp/crypto';
 import {
   createTestDatabase,
   freePort,
@@ -34,6 +35,8 @@ const APPS = Object.keys(IMAGE_APPS) as ImageApp[];
 
 interface Started {
   url: string;
+  /** The internal API's listener (INTERNAL_PORT); nothing listens there for gateway, block-rpc. */
+  internalUrl: string;
   child: ChildProcess;
   output: () => string;
 }
@@ -75,11 +78,13 @@ async function startFromFolder(
 ): Promise<Started> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const metricsPort = await freePort();
+  const internalPort = env.INTERNAL_PORT ? Number(env.INTERNAL_PORT) : await freePort();
   const child = runNode(app.outDir, ['--enable-source-maps', 'dist/main.js'], {
     APP_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
+    INTERNAL_PORT: String(internalPort),
     LOG_LEVEL: 'warn',
     ...env,
   });
@@ -93,7 +98,9 @@ async function startFromFolder(
     try {
       const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) });
       seen = `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
-      if (res.status === 200) return { url, child, output };
+      if (res.status === 200) {
+        return { url, internalUrl: `http://127.0.0.1:${internalPort}`, child, output };
+      }
     } catch {
       seen = 'no answer';
     }
@@ -216,7 +223,12 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
       REDIS_KEY_PREFIX: uniquePrefix(`img-${name}`),
       DATABASE_URL: (db as TestDatabase).url,
     });
-    const internal = { INTERNAL_API_TOKEN: secrets.INTERNAL_API_TOKEN };
+    // Each service only the internal tokens of the calls it makes and answers, as deployed.
+    const internal = (app: string) =>
+      Object.fromEntries(internalTokensHeldBy(app).map((name) => [name, secrets[name]])) as Record<
+        string,
+        string
+      >;
 
     // The registry job of compose, from the did-service image: a fresh funded deployer.
     const deployer = Wallet.createRandom();
@@ -249,18 +261,17 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
     }
 
     // did-service is called by auth-service per request only: start it after the others.
-    const didPort = await freePort();
-    const didUrl = `http://127.0.0.1:${didPort}`;
+    const didInternalPort = await freePort();
     const [auth, token, block] = await Promise.all([
       startFromFolder(assembled['auth-service'], {
         ...stores('auth'),
-        ...internal,
+        ...internal('auth-service'),
         JWT_SIGNING_KEYS: secrets.JWT_SIGNING_KEYS,
-        DID_SERVICE_URL: didUrl,
+        DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
       }),
       startFromFolder(assembled['token-rpc'], {
         ...stores('token'),
-        ...internal,
+        ...internal('token-rpc'),
         ETH_RPC_URL: chain,
         WALLET_MASTER_KEY: secrets.WALLET_MASTER_KEY,
       }),
@@ -269,13 +280,14 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
     Object.assign(running, { 'auth-service': auth, 'token-rpc': token, 'block-rpc': block });
     const did = await startFromFolder(assembled['did-service'], {
       ...stores('did'),
-      ...internal,
-      PORT: String(didPort),
+      ...internal('did-service'),
+      INTERNAL_PORT: String(didInternalPort),
       ETH_RPC_URL: chain,
       DID_REGISTRY_ADDRESS: registry,
       DID_KMS_SECRET_KEY: secrets.DID_KMS_SECRET_KEY,
-      TOKEN_RPC_URL: token.url,
+      TOKEN_RPC_INTERNAL_URL: token.internalUrl,
       AUTH_SERVICE_URL: auth.url,
+      AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
     });
     running['did-service'] = did;
     const gateway = await startFromFolder(assembled.gateway, {

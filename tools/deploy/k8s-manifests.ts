@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
+import { internalTokensHeldBy, type InternalTokenName } from '@itp/crypto';
 import { upstreamsFrom } from '../../apps/gateway/src/upstreams/upstreams.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -17,14 +18,16 @@ const PART_OF = 'itp';
 type Secret =
   | 'DATABASE_URL'
   | 'REDIS_URL'
-  | 'INTERNAL_API_TOKEN'
+  | InternalTokenName
   | 'JWT_SIGNING_KEYS'
   | 'WALLET_MASTER_KEY'
   | 'DID_KMS_SECRET_KEY';
 
 /**
  * Keys of `itp-secrets` set only during a key rotation (docs/operations.md, "Rotate keys"):
- * referenced as optional, so that pods start whether the Secret holds them or not.
+ * referenced as optional, so that pods start whether the Secret holds them or not. A service's
+ * INTERNAL_API_ACCEPTED_TOKENS comes from its own key, `INTERNAL_API_ACCEPTED_TOKENS_<SERVICE>`
+ * (each internal API has its own caller, so each rotates on its own).
  */
 type RotationSecret =
   'INTERNAL_API_ACCEPTED_TOKENS' | 'WALLET_PREVIOUS_MASTER_KEYS' | 'DID_KMS_PREVIOUS_SECRET_KEYS';
@@ -34,6 +37,11 @@ interface ServiceSpec {
   port: number;
   /** Which services call this one (NetworkPolicy ingress); `public`: from anywhere. */
   callers: readonly string[] | 'public';
+  /**
+   * A service with an internal API (`/internal/v1/*` on its own port, PORT + 100): the services
+   * that call it, the only pods the NetworkPolicy admits to that port.
+   */
+  internalCallers?: readonly string[];
   /** Keys of the `itp-secrets` Secret this service reads (only those). */
   secrets: readonly Secret[];
   /** Optional keys of `itp-secrets` (rotation windows); absent keys leave the variable unset. */
@@ -60,6 +68,14 @@ const SERVICE_URLS = {
   TOKEN_RPC_URL: 'http://token-rpc:8083',
   BLOCK_RPC_URL: 'http://block-rpc:8084',
 };
+/** The internal listeners (INTERNAL_PORT = PORT + 100), reached through the same Services. */
+const INTERNAL_URLS = {
+  AUTH_SERVICE_INTERNAL_URL: 'http://auth-service:8181',
+  DID_SERVICE_INTERNAL_URL: 'http://did-service:8182',
+  TOKEN_RPC_INTERNAL_URL: 'http://token-rpc:8183',
+};
+/** The internal API's port of a service listening on `port`. */
+const internalPortOf = (port: number) => port + 100;
 /** External dependencies: overlays replace these (deploy/README.md, "external dependencies"). */
 const CHAIN = { ETH_RPC_URL: 'http://chain-node:8545', CHAIN_ID: '31337' };
 /** Services accept X-Forwarded-For only from private addresses (the gateway's pods). */
@@ -85,10 +101,17 @@ export const SERVICES: readonly ServiceSpec[] = [
   {
     name: 'auth-service',
     port: 8081,
+    // did-service reads the JWKS on the public port; asks user status on the internal one.
     callers: ['gateway', 'did-service'],
-    secrets: ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_API_TOKEN', 'JWT_SIGNING_KEYS'],
+    internalCallers: ['did-service'],
+    secrets: [
+      'DATABASE_URL',
+      'REDIS_URL',
+      ...internalTokensHeldBy('auth-service'),
+      'JWT_SIGNING_KEYS',
+    ],
     rotationSecrets: ['INTERNAL_API_ACCEPTED_TOKENS'],
-    config: { DID_SERVICE_URL: SERVICE_URLS.DID_SERVICE_URL, ...BEHIND_GATEWAY },
+    config: { DID_SERVICE_INTERNAL_URL: INTERNAL_URLS.DID_SERVICE_INTERNAL_URL, ...BEHIND_GATEWAY },
     // argon2id hashing (~50 ms of CPU and 19 MiB per login) dominates: CPU is its signal.
     resources: { cpu: '500m', memory: '256Mi', cpuLimit: '2', memoryLimit: '512Mi' },
     scaleOn: [{ resource: 'cpu', averageUtilization: 65 }],
@@ -98,14 +121,21 @@ export const SERVICES: readonly ServiceSpec[] = [
   {
     name: 'did-service',
     port: 8082,
-    callers: ['gateway', 'auth-service'],
-    secrets: ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_API_TOKEN', 'DID_KMS_SECRET_KEY'],
+    callers: ['gateway'],
+    internalCallers: ['auth-service'],
+    secrets: [
+      'DATABASE_URL',
+      'REDIS_URL',
+      ...internalTokensHeldBy('did-service'),
+      'DID_KMS_SECRET_KEY',
+    ],
     rotationSecrets: ['INTERNAL_API_ACCEPTED_TOKENS', 'DID_KMS_PREVIOUS_SECRET_KEYS'],
     quotedEnv: { DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
     config: {
       ...CHAIN,
-      TOKEN_RPC_URL: SERVICE_URLS.TOKEN_RPC_URL,
+      TOKEN_RPC_INTERNAL_URL: INTERNAL_URLS.TOKEN_RPC_INTERNAL_URL,
       AUTH_SERVICE_URL: SERVICE_URLS.AUTH_SERVICE_URL,
+      AUTH_SERVICE_INTERNAL_URL: INTERNAL_URLS.AUTH_SERVICE_INTERNAL_URL,
       ...BEHIND_GATEWAY,
     },
     // Signing and verifying JWTs (secp256k1) is CPU-bound: CPU is its signal.
@@ -117,8 +147,15 @@ export const SERVICES: readonly ServiceSpec[] = [
   {
     name: 'token-rpc',
     port: 8083,
-    callers: ['gateway', 'did-service'],
-    secrets: ['DATABASE_URL', 'REDIS_URL', 'INTERNAL_API_TOKEN', 'WALLET_MASTER_KEY'],
+    callers: ['gateway'],
+    // The signer (sign-jws) and the rest of the wallet API: did-service only.
+    internalCallers: ['did-service'],
+    secrets: [
+      'DATABASE_URL',
+      'REDIS_URL',
+      ...internalTokensHeldBy('token-rpc'),
+      'WALLET_MASTER_KEY',
+    ],
     rotationSecrets: ['INTERNAL_API_ACCEPTED_TOKENS', 'WALLET_PREVIOUS_MASTER_KEYS'],
     config: { ...CHAIN, ...BEHIND_GATEWAY },
     // Mostly waiting on the chain (I/O): a high CPU target; a custom metric (requests in flight,
@@ -172,7 +209,15 @@ const SECURITY_CONTEXT = {
   seccompProfile: { type: 'RuntimeDefault' },
 };
 
+/** The `itp-secrets` key a rotation setting of `service` is read from. */
+export function rotationSecretKey(service: string, name: RotationSecret): string {
+  return name === 'INTERNAL_API_ACCEPTED_TOKENS'
+    ? `${name}_${service.toUpperCase().replaceAll('-', '_')}`
+    : name;
+}
+
 function secretEnv(
+  service: string,
   secrets: readonly Secret[],
   rotationSecrets: readonly RotationSecret[] = [],
 ): object[] {
@@ -181,9 +226,15 @@ function secretEnv(
       name: key,
       valueFrom: { secretKeyRef: { name: 'itp-secrets', key } },
     })),
-    ...rotationSecrets.map((key) => ({
-      name: key,
-      valueFrom: { secretKeyRef: { name: 'itp-secrets', key, optional: true } },
+    ...rotationSecrets.map((name) => ({
+      name,
+      valueFrom: {
+        secretKeyRef: {
+          name: 'itp-secrets',
+          key: rotationSecretKey(service, name),
+          optional: true,
+        },
+      },
     })),
   ];
 }
@@ -212,12 +263,13 @@ function serviceObjects(s: ServiceSpec): object[] {
     imagePullPolicy: 'IfNotPresent',
     ports: [
       { name: 'http', containerPort: s.port },
+      ...(s.internalCallers ? [{ name: 'internal', containerPort: internalPortOf(s.port) }] : []),
       { name: 'metrics', containerPort: metricsPort },
     ],
     envFrom: [{ configMapRef: { name: `${s.name}-config` } }],
     env: [
       ...Object.entries(s.quotedEnv ?? {}).map(([name, value]) => ({ name, value })),
-      ...secretEnv(s.secrets, s.rotationSecrets),
+      ...secretEnv(s.name, s.secrets, s.rotationSecrets),
     ],
     // The endpoints controller needs a moment to take the pod out of the Service (and the
     // ingress to notice) after it is marked terminating: keep serving through it, then SIGTERM
@@ -297,6 +349,9 @@ function serviceObjects(s: ServiceSpec): object[] {
         selector: selector(s.name),
         ports: [
           { name: 'http', port: s.port, targetPort: 'http' },
+          ...(s.internalCallers
+            ? [{ name: 'internal', port: internalPortOf(s.port), targetPort: 'internal' }]
+            : []),
           { name: 'metrics', port: metricsPort, targetPort: 'metrics' },
         ],
       },
@@ -349,6 +404,18 @@ function serviceObjects(s: ServiceSpec): object[] {
                 })),
                 ports: [{ port: s.port, protocol: 'TCP' }],
               },
+          // The internal API's own port: only the services that call it (token-rpc's signer:
+          // did-service alone), never the gateway, the ingress or any other pod.
+          ...(s.internalCallers
+            ? [
+                {
+                  from: s.internalCallers.map((caller) => ({
+                    podSelector: { matchLabels: selector(caller) },
+                  })),
+                  ports: [{ port: internalPortOf(s.port), protocol: 'TCP' }],
+                },
+              ]
+            : []),
           {
             // Prometheus, from the namespace labelled for it (overlays may change the label).
             from: [
@@ -384,7 +451,7 @@ function serviceObjects(s: ServiceSpec): object[] {
                 name: 'migrate',
                 image,
                 command: ['node', 'dist/migrate.js'],
-                env: secretEnv(['DATABASE_URL']),
+                env: secretEnv(s.name, ['DATABASE_URL']),
                 resources: {
                   requests: { cpu: '100m', memory: '128Mi' },
                   limits: { cpu: '500m', memory: '256Mi' },
@@ -464,6 +531,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
     files[`deploy/k8s/base/${s.name}.env`] =
       `# ${s.name}'s non-secret settings (a ConfigMap); generated by tools/deploy/k8s-manifests.ts.\n` +
       `APP_ENV=production\nPORT=${s.port}\n` +
+      (s.internalCallers ? `INTERNAL_PORT=${internalPortOf(s.port)}\n` : '') +
       `NODE_OPTIONS=--max-old-space-size=${heapLimitMb(s.resources.memoryLimit)}\n` +
       Object.entries(s.config)
         .map(([k, v]) => `${k}=${v}`)

@@ -253,14 +253,67 @@ describe('deploy/k8s', () => {
       expect(callers).toEqual({
         // Never "any": only the ingress controller reaches the gateway (it trusts that one hop).
         gateway: ['namespace ingress-nginx'],
+        // did-service reads auth-service's JWKS on its public port.
         'auth-service': ['gateway', 'did-service', ...engine],
-        'did-service': ['gateway', 'auth-service', ...engine],
-        'token-rpc': ['gateway', 'did-service', ...engine],
+        'did-service': ['gateway', ...engine],
+        'token-rpc': ['gateway', ...engine],
         'block-rpc': ['gateway', ...engine],
       });
       expect(
         of(objects, 'Ingress').map((i) => i.spec.rules[0].http.paths[0].backend.service.name),
       ).toEqual(overlay === 'prod-gateway-api' ? [] : ['gateway']);
+    });
+
+    it('admits to each internal port only its one calling service; the signer only to did-service', () => {
+      const internalCallers: Record<string, string[]> = {};
+      const ports: Record<string, number[]> = {};
+      for (const service of of(objects, 'Service')) {
+        const internal = service.spec.ports.find((p: { name: string }) => p.name === 'internal');
+        if (internal) ports[service.metadata.name] = [internal.port];
+      }
+      for (const policy of of(objects, 'NetworkPolicy')) {
+        const target = policy.spec.podSelector.matchLabels?.['app.kubernetes.io/name'];
+        const port = ports[target]?.[0];
+        if (!target || port === undefined) continue;
+        const rules = policy.spec.ingress.filter((rule: { ports: { port: number }[] }) =>
+          rule.ports.some((p) => p.port === port),
+        );
+        expect({ target, rules: rules.length }).toEqual({ target, rules: 1 });
+        internalCallers[target] = rules[0].from.map(
+          (f: { podSelector?: { matchLabels: Record<string, string> } }) =>
+            f.podSelector?.matchLabels['app.kubernetes.io/name'] ?? 'not a pod',
+        );
+      }
+      expect(ports).toEqual({
+        'auth-service': [8181],
+        'did-service': [8182],
+        'token-rpc': [8183],
+      });
+      expect(internalCallers).toEqual({
+        'auth-service': ['did-service'],
+        'did-service': ['auth-service'],
+        'token-rpc': ['did-service'],
+      });
+      // Each Deployment holds only the tokens of the calls it makes and answers.
+      const tokens: Record<string, string[]> = {};
+      for (const deployment of of(objects, 'Deployment')) {
+        const [c] = deployment.spec.template.spec.containers;
+        tokens[deployment.metadata.name] = (c.env ?? [])
+          .map((e: { name: string }) => e.name)
+          .filter((n: string) => n.startsWith('INTERNAL_TOKEN_'))
+          .sort();
+      }
+      expect(tokens).toEqual({
+        gateway: [],
+        'auth-service': ['INTERNAL_TOKEN_AUTH_TO_DID', 'INTERNAL_TOKEN_DID_TO_AUTH'],
+        'did-service': [
+          'INTERNAL_TOKEN_AUTH_TO_DID',
+          'INTERNAL_TOKEN_DID_TO_AUTH',
+          'INTERNAL_TOKEN_DID_TO_TOKEN_RPC',
+        ],
+        'token-rpc': ['INTERNAL_TOKEN_DID_TO_TOKEN_RPC'],
+        'block-rpc': [],
+      });
     });
 
     it('trusts X-Forwarded-For only from the ingress hop at the gateway', () => {

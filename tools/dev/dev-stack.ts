@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { DEV_CHAIN, assertPortFree } from '@itp/dev-chain';
 import { formatBanner } from './banner.js';
 import { bundleServices, type ServiceBundles } from './bundle-services.js';
@@ -12,7 +11,15 @@ import {
   stopServices,
   type ServiceProcess,
 } from './service-process.js';
-import { GATEWAY, UPSTREAMS, serviceEnv, serviceUrl, type StackAddresses } from './services.js';
+import {
+  GATEWAY,
+  INTERNAL_UPSTREAMS,
+  UPSTREAMS,
+  newInternalTokens,
+  serviceEnv,
+  serviceUrl,
+  type StackAddresses,
+} from './services.js';
 import { waitForReady } from './wait-ready.js';
 
 /**
@@ -148,16 +155,22 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     const built = await bundling;
     bundles = built;
     const names = [...UPSTREAMS.map((u) => u.name), GATEWAY];
-    const ports = await choosePorts(UPSTREAMS.length + names.length, [settings.gatewayPort]);
+    const ports = await choosePorts(UPSTREAMS.length + names.length + INTERNAL_UPSTREAMS.length, [
+      settings.gatewayPort,
+    ]);
     const upstreamPorts = ports.slice(0, UPSTREAMS.length);
-    const metricsPorts = ports.slice(UPSTREAMS.length);
+    const metricsPorts = ports.slice(UPSTREAMS.length, UPSTREAMS.length + names.length);
+    const internalPorts = ports.slice(UPSTREAMS.length + names.length);
     const stack: StackAddresses = {
       chainUrl: chain.anvil.url,
       chainId: DEV_CHAIN.chainId,
       didRegistryAddress: chain.didRegistryAddress,
       ports: Object.fromEntries(UPSTREAMS.map(({ name }, i) => [name, upstreamPorts[i] ?? 0])),
       metricsPorts: Object.fromEntries(names.map((name, i) => [name, metricsPorts[i] ?? 0])),
-      internalApiToken: randomBytes(32).toString('hex'),
+      internalPorts: Object.fromEntries(
+        INTERNAL_UPSTREAMS.map(({ name }, i) => [name, internalPorts[i] ?? 0]),
+      ),
+      internalTokens: newInternalTokens(),
     };
     const start = (name: string, port: number): ServiceProcess => {
       const env = serviceEnv(settings, stack, name, port);

@@ -14,7 +14,12 @@ const stack: StackAddresses = {
     'did-service': 9104,
     gateway: 9100,
   },
-  internalApiToken: 'f'.repeat(64),
+  internalPorts: { 'token-rpc': 9202, 'auth-service': 9203, 'did-service': 9204 },
+  internalTokens: {
+    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'a'.repeat(64),
+    INTERNAL_TOKEN_DID_TO_AUTH: 'b'.repeat(64),
+    INTERNAL_TOKEN_AUTH_TO_DID: 'c'.repeat(64),
+  },
 };
 
 describe('readDevSettings', () => {
@@ -55,7 +60,7 @@ describe('readDevSettings', () => {
 });
 
 describe('serviceEnv', () => {
-  it('gives every service development mode, the chain and all four upstream URLs, nothing else', () => {
+  it('gives every service development mode, the chain and all upstream URLs, nothing else', () => {
     const settings = readDevSettings(
       { DATA_DIR: '/d', DATABASE_URL: 'postgres://db/itp', NODE_OPTIONS: '--inspect' },
       '/repo',
@@ -67,6 +72,7 @@ describe('serviceEnv', () => {
       HOST: '127.0.0.1',
       PORT: '9002',
       METRICS_PORT: '9102',
+      INTERNAL_PORT: '9202',
       PUBLIC_URL: 'http://127.0.0.1:8080',
       TRUST_PROXY: 'loopback',
       DATA_DIR: '/d',
@@ -74,14 +80,33 @@ describe('serviceEnv', () => {
       ETH_RPC_URL: 'http://127.0.0.1:9545',
       CHAIN_ID: '31337',
       DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-      INTERNAL_API_TOKEN: 'f'.repeat(64),
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'a'.repeat(64),
       BLOCK_FINALITY_DEPTH: '2',
       BLOCK_RPC_URL: 'http://127.0.0.1:9001',
       TOKEN_RPC_URL: 'http://127.0.0.1:9002',
       AUTH_SERVICE_URL: 'http://127.0.0.1:9003',
       DID_SERVICE_URL: 'http://127.0.0.1:9004',
+      TOKEN_RPC_INTERNAL_URL: 'http://127.0.0.1:9202',
+      AUTH_SERVICE_INTERNAL_URL: 'http://127.0.0.1:9203',
+      DID_SERVICE_INTERNAL_URL: 'http://127.0.0.1:9204',
       DATABASE_URL: 'postgres://db/itp',
     });
+  });
+
+  it('gives each service only the internal tokens of the calls it makes and answers', () => {
+    const settings = readDevSettings({}, '/repo');
+    const tokensOf = (name: string, port: number) =>
+      Object.keys(serviceEnv(settings, stack, name, port))
+        .filter((k) => k.startsWith('INTERNAL_TOKEN_'))
+        .sort();
+    expect(tokensOf('auth-service', 9003)).toEqual([
+      'INTERNAL_TOKEN_AUTH_TO_DID',
+      'INTERNAL_TOKEN_DID_TO_AUTH',
+    ]);
+    expect(tokensOf('did-service', 9004)).toHaveLength(3);
+    expect(tokensOf('gateway', 8080)).toEqual([]);
+    expect(tokensOf('block-rpc', 9001)).toEqual([]);
+    expect(serviceEnv(settings, stack, 'gateway', 8080).INTERNAL_PORT).toBeUndefined();
   });
 
   it('gives the gateway its own metrics port and no trusted proxy', () => {

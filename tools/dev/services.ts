@@ -1,12 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { INTERNAL_TOKENS, internalTokensHeldBy, type InternalTokenName } from '@itp/crypto';
 import type { DevSettings } from './dev-settings.js';
 
-/** The services behind the gateway, in start order, with the variable that names each one's URL. */
+/**
+ * The services behind the gateway, in start order, with the variable that names each one's
+ * public URL and, for a service with an internal API, the one that names its internal listener.
+ */
 export const UPSTREAMS = [
   { name: 'block-rpc', urlVariable: 'BLOCK_RPC_URL' },
-  { name: 'token-rpc', urlVariable: 'TOKEN_RPC_URL' },
-  { name: 'auth-service', urlVariable: 'AUTH_SERVICE_URL' },
-  { name: 'did-service', urlVariable: 'DID_SERVICE_URL' },
-] as const;
+  {
+    name: 'token-rpc',
+    urlVariable: 'TOKEN_RPC_URL',
+    internalUrlVariable: 'TOKEN_RPC_INTERNAL_URL',
+  },
+  {
+    name: 'auth-service',
+    urlVariable: 'AUTH_SERVICE_URL',
+    internalUrlVariable: 'AUTH_SERVICE_INTERNAL_URL',
+  },
+  {
+    name: 'did-service',
+    urlVariable: 'DID_SERVICE_URL',
+    internalUrlVariable: 'DID_SERVICE_INTERNAL_URL',
+  },
+] as const satisfies ReadonlyArray<{
+  name: string;
+  urlVariable: string;
+  internalUrlVariable?: string;
+}>;
+
+/** The upstreams with an internal API (their own INTERNAL_PORT listener). */
+export const INTERNAL_UPSTREAMS = UPSTREAMS.filter(
+  (u): u is Extract<(typeof UPSTREAMS)[number], { internalUrlVariable: string }> =>
+    'internalUrlVariable' in u,
+);
 
 export const GATEWAY = 'gateway';
 
@@ -30,11 +57,22 @@ export interface StackAddresses {
   ports: Record<string, number>;
   /** Port of each process's separate metrics listener (upstreams and the gateway), by name. */
   metricsPorts: Record<string, number>;
-  /** Bearer token of the services' /internal/v1 API: random for each start of the stack. */
-  internalApiToken: string;
+  /** Port of the internal API listener of each service that has one (INTERNAL_UPSTREAMS). */
+  internalPorts: Record<string, number>;
+  /** The internal API's tokens, one per pair of services: random for each start of the stack. */
+  internalTokens: Record<InternalTokenName, string>;
 }
 
 export const serviceUrl = (port: number): string => `http://127.0.0.1:${port}`;
+
+/** A fresh random token for each pair of services (one start of a stack). */
+export function newInternalTokens(): Record<InternalTokenName, string> {
+  const tokens = {} as Record<InternalTokenName, string>;
+  for (const name of Object.keys(INTERNAL_TOKENS) as InternalTokenName[]) {
+    tokens[name] = randomBytes(32).toString('hex');
+  }
+  return tokens;
+}
 
 /**
  * The whole environment of one service process: built from scratch, so that nothing of the
@@ -63,14 +101,23 @@ export function serviceEnv(
     ETH_RPC_URL: stack.chainUrl,
     CHAIN_ID: String(stack.chainId),
     DID_REGISTRY_ADDRESS: stack.didRegistryAddress,
-    INTERNAL_API_TOKEN: stack.internalApiToken,
     BLOCK_FINALITY_DEPTH: DEV_BLOCK_FINALITY_DEPTH,
     ...settings.passThrough,
   };
+  // Only the tokens of the calls this service makes and answers (auth-service never gets the
+  // token of token-rpc's signer), as in production.
+  for (const token of internalTokensHeldBy(name)) env[token] = stack.internalTokens[token];
+  const internalPort = stack.internalPorts[name];
+  if (internalPort !== undefined) env.INTERNAL_PORT = String(internalPort);
   for (const { name, urlVariable } of UPSTREAMS) {
     const upstreamPort = stack.ports[name];
     if (upstreamPort === undefined) throw new Error(`no port chosen for ${name}`);
     env[urlVariable] = serviceUrl(upstreamPort);
+  }
+  for (const { name, internalUrlVariable } of INTERNAL_UPSTREAMS) {
+    const port = stack.internalPorts[name];
+    if (port === undefined) throw new Error(`no internal port chosen for ${name}`);
+    env[internalUrlVariable] = serviceUrl(port);
   }
   if (process.env.PATH) env.PATH = process.env.PATH;
   if (process.env.HOME) env.HOME = process.env.HOME;

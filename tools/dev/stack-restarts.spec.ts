@@ -5,7 +5,6 @@
  * Before the dev chain's state file was settled, block 0 changed at restarts, block 1 no longer
  * linked to it, and the index stopped counting (0 for every day).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,14 @@ import { choosePorts } from './choose-ports.js';
 import { startDevChain, type DevChain } from './dev-chain.js';
 import { readDevSettings } from './dev-settings.js';
 import { spawnService, stopServices, type ServiceProcess } from './service-process.js';
-import { UPSTREAMS, serviceEnv, serviceUrl, type StackAddresses } from './services.js';
+import {
+  INTERNAL_UPSTREAMS,
+  UPSTREAMS,
+  newInternalTokens,
+  serviceEnv,
+  serviceUrl,
+  type StackAddresses,
+} from './services.js';
 import { waitForReady } from './wait-ready.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -81,7 +87,8 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
         UPSTREAMS.map(({ name }) => [name, name === 'block-rpc' ? port : 9]),
       ),
       metricsPorts: { 'block-rpc': metricsPort },
-      internalApiToken: randomBytes(32).toString('hex'),
+      internalPorts: Object.fromEntries(INTERNAL_UPSTREAMS.map(({ name }) => [name, 9])),
+      internalTokens: newInternalTokens(),
     };
     const settings = readDevSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }, repoRoot);
     const env = serviceEnv(settings, stack, 'block-rpc', port);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,9 @@ import { bundleServices, type ServiceBundles } from '../dev/bundle-services.js';
 import { spawnService, stopServices, type ServiceProcess } from '../dev/service-process.js';
 import {
   GATEWAY,
+  INTERNAL_UPSTREAMS,
   UPSTREAMS,
+  newInternalTokens,
   serviceEnv,
   serviceUrl,
   type StackAddresses,
@@ -83,10 +84,10 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
     bundles = await bundling;
     const prefix = uniquePrefix('replicas');
 
-    const plan: Array<{ name: string; index: number; port: number }> = [];
+    const plan: Array<{ name: string; index: number; port: number; internalPort: number }> = [];
     for (const { name } of UPSTREAMS) {
       for (let index = 0; index < counts[name]; index += 1) {
-        plan.push({ name, index, port: await freePort() });
+        plan.push({ name, index, port: await freePort(), internalPort: await freePort() });
       }
     }
     const gatewayPort = await freePort();
@@ -100,6 +101,15 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       balancers.push(balancer);
       balanced[name] = balancer.url;
     }
+    // The internal listeners likewise: one balanced address per service (its Service's port).
+    const balancedInternal: Record<string, string> = {};
+    for (const { name } of INTERNAL_UPSTREAMS) {
+      const balancer = await startTcpBalancer(
+        plan.filter((p) => p.name === name).map((p) => serviceUrl(p.internalPort)),
+      );
+      balancers.push(balancer);
+      balancedInternal[name] = balancer.url;
+    }
     const metricsPorts: Record<string, number> = {};
     const stack: StackAddresses = {
       chainUrl: chain.url,
@@ -107,7 +117,8 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       didRegistryAddress,
       ports: Object.fromEntries(UPSTREAMS.map(({ name }) => [name, 0])),
       metricsPorts,
-      internalApiToken: randomBytes(32).toString('hex'),
+      internalPorts: Object.fromEntries(INTERNAL_UPSTREAMS.map(({ name }) => [name, 0])),
+      internalTokens: newInternalTokens(),
     };
     const settings = {
       repoRoot,
@@ -119,13 +130,19 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
       readyTimeoutMs: 120_000,
     };
 
-    const envFor = (name: string, port: number): Record<string, string> => {
+    const envFor = (name: string, port: number, internalPort?: number): Record<string, string> => {
       metricsPorts[name] = 0; // any free port: several instances of one service on one host
       const env = serviceEnv(settings, stack, name, port);
       env.REDIS_KEY_PREFIX = `${prefix}${name}:`;
+      if (internalPort !== undefined && env.INTERNAL_PORT !== undefined) {
+        env.INTERNAL_PORT = String(internalPort);
+      }
       for (const { name: upstream, urlVariable } of UPSTREAMS) {
         // The gateway balances over all instances itself; a service calls the balanced address.
         env[urlVariable] = name === GATEWAY ? urlsOf(upstream).join(',') : balanced[upstream]!;
+      }
+      for (const { name: upstream, internalUrlVariable } of INTERNAL_UPSTREAMS) {
+        env[internalUrlVariable] = balancedInternal[upstream]!;
       }
       // The hand-out-once race of web-site logins is what the QR test polls for: no poll
       // interval (its 429 slow_down would answer the concurrent polls before the race).
@@ -134,12 +151,12 @@ export async function startReplicaStack(counts: ReplicaCounts): Promise<ReplicaS
     };
 
     const replicas: Record<string, Replica[]> = {};
-    for (const { name, index, port } of plan) {
+    for (const { name, index, port, internalPort } of plan) {
       const url = serviceUrl(port);
       const process = spawnService(
         `${name}#${index}`,
         url,
-        envFor(name, port),
+        envFor(name, port, internalPort),
         repoRoot,
         bundles.entry(name),
       );

@@ -11,7 +11,9 @@ import { secretWeakness } from '@itp/crypto';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRETS = [
-  'INTERNAL_API_TOKEN',
+  'INTERNAL_TOKEN_DID_TO_TOKEN_RPC',
+  'INTERNAL_TOKEN_DID_TO_AUTH',
+  'INTERNAL_TOKEN_AUTH_TO_DID',
   'WALLET_MASTER_KEY',
   'WALLET_PREVIOUS_MASTER_KEYS',
   'DID_KMS_SECRET_KEY',
@@ -42,6 +44,9 @@ describe('secrets written in this repository', () => {
       'WALLET_PREVIOUS_MASTER_KEYS',
       'DID_KMS_PREVIOUS_SECRET_KEYS',
       'INTERNAL_API_ACCEPTED_TOKENS',
+      'INTERNAL_API_ACCEPTED_TOKENS_TOKEN_RPC',
+      'INTERNAL_API_ACCEPTED_TOKENS_AUTH_SERVICE',
+      'INTERNAL_API_ACCEPTED_TOKENS_DID_SERVICE',
     ];
     for (const name of SECRETS.filter((n) => !rotationOnly.includes(n))) {
       const uses = [...compose.matchAll(new RegExp(`\\$\\{${name}([^}]*)\\}`, 'g'))];

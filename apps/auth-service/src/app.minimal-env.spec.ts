@@ -13,7 +13,7 @@ import {
 } from './testing/start-auth-service.js';
 
 // The README's minimum outside development: the stores (the harness' PostgreSQL and Redis), the
-// signing keys and internal token (freshly generated, strong), and did-service's URL (never
+// signing keys and internal tokens (freshly generated, strong), and did-service's URL (never
 // called here). Nothing else: APP_ENV is unset, so the service runs as in production.
 let db: TestDatabase | undefined;
 
@@ -25,8 +25,9 @@ describeMinimalEnvStart({
       DATABASE_URL: db.url,
       REDIS_URL: testRedisUrl(),
       JWT_SIGNING_KEYS: await newSigningKeysSecret(),
-      DID_SERVICE_URL: UNUSED_URL,
-      INTERNAL_API_TOKEN: newInternalApiToken(),
+      DID_SERVICE_INTERNAL_URL: UNUSED_URL,
+      INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
+      INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
     };
   },
   teardown: async () => {
@@ -52,6 +53,7 @@ describeMinimalEnvStart({
     TRUST_PROXY: false,
   },
   metricsPort: 9081,
+  internalPort: 8181,
   started: (service) => {
     it('publishes its signing key', async () => {
       const res = await fetch(`${service().url}/v2/auth/.well-known/jwks.json`);

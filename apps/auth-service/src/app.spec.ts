@@ -81,8 +81,9 @@ describe('auth-service in production mode', () => {
           PORT: '0',
           REDIS_URL: 'redis://127.0.0.1:1',
           DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
-          DID_SERVICE_URL: 'http://127.0.0.1:9',
-          INTERNAL_API_TOKEN: newInternalApiToken(),
+          DID_SERVICE_INTERNAL_URL: 'http://127.0.0.1:9',
+          INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
+          INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
         }),
       ).toThrow(new RegExp(`JWT_SIGNING_KEYS: required when APP_ENV=${appEnv}`));
     },

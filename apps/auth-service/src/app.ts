@@ -1,6 +1,6 @@
 import { createLocalJWKSet } from 'jose';
 import { createKeySetJwtVerifier, type JwtVerifier } from '@itp/auth-jwt';
-import { resolveInternalApiToken } from '@itp/crypto';
+import { resolveInternalToken } from '@itp/crypto';
 import type { AuthJwks } from '@itp/schemas';
 import {
   acceptedInternalApiTokens,
@@ -71,8 +71,11 @@ export interface AuthDomain {
   vpLogin: VpLogin;
   /** `/internal/v1/users/status`: may this user still act? */
   userStatus: UserStatus;
-  /** INTERNAL_API_TOKEN (dev: the shared file); undefined: no internal API, no VP login. */
-  internalApiToken: string | undefined;
+  /**
+   * did-service's token for this service's internal API (INTERNAL_TOKEN_DID_TO_AUTH; dev: the
+   * generated file); undefined: no internal API.
+   */
+  callerToken: string | undefined;
   /** Verifies tokens of this service with its own keys (no HTTP). */
   ownTokens: JwtVerifier;
   jwks: AuthJwks;
@@ -170,12 +173,11 @@ async function buildDomain(
     resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
     approvals: oneTimeMarks,
   });
-  const internalApiToken = resolveInternalApiToken(config);
   const vpLogin = new VpLogin(
     {
       verifier: new DidServiceLoginVpVerifier({
-        baseUrl: config.DID_SERVICE_URL,
-        internalApiToken,
+        baseUrl: config.DID_SERVICE_INTERNAL_URL,
+        internalApiToken: resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID'),
       }),
       usedVps: oneTimeMarks,
       loginRequests,
@@ -197,7 +199,7 @@ async function buildDomain(
     passwordLogin,
     vpLogin,
     userStatus: new UserStatus(users),
-    internalApiToken,
+    callerToken: resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_AUTH'),
     ownTokens,
     jwks,
   };
@@ -240,12 +242,13 @@ async function wireAuthService(
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
-  if (domain.internalApiToken) {
-    service.app.use(
+  if (domain.callerToken) {
+    // did-service's calls: on the internal listener only (INTERNAL_PORT), never the public port.
+    service.internal.use(
       '/internal/v1',
       internalRouter({
         internalApiToken: acceptedInternalApiTokens(
-          domain.internalApiToken,
+          domain.callerToken,
           config.INTERNAL_API_ACCEPTED_TOKENS,
         ),
         userStatus: domain.userStatus,

@@ -11,8 +11,9 @@ async function productionEnv(appEnv: string): Promise<Env> {
   return {
     APP_ENV: appEnv,
     JWT_SIGNING_KEYS: JSON.stringify([await generateSigningJwk()]),
-    DID_SERVICE_URL: 'http://did-service:8082',
-    INTERNAL_API_TOKEN: newInternalApiToken(),
+    DID_SERVICE_INTERNAL_URL: 'http://did-service:8182',
+    INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
+    INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
     DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
     REDIS_URL: 'redis://127.0.0.1:1',
   };
@@ -31,11 +32,16 @@ function configError(env: Env): ConfigError {
 describe('auth-service configuration', () => {
   describe('APP_ENV: anything but development is production', () => {
     it.each(['production', 'test'])(
-      'APP_ENV=%s without JWT_SIGNING_KEYS, DID_SERVICE_URL or INTERNAL_API_TOKEN is refused',
+      'APP_ENV=%s without JWT_SIGNING_KEYS, DID_SERVICE_INTERNAL_URL or an internal token is refused',
       async (appEnv) => {
         const env = await productionEnv(appEnv);
         expect(() => loadConfig(configSchema, env)).not.toThrow();
-        for (const name of ['JWT_SIGNING_KEYS', 'DID_SERVICE_URL', 'INTERNAL_API_TOKEN']) {
+        for (const name of [
+          'JWT_SIGNING_KEYS',
+          'DID_SERVICE_INTERNAL_URL',
+          'INTERNAL_TOKEN_AUTH_TO_DID',
+          'INTERNAL_TOKEN_DID_TO_AUTH',
+        ]) {
           const err = configError({ ...env, [name]: undefined });
           expect(err.issues).toEqual([expect.stringMatching(`^${name}: required when APP_ENV=`)]);
         }
@@ -55,16 +61,31 @@ describe('auth-service configuration', () => {
       Buffer.alloc(32, 7).toString('base64'),
     ];
 
-    it.each(weakTokens)('INTERNAL_API_TOKEN %#', async (token) => {
-      const err = configError({ ...(await productionEnv('test')), INTERNAL_API_TOKEN: token });
-      expect(err.issues).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: /)]);
-      expect(err.message).not.toContain(token);
+    it.each(weakTokens)('INTERNAL_TOKEN_AUTH_TO_DID / _DID_TO_AUTH %#', async (token) => {
+      for (const name of ['INTERNAL_TOKEN_AUTH_TO_DID', 'INTERNAL_TOKEN_DID_TO_AUTH']) {
+        const err = configError({ ...(await productionEnv('test')), [name]: token });
+        expect(err.issues).toEqual([expect.stringMatching(new RegExp(`^${name}: `))]);
+        expect(err.message).not.toContain(token);
+      }
     });
 
-    it('a weak INTERNAL_API_TOKEN is accepted in development only', async () => {
+    it('a weak internal token is accepted in development only', async () => {
       expect(() =>
-        loadConfig(configSchema, { APP_ENV: 'development', INTERNAL_API_TOKEN: 'a'.repeat(40) }),
+        loadConfig(configSchema, {
+          APP_ENV: 'development',
+          INTERNAL_TOKEN_DID_TO_AUTH: 'a'.repeat(40),
+        }),
       ).not.toThrow();
+    });
+
+    it('the retired shared INTERNAL_API_TOKEN is refused, naming its replacements', async () => {
+      const err = configError({
+        ...(await productionEnv('test')),
+        INTERNAL_API_TOKEN: newInternalApiToken(),
+      });
+      expect(err.issues).toEqual([
+        expect.stringMatching(/^INTERNAL_API_TOKEN: no longer read.*INTERNAL_TOKEN_AUTH_TO_DID/),
+      ]);
     });
 
     const withD = async (d: string) => {
@@ -89,7 +110,11 @@ describe('auth-service configuration', () => {
       const keys = JSON.stringify([await generateSigningJwk(), await generateSigningJwk()]);
       const token = randomBytes(32).toString('hex');
       expect(() =>
-        loadConfig(configSchema, { ...env, JWT_SIGNING_KEYS: keys, INTERNAL_API_TOKEN: token }),
+        loadConfig(configSchema, {
+          ...env,
+          JWT_SIGNING_KEYS: keys,
+          INTERNAL_TOKEN_DID_TO_AUTH: token,
+        }),
       ).not.toThrow();
     });
   });

@@ -3,6 +3,9 @@ import { weakSecretIssues, weakSecretListIssues } from '@itp/crypto';
 import {
   baseConfigShape,
   internalApiAcceptedTokensSetting,
+  internalListenerConfigShape,
+  internalTokenSetting,
+  retiredInternalApiTokenSetting,
   trustProxySetting,
 } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
@@ -13,6 +16,7 @@ export const configSchema = z
   .object({
     ...baseConfigShape,
     ...storeConfigShape,
+    ...internalListenerConfigShape,
     PORT: baseConfigShape.PORT.default(8081),
 
     /** Deployment secret: JSON array of private EC P-256 JWKs; first signs, all are published. */
@@ -40,10 +44,21 @@ export const configSchema = z
     /** How long a verified relying-party secret is remembered in process (argon2 costs ~50 ms). */
     CLIENT_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 
-    /** did-service, which checks the VPs of auth-user-with-vp (required in production). */
-    DID_SERVICE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    /** Deployment secret for /internal/v1 calls (dev: DATA_DIR/secrets/internal-api-token). */
-    INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * did-service's internal listener (its INTERNAL_PORT), which checks the VPs of
+     * auth-user-with-vp (required in production).
+     */
+    DID_SERVICE_INTERNAL_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .optional(),
+    /**
+     * The internal API's tokens (ADR 0020; dev: generated once into DATA_DIR/secrets/): sent to
+     * did-service (verify a login VP), and accepted from did-service on this service's own
+     * internal API (is this user still active?). auth-service never holds token-rpc's.
+     */
+    INTERNAL_TOKEN_AUTH_TO_DID: internalTokenSetting,
+    INTERNAL_TOKEN_DID_TO_AUTH: internalTokenSetting,
+    INTERNAL_API_TOKEN: retiredInternalApiTokenSetting,
     /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
     INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
     /** auth-user-with-vp: a VP must be issued within this many seconds; its id is kept as long. */
@@ -60,8 +75,11 @@ export const configSchema = z
     if (config.APP_ENV === 'development') return;
     const required = {
       JWT_SIGNING_KEYS: 'a JSON array of private EC P-256 JWKs; see apps/auth-service/README.md',
-      DID_SERVICE_URL: 'auth-user-with-vp asks did-service',
-      INTERNAL_API_TOKEN: 'the /internal/v1 calls; e.g. openssl rand -base64 32',
+      DID_SERVICE_INTERNAL_URL: 'auth-user-with-vp asks did-service',
+      INTERNAL_TOKEN_AUTH_TO_DID:
+        'auth-user-with-vp asks did-service; e.g. openssl rand -base64 32',
+      INTERNAL_TOKEN_DID_TO_AUTH:
+        'did-service asks whether a user is active; e.g. openssl rand -base64 32',
     } as const;
     for (const [name, why] of Object.entries(required)) {
       if (!config[name as keyof typeof required]) {
@@ -73,7 +91,10 @@ export const configSchema = z
       }
     }
     const weak = [
-      ...weakSecretIssues({ INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN }),
+      ...weakSecretIssues({
+        INTERNAL_TOKEN_AUTH_TO_DID: config.INTERNAL_TOKEN_AUTH_TO_DID,
+        INTERNAL_TOKEN_DID_TO_AUTH: config.INTERNAL_TOKEN_DID_TO_AUTH,
+      }),
       ...weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
       ...weakSigningKeyIssues(config.JWT_SIGNING_KEYS),
     ];

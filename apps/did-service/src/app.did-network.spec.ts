@@ -78,11 +78,7 @@ describe.each([
     );
     expect(vp.status).toBe(200);
     expect((await h.post('/v2/did/verify-vc', issued.vc)).body).toMatchObject({ verified: true });
-    const login = await h.post(
-      '/internal/v1/verify-login-vp',
-      { vp: vp.body },
-      { authorization: `Bearer ${h.internalApiToken}` },
-    );
+    const login = await h.postInternal('/internal/v1/verify-login-vp', { vp: vp.body });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({
       userId: 'erin',

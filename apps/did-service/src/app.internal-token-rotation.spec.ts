@@ -3,12 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DidApp } from './app.js';
 import { startDidHarness, type DidHarness } from './testing/did-harness.js';
 
-// Rotating INTERNAL_API_TOKEN without downtime (docs/operations.md): the service sends only
-// INTERNAL_API_TOKEN and accepts it and every INTERNAL_API_ACCEPTED_TOKENS entry. The harness'
-// stand-ins of token-rpc and auth-service accept exactly the harness' INTERNAL_API_TOKEN, so a
-// create-did that succeeds proves which token did-service sends.
+// Rotating an internal token without downtime (docs/operations.md). did-service's internal API
+// accepts auth-service's token (INTERNAL_TOKEN_AUTH_TO_DID) and every INTERNAL_API_ACCEPTED_TOKENS
+// entry, never the tokens it sends itself. The harness' stand-in of token-rpc accepts exactly the
+// harness' INTERNAL_TOKEN_DID_TO_TOKEN_RPC, so a create-did that succeeds proves what it sends.
 const OLD = randomBytes(32).toString('base64url');
 const NEW = randomBytes(32).toString('base64url');
+const SENT_TO_TOKEN_RPC = randomBytes(32).toString('base64url');
+const SENT_TO_AUTH = randomBytes(32).toString('base64url');
 
 async function internalCall(url: string, token: string | undefined): Promise<number> {
   const res = await fetch(`${url}/internal/v1/verify-login-vp`, {
@@ -24,23 +26,32 @@ async function internalCall(url: string, token: string | undefined): Promise<num
   return res.status;
 }
 
-describe('INTERNAL_API_TOKEN rotation', () => {
+describe('internal token rotation', () => {
   let h: DidHarness;
   beforeAll(async () => {
-    // Step 2 of the rotation: NEW is sent, OLD (still sent by pods not yet rolled) is accepted.
-    h = await startDidHarness({ INTERNAL_API_TOKEN: NEW, INTERNAL_API_ACCEPTED_TOKENS: OLD });
+    // Step 2 of the rotation: auth-service sends NEW, OLD (still sent by its pods not yet rolled)
+    // is accepted.
+    h = await startDidHarness({
+      INTERNAL_TOKEN_AUTH_TO_DID: NEW,
+      INTERNAL_API_ACCEPTED_TOKENS: OLD,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: SENT_TO_TOKEN_RPC,
+      INTERNAL_TOKEN_DID_TO_AUTH: SENT_TO_AUTH,
+    });
   });
   afterAll(() => h.close());
 
-  it('accepts the sent token and the accepted ones, and nothing else', async () => {
-    expect(await internalCall(h.url, NEW)).toBe(400);
-    expect(await internalCall(h.url, OLD)).toBe(400);
-    expect(await internalCall(h.url, randomBytes(32).toString('base64url'))).toBe(401);
-    expect(await internalCall(h.url, `${NEW},${OLD}`)).toBe(401);
-    expect(await internalCall(h.url, undefined)).toBe(401);
+  it("accepts auth-service's token and the accepted ones, and nothing else", async () => {
+    expect(await internalCall(h.internalUrl, NEW)).toBe(400);
+    expect(await internalCall(h.internalUrl, OLD)).toBe(400);
+    expect(await internalCall(h.internalUrl, randomBytes(32).toString('base64url'))).toBe(401);
+    expect(await internalCall(h.internalUrl, `${NEW},${OLD}`)).toBe(401);
+    expect(await internalCall(h.internalUrl, undefined)).toBe(401);
+    // The tokens it sends to token-rpc and auth-service open nothing here.
+    expect(await internalCall(h.internalUrl, SENT_TO_TOKEN_RPC)).toBe(401);
+    expect(await internalCall(h.internalUrl, SENT_TO_AUTH)).toBe(401);
   });
 
-  it('sends only INTERNAL_API_TOKEN to the other services', async () => {
+  it('sends INTERNAL_TOKEN_DID_TO_TOKEN_RPC to token-rpc', async () => {
     const account = h.wallet.createAddress();
     const res = await h.post('/v2/did/create-did', {
       alias: 'rotation',
@@ -51,12 +62,16 @@ describe('INTERNAL_API_TOKEN rotation', () => {
     expect(res.body.did).toMatch(/^did:ethr:/);
   });
 
-  it('step 1 (NEW accepted, OLD sent) lets both in; the stand-ins refuse the OLD it sends', async () => {
-    const app = await h.buildWith({ INTERNAL_API_TOKEN: OLD, INTERNAL_API_ACCEPTED_TOKENS: NEW });
+  it('step 1 (NEW accepted, OLD current) lets both in; a token token-rpc does not know is refused there', async () => {
+    const app = await h.buildWith({
+      INTERNAL_TOKEN_AUTH_TO_DID: OLD,
+      INTERNAL_API_ACCEPTED_TOKENS: NEW,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: OLD,
+    });
     try {
-      const { url } = await app.service.listen();
-      expect(await internalCall(url, OLD)).toBe(400);
-      expect(await internalCall(url, NEW)).toBe(400);
+      const { url, internalUrl = '' } = await app.service.listen();
+      expect(await internalCall(internalUrl, OLD)).toBe(400);
+      expect(await internalCall(internalUrl, NEW)).toBe(400);
       const account = h.wallet.createAddress();
       const res = await fetch(`${url}/v2/did/create-did`, {
         method: 'POST',
@@ -67,7 +82,7 @@ describe('INTERNAL_API_TOKEN rotation', () => {
           secretKey: account.secretKey,
         }),
       });
-      // token-rpc's stand-in only knows NEW: the OLD token this instance sends is refused there.
+      // token-rpc's stand-in only knows SENT_TO_TOKEN_RPC: the OLD this instance sends is refused.
       expect(res.status).toBe(401);
       await res.text();
     } finally {
@@ -79,9 +94,9 @@ describe('INTERNAL_API_TOKEN rotation', () => {
     let app: DidApp | undefined;
     try {
       app = await h.buildWith({ INTERNAL_API_ACCEPTED_TOKENS: '' });
-      const { url } = await app.service.listen();
-      expect(await internalCall(url, OLD)).toBe(401);
-      expect(await internalCall(url, NEW)).toBe(400);
+      const { internalUrl = '' } = await app.service.listen();
+      expect(await internalCall(internalUrl, OLD)).toBe(401);
+      expect(await internalCall(internalUrl, NEW)).toBe(400);
     } finally {
       await app?.service.close();
     }

@@ -11,7 +11,8 @@ import { buildApp } from './app.js';
 import { ensureTestDidRegistry } from './testing/did-registry.js';
 
 // The README's production minimum: DATABASE_URL, REDIS_URL, ETH_RPC_URL, DID_REGISTRY_ADDRESS,
-// TOKEN_RPC_URL, AUTH_SERVICE_URL, INTERNAL_API_TOKEN and DID_KMS_SECRET_KEY (here: the harness'
+// TOKEN_RPC_INTERNAL_URL, AUTH_SERVICE_URL, AUTH_SERVICE_INTERNAL_URL, the three
+// INTERNAL_TOKEN_* and DID_KMS_SECRET_KEY (here: the harness'
 // servers, the test registry and freshly generated strong secrets). token-rpc and auth-service are
 // called per request, not at start: their URLs may point at nothing for this test (the aggregate
 // readiness then names them; the self-only one stays ready).
@@ -26,9 +27,12 @@ describeMinimalEnvStart({
       REDIS_URL: testRedisUrl(),
       ETH_RPC_URL: testChainUrl(),
       DID_REGISTRY_ADDRESS: await ensureTestDidRegistry(testChainUrl()),
-      TOKEN_RPC_URL: 'http://127.0.0.1:2',
+      TOKEN_RPC_INTERNAL_URL: 'http://127.0.0.1:2',
       AUTH_SERVICE_URL: 'http://127.0.0.1:2',
-      INTERNAL_API_TOKEN: randomBytes(32).toString('base64url'),
+      AUTH_SERVICE_INTERNAL_URL: 'http://127.0.0.1:2',
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_DID_TO_AUTH: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_AUTH_TO_DID: randomBytes(32).toString('base64url'),
       DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
     };
   },
@@ -53,6 +57,7 @@ describeMinimalEnvStart({
     WALLET_TIMEOUT_MS: 10_000,
   },
   metricsPort: 9082,
+  internalPort: 8182,
   started: (service) => {
     it('names token-rpc and auth-service in its aggregate readiness when they are down', async () => {
       const res = await fetch(`${service().url}/health/ready`);

@@ -122,8 +122,8 @@ async function wireDidService(
   const wallet =
     overrides.wallet ??
     new TokenRpcWallet({
-      baseUrl: config.TOKEN_RPC_URL,
-      internalApiToken: secrets.internalApiToken,
+      baseUrl: config.TOKEN_RPC_INTERNAL_URL,
+      internalApiToken: secrets.tokenRpcToken,
       timeoutMs: config.WALLET_TIMEOUT_MS,
     });
   const signer =
@@ -176,8 +176,8 @@ async function wireDidService(
     activeUsers: new ActiveUsers(
       overrides.userStatus ??
         new AuthServiceUserStatus({
-          baseUrl: config.AUTH_SERVICE_URL,
-          internalApiToken: secrets.internalApiToken,
+          baseUrl: config.AUTH_SERVICE_INTERNAL_URL,
+          internalApiToken: secrets.authServiceToken,
         }),
       { cacheMs: config.USER_STATUS_CACHE_MS, logger },
     ),
@@ -194,8 +194,8 @@ async function wireDidService(
     .addReadinessCheck(chainReadinessCheck(chain))
     // The services did-service calls (aggregate readiness only: a token-rpc that is down makes
     // create-did and create-vc answer 503, it does not take did-service out of rotation).
-    .addReadinessCheck(serviceReadinessCheck('token-rpc', config.TOKEN_RPC_URL))
-    .addReadinessCheck(serviceReadinessCheck('auth-service', config.AUTH_SERVICE_URL));
+    .addReadinessCheck(serviceReadinessCheck('token-rpc', config.TOKEN_RPC_INTERNAL_URL))
+    .addReadinessCheck(serviceReadinessCheck('auth-service', config.AUTH_SERVICE_INTERNAL_URL));
 
   service.app.use(
     didRouter({
@@ -205,7 +205,8 @@ async function wireDidService(
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
-  service.app.use(
+  // auth-service's calls: on the internal listener only (INTERNAL_PORT), never the public port.
+  service.internal.use(
     internalRouter({
       login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
       internalApiToken: secrets.acceptedInternalApiTokens,

@@ -4,8 +4,9 @@ import { configSchema } from './config.js';
 
 const base = {
   ETH_RPC_URL: 'http://127.0.0.1:8545',
-  TOKEN_RPC_URL: 'http://127.0.0.1:8083',
+  TOKEN_RPC_INTERNAL_URL: 'http://127.0.0.1:8183',
   AUTH_SERVICE_URL: 'http://127.0.0.1:8081',
+  AUTH_SERVICE_INTERNAL_URL: 'http://127.0.0.1:8181',
 };
 
 describe('did-service config', () => {
@@ -61,8 +62,14 @@ describe('did-service config', () => {
     } catch (err) {
       expect((err as Error).message).not.toContain('short-secret');
     }
-    expect(() => loadConfig(configSchema, { ...base, TOKEN_RPC_URL: 'token-rpc:8083' })).toThrow(
-      /TOKEN_RPC_URL/,
+    expect(() =>
+      loadConfig(configSchema, { ...base, TOKEN_RPC_INTERNAL_URL: 'token-rpc:8183' }),
+    ).toThrow(/TOKEN_RPC_INTERNAL_URL/);
+  });
+
+  it('refuses the retired shared INTERNAL_API_TOKEN, naming the per-pair tokens', () => {
+    expect(() => loadConfig(configSchema, { ...base, INTERNAL_API_TOKEN: 'x'.repeat(40) })).toThrow(
+      /INTERNAL_API_TOKEN: no longer read.*INTERNAL_TOKEN_DID_TO_TOKEN_RPC/,
     );
   });
 });

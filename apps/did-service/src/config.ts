@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { baseConfigShape, internalApiAcceptedTokensSetting } from '@itp/service-kit';
+import {
+  baseConfigShape,
+  internalApiAcceptedTokensSetting,
+  internalListenerConfigShape,
+  internalTokenSetting,
+  retiredInternalApiTokenSetting,
+} from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 import { didAlias } from '@itp/schemas';
@@ -57,16 +63,26 @@ export const configSchema = z
     ...baseConfigShape,
     ...storeConfigShape,
     ...chainConfigShape,
+    ...internalListenerConfigShape,
     PORT: baseConfigShape.PORT.default(8082),
 
-    /** token-rpc (wallet: register-did, sign-jws), called with INTERNAL_API_TOKEN. */
-    TOKEN_RPC_URL: serviceUrl,
-    /** auth-service: its JWKS verifies the bearer JWTs of create-did / create-vc / create-vp. */
+    /** token-rpc's internal listener (wallet: register-did, sign-jws; its INTERNAL_PORT). */
+    TOKEN_RPC_INTERNAL_URL: serviceUrl,
+    /** auth-service's public port: its JWKS verifies the bearer JWTs of create-did / -vc / -vp. */
     AUTH_SERVICE_URL: serviceUrl,
+    /** auth-service's internal listener (is this user still active?; its INTERNAL_PORT). */
+    AUTH_SERVICE_INTERNAL_URL: serviceUrl,
     JWT_ISSUER: z.string().min(1).default('itp-auth'),
     JWT_AUDIENCE: z.string().min(1).default('itp'),
-    /** Deployment secret shared by the services for /internal/v1 (dev: DATA_DIR/secrets/internal-api-token). */
-    INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * The internal API's tokens (ADR 0020), each required outside development (dev: generated
+     * once into DATA_DIR/secrets/): sent to token-rpc, sent to auth-service, and accepted from
+     * auth-service on this service's own internal API.
+     */
+    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalTokenSetting,
+    INTERNAL_TOKEN_DID_TO_AUTH: internalTokenSetting,
+    INTERNAL_TOKEN_AUTH_TO_DID: internalTokenSetting,
+    INTERNAL_API_TOKEN: retiredInternalApiTokenSetting,
     /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
     INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
     /**

@@ -17,21 +17,33 @@ describe('secrets', () => {
     expect(readFileSync(join(dir, 'dev', 'secrets', 'did-kms-secret-key'), 'utf8').trim()).toMatch(
       /^[0-9a-f]{64}$/,
     );
-    expect(secrets.internalApiToken.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(join(dir, 'dev', 'secrets', 'internal-api-token'), 'utf8').trim()).toBe(
-      secrets.internalApiToken,
-    );
+    const devToken = (file: string) =>
+      readFileSync(join(dir, 'dev', 'secrets', file), 'utf8').trim();
+    expect(secrets.tokenRpcToken).toBe(devToken('internal-token-did-to-token-rpc'));
+    expect(secrets.authServiceToken).toBe(devToken('internal-token-did-to-auth'));
+    expect(secrets.acceptedInternalApiTokens).toEqual([devToken('internal-token-auth-to-did')]);
+    // Three different tokens: holding one lets a caller make only that pair's calls.
+    const all = [
+      secrets.tokenRpcToken,
+      secrets.authServiceToken,
+      devToken('internal-token-auth-to-did'),
+    ];
+    expect(new Set(all).size).toBe(3);
+    for (const token of all) expect(token.length).toBeGreaterThanOrEqual(32);
     expect(resolveSecrets({ APP_ENV: 'development', DATA_DIR: join(dir, 'dev') })).toEqual(secrets);
     const given = resolveSecrets({
       APP_ENV: 'development',
       DATA_DIR: join(dir, 'dev'),
       DID_KMS_SECRET_KEY: 'ab'.repeat(32),
-      INTERNAL_API_TOKEN: 'given-token-given-token',
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'given-to-token-rpc-given',
+      INTERNAL_TOKEN_DID_TO_AUTH: 'given-to-auth-given-to-auth',
+      INTERNAL_TOKEN_AUTH_TO_DID: 'given-from-auth-given-from',
     });
     expect(given).toEqual({
       kmsKeys: { current: { id: 'k1', key: Buffer.alloc(32, 0xab) }, previous: [] },
-      internalApiToken: 'given-token-given-token',
-      acceptedInternalApiTokens: ['given-token-given-token'],
+      tokenRpcToken: 'given-to-token-rpc-given',
+      authServiceToken: 'given-to-auth-given-to-auth',
+      acceptedInternalApiTokens: ['given-from-auth-given-from'],
     });
   });
 
@@ -47,14 +59,21 @@ describe('secrets', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).issues).toEqual([
       expect.stringContaining('DID_KMS_SECRET_KEY: required when APP_ENV=production'),
-      expect.stringContaining('INTERNAL_API_TOKEN: required when APP_ENV=production'),
+      expect.stringContaining('INTERNAL_TOKEN_DID_TO_TOKEN_RPC: required when APP_ENV=production'),
+      expect.stringContaining('INTERNAL_TOKEN_DID_TO_AUTH: required when APP_ENV=production'),
+      expect.stringContaining('INTERNAL_TOKEN_AUTH_TO_DID: required when APP_ENV=production'),
     ]);
   });
 
   it('outside development refuses weak secrets, naming the variable but never the value', () => {
-    const refused = (env: { DID_KMS_SECRET_KEY: string; INTERNAL_API_TOKEN: string }) => {
+    const strongTokens = {
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_DID_TO_AUTH: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_AUTH_TO_DID: randomBytes(32).toString('base64url'),
+    };
+    const refused = (env: { DID_KMS_SECRET_KEY: string; INTERNAL_TOKEN_DID_TO_AUTH: string }) => {
       try {
-        resolveSecrets({ APP_ENV: 'test', DATA_DIR: dir, ...env });
+        resolveSecrets({ APP_ENV: 'test', DATA_DIR: dir, ...strongTokens, ...env });
       } catch (e) {
         return e as ConfigError;
       }
@@ -64,16 +83,21 @@ describe('secrets', () => {
     const strongToken = randomBytes(32).toString('base64url');
     const demo = refused({
       DID_KMS_SECRET_KEY: strongKey,
-      INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+      INTERNAL_TOKEN_DID_TO_AUTH: 'compose-demo-internal-token-change-me',
     });
     expect(demo).toBeInstanceOf(ConfigError);
-    expect(demo?.issues).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: .*published/)]);
+    expect(demo?.issues).toEqual([
+      expect.stringMatching(/^INTERNAL_TOKEN_DID_TO_AUTH: .*published/),
+    ]);
     expect(demo?.message).not.toContain('compose-demo');
-    const zeros = refused({ DID_KMS_SECRET_KEY: '0'.repeat(64), INTERNAL_API_TOKEN: strongToken });
+    const zeros = refused({
+      DID_KMS_SECRET_KEY: '0'.repeat(64),
+      INTERNAL_TOKEN_DID_TO_AUTH: strongToken,
+    });
     expect(zeros?.issues).toEqual([expect.stringMatching(/^DID_KMS_SECRET_KEY: .*all the same/)]);
-    expect(refused({ DID_KMS_SECRET_KEY: strongKey, INTERNAL_API_TOKEN: strongToken })).toBe(
-      undefined,
-    );
+    expect(
+      refused({ DID_KMS_SECRET_KEY: strongKey, INTERNAL_TOKEN_DID_TO_AUTH: strongToken }),
+    ).toBe(undefined);
   });
 
   it('reads previous KMS keys and accepted tokens, and checks each accepted token', () => {
@@ -81,19 +105,24 @@ describe('secrets', () => {
     const newKey = randomBytes(32);
     const token = randomBytes(32).toString('base64url');
     const next = randomBytes(32).toString('base64url');
+    const tokens = {
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_DID_TO_AUTH: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_AUTH_TO_DID: token,
+    };
     const secrets = resolveSecrets({
       APP_ENV: 'test',
       DATA_DIR: dir,
       DID_KMS_SECRET_KEY: `k2:${newKey.toString('base64')}`,
       DID_KMS_PREVIOUS_SECRET_KEYS: oldKey.toString('hex'),
-      INTERNAL_API_TOKEN: token,
+      ...tokens,
       INTERNAL_API_ACCEPTED_TOKENS: [next],
     });
     expect(secrets.kmsKeys).toEqual({
       current: { id: 'k2', key: newKey },
       previous: [{ id: 'k1', key: oldKey }],
     });
-    expect(secrets.internalApiToken).toBe(token);
+    // Accepted: auth-service's token, then the rotation's next one; never the ones it sends.
     expect(secrets.acceptedInternalApiTokens).toEqual([token, next]);
 
     const issues = (env: Partial<Parameters<typeof resolveSecrets>[0]>) => {
@@ -102,7 +131,7 @@ describe('secrets', () => {
           APP_ENV: 'test',
           DATA_DIR: dir,
           DID_KMS_SECRET_KEY: newKey.toString('hex'),
-          INTERNAL_API_TOKEN: token,
+          ...tokens,
           ...env,
         });
       } catch (e) {

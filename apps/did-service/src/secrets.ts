@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   resolveDeploymentSecret,
-  resolveInternalApiToken,
+  resolveInternalToken,
+  type InternalTokenName,
   weakSecretIssues,
   weakSecretListIssues,
 } from '@itp/crypto';
@@ -15,9 +16,14 @@ export interface DidSecrets {
    * DID_KMS_PREVIOUS_SECRET_KEYS still open (agent/kms-keyring.ts).
    */
   kmsKeys: KmsKeys;
-  /** The token this service sends (INTERNAL_API_TOKEN). */
-  internalApiToken: string;
-  /** Every token its internal API accepts: INTERNAL_API_TOKEN, then INTERNAL_API_ACCEPTED_TOKENS. */
+  /** The token sent to token-rpc's wallet API (INTERNAL_TOKEN_DID_TO_TOKEN_RPC). */
+  tokenRpcToken: string;
+  /** The token sent to auth-service's internal API (INTERNAL_TOKEN_DID_TO_AUTH). */
+  authServiceToken: string;
+  /**
+   * Every token this service's internal API accepts: auth-service's
+   * (INTERNAL_TOKEN_AUTH_TO_DID), then INTERNAL_API_ACCEPTED_TOKENS.
+   */
   acceptedInternalApiTokens: string[];
 }
 
@@ -27,9 +33,16 @@ type SecretConfig = Pick<
   | 'DATA_DIR'
   | 'DID_KMS_SECRET_KEY'
   | 'DID_KMS_PREVIOUS_SECRET_KEYS'
-  | 'INTERNAL_API_TOKEN'
+  | InternalTokenName
   | 'INTERNAL_API_ACCEPTED_TOKENS'
 >;
+
+/** The internal API tokens did-service holds: the two it sends, then the one it accepts. */
+const TOKENS = [
+  'INTERNAL_TOKEN_DID_TO_TOKEN_RPC',
+  'INTERNAL_TOKEN_DID_TO_AUTH',
+  'INTERNAL_TOKEN_AUTH_TO_DID',
+] as const satisfies readonly InternalTokenName[];
 
 /**
  * The deployment secrets. Outside development both are required and must be strong (a
@@ -37,7 +50,7 @@ type SecretConfig = Pick<
  * 128 bits — never the value). In development a missing one is read from, or generated once into,
  * DATA_DIR/secrets/ (mode 0600; @itp/crypto's resolveDeploymentSecret, shared by every service)
  * so that restarts keep the keys and the dev services agree. Every INTERNAL_API_ACCEPTED_TOKENS
- * entry is checked like INTERNAL_API_TOKEN (the internal API lets it in);
+ * entry is checked like the tokens (the internal API lets it in);
  * DID_KMS_PREVIOUS_SECRET_KEYS are not (as token-rpc's previous master keys: rotating away from a
  * weak key must stay possible), but no two keys may share an id.
  */
@@ -49,28 +62,34 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
         `DID_KMS_SECRET_KEY: required when APP_ENV=${config.APP_ENV} (32 bytes as 64 hex digits)`,
       );
     }
-    if (!config.INTERNAL_API_TOKEN) {
-      issues.push(
-        `INTERNAL_API_TOKEN: required when APP_ENV=${config.APP_ENV} (at least 32 characters)`,
-      );
+    for (const name of TOKENS) {
+      if (!config[name]) {
+        issues.push(`${name}: required when APP_ENV=${config.APP_ENV} (at least 32 characters)`);
+      }
     }
     issues.push(
       ...weakSecretIssues({
         DID_KMS_SECRET_KEY: config.DID_KMS_SECRET_KEY,
-        INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: config.INTERNAL_TOKEN_DID_TO_TOKEN_RPC,
+        INTERNAL_TOKEN_DID_TO_AUTH: config.INTERNAL_TOKEN_DID_TO_AUTH,
+        INTERNAL_TOKEN_AUTH_TO_DID: config.INTERNAL_TOKEN_AUTH_TO_DID,
       }),
       ...weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
     );
     if (issues.length > 0) throw new ConfigError(issues);
   }
   const kmsKeys = resolveKmsKeys(config);
-  const internalApiToken = resolveInternalApiToken(config);
-  if (!internalApiToken) throw new ConfigError(['INTERNAL_API_TOKEN: required']);
+  const [tokenRpcToken, authServiceToken, authCallerToken] = TOKENS.map((name) => {
+    const token = resolveInternalToken(config, name);
+    if (!token) throw new ConfigError([`${name}: required`]);
+    return token;
+  }) as [string, string, string];
   return {
     kmsKeys,
-    internalApiToken,
+    tokenRpcToken,
+    authServiceToken,
     acceptedInternalApiTokens: acceptedInternalApiTokens(
-      internalApiToken,
+      authCallerToken,
       config.INTERNAL_API_ACCEPTED_TOKENS,
     ),
   };

@@ -160,12 +160,12 @@ describe('token-rpc logs', () => {
     // The internal API, with the right and a wrong secret.
     const { readFileSync } = await import('node:fs');
     const internalToken = readFileSync(
-      join(dataDir, 'secrets', 'internal-api-token'),
+      join(dataDir, 'secrets', 'internal-token-did-to-token-rpc'),
       'utf8',
     ).trim();
     remember(internalToken);
     for (const secretKey of [wallet.secretKey, 'f'.repeat(64)]) {
-      await fetch(`${app.url}/internal/v1/wallet/verify-secret`, {
+      await fetch(`${app.internalUrl}/internal/v1/wallet/verify-secret`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${internalToken}` },
         body: JSON.stringify({ address: wallet.address, secretKey }),

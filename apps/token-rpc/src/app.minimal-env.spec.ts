@@ -9,7 +9,7 @@ import {
 import { buildApp } from './app.js';
 
 // The README's production minimum: DATABASE_URL, REDIS_URL, ETH_RPC_URL, WALLET_MASTER_KEY and
-// INTERNAL_API_TOKEN (here: the harness' servers and freshly generated strong secrets).
+// INTERNAL_TOKEN_DID_TO_TOKEN_RPC (here: the harness' servers and freshly generated strong secrets).
 let db: TestDatabase | undefined;
 
 describeMinimalEnvStart({
@@ -21,7 +21,7 @@ describeMinimalEnvStart({
       REDIS_URL: testRedisUrl(),
       ETH_RPC_URL: testChainUrl(),
       WALLET_MASTER_KEY: `k1:${randomBytes(32).toString('base64')}`,
-      INTERNAL_API_TOKEN: randomBytes(32).toString('base64url'),
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
     };
   },
   teardown: async () => {
@@ -47,4 +47,5 @@ describeMinimalEnvStart({
     GAS_ESTIMATE_MARGIN_PERCENT: 20,
   },
   metricsPort: 9083,
+  internalPort: 8183,
 });

@@ -135,7 +135,7 @@ describe('token-rpc seed flow (dev mode)', () => {
   });
 
   it('keeps its dev secrets in DATA_DIR/secrets with mode 0600', () => {
-    for (const file of ['wallet-master.key', 'internal-api-token']) {
+    for (const file of ['wallet-master.key', 'internal-token-did-to-token-rpc']) {
       expect(statSync(join(dataDir, 'secrets', file)).mode & 0o777).toBe(0o600);
     }
   });

@@ -161,7 +161,8 @@ export const buildApp = defineApp('token-rpc', configSchema, async (config, logg
     '/token',
     jsonRpcRouter(tokenServer, { bodyLimitBytes: config.BODY_LIMIT_BYTES }),
   );
-  service.app.use(
+  // did-service's wallet API: on the internal listener only (INTERNAL_PORT), never the public port.
+  service.internal.use(
     '/internal/v1/wallet',
     internalWalletRouter(wallets, {
       token: secrets.acceptedInternalApiTokens,

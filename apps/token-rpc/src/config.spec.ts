@@ -24,7 +24,7 @@ describe('token-rpc config', () => {
     const issues = issuesOf({ ...base, APP_ENV: 'production' });
     expect(issues).toEqual([
       'WALLET_MASTER_KEY: required when APP_ENV=production (a deployment secret)',
-      'INTERNAL_API_TOKEN: required when APP_ENV=production (a deployment secret)',
+      'INTERNAL_TOKEN_DID_TO_TOKEN_RPC: required when APP_ENV=production (a deployment secret)',
     ]);
   });
 
@@ -32,7 +32,7 @@ describe('token-rpc config', () => {
     const config = loadConfig(configSchema, {
       ...base,
       WALLET_MASTER_KEY: KEY,
-      INTERNAL_API_TOKEN: 'x'.repeat(32),
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'x'.repeat(32),
     });
     expect(config.APP_ENV).toBe('production');
     expect(config.PORT).toBe(8083);
@@ -66,7 +66,7 @@ describe('token-rpc config', () => {
     const issues = issuesOf({
       ...base,
       WALLET_MASTER_KEY: 'short-secret-value',
-      INTERNAL_API_TOKEN: 'x'.repeat(32),
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'x'.repeat(32),
     });
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(/^WALLET_MASTER_KEY: must be/);
@@ -75,7 +75,7 @@ describe('token-rpc config', () => {
       ...base,
       WALLET_MASTER_KEY: KEY,
       WALLET_PREVIOUS_MASTER_KEYS: `${KEY},bad`,
-      INTERNAL_API_TOKEN: 'x'.repeat(32),
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'x'.repeat(32),
     });
     expect(previous[0]).toMatch(/^WALLET_PREVIOUS_MASTER_KEYS:/);
   });

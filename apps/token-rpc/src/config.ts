@@ -4,6 +4,9 @@ import { publicUrlSetting } from '@itp/jsonrpc';
 import {
   baseConfigShape,
   internalApiAcceptedTokensSetting,
+  internalListenerConfigShape,
+  internalTokenSetting,
+  retiredInternalApiTokenSetting,
   trustProxySetting,
 } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
@@ -29,6 +32,7 @@ export const configShape = {
   ...baseConfigShape,
   ...storeConfigShape,
   ...chainConfigShape,
+  ...internalListenerConfigShape,
   PORT: baseConfigShape.PORT.default(8083),
   /**
    * AES-256-GCM master key sealing the wallet's private keys, mnemonics and secretKeys (a
@@ -45,10 +49,12 @@ export const configShape = {
     )
     .optional(),
   /**
-   * Bearer token of the internal API (did-service → token-rpc). Required outside development; in
-   * development it defaults to DATA_DIR/secrets/internal-api-token (generated once).
+   * Bearer token of the internal wallet API, which only did-service calls (served on
+   * INTERNAL_PORT). Required outside development; in development it defaults to
+   * DATA_DIR/secrets/internal-token-did-to-token-rpc (generated once).
    */
-  INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalTokenSetting,
+  INTERNAL_API_TOKEN: retiredInternalApiTokenSetting,
   /** Rotation window: more tokens /internal/v1 accepts (never sent); docs/operations.md. */
   INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting,
   /** Lifetime of a tempKey (default 5 minutes). */
@@ -113,7 +119,7 @@ export const configShape = {
 } as const;
 
 /** Secrets that have no default outside development (docs/api.md §1: refuse to start without them). */
-const REQUIRED_SECRETS = ['WALLET_MASTER_KEY', 'INTERNAL_API_TOKEN'] as const;
+const REQUIRED_SECRETS = ['WALLET_MASTER_KEY', 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC'] as const;
 
 export const configSchema = z.object(configShape).superRefine((config, ctx) => {
   if (config.APP_ENV === 'development') return;

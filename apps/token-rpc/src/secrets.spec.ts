@@ -28,15 +28,15 @@ describe('resolveSecrets', () => {
     const config = { APP_ENV: 'development' as const, DATA_DIR: dir };
     const first = resolveSecrets(config);
     const keyFile = join(dir, 'secrets', 'wallet-master.key');
-    const tokenFile = join(dir, 'secrets', 'internal-api-token');
+    const tokenFile = join(dir, 'secrets', 'internal-token-did-to-token-rpc');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const sealed = first.keyring.seal('x');
     const second = resolveSecrets(config);
     expect(second.keyring.open(sealed)).toBe('x');
-    expect(second.internalApiToken).toBe(first.internalApiToken);
-    expect(first.internalApiToken.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(tokenFile, 'utf8').trim()).toBe(first.internalApiToken);
+    expect(second.callerToken).toBe(first.callerToken);
+    expect(first.callerToken.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(tokenFile, 'utf8').trim()).toBe(first.callerToken);
   });
 
   it('uses the configured secrets and previous keys', () => {
@@ -47,17 +47,17 @@ describe('resolveSecrets', () => {
       APP_ENV: 'production',
       DATA_DIR: dir,
       WALLET_MASTER_KEY: old,
-      INTERNAL_API_TOKEN: token,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token,
     }).keyring.seal('v');
     const secrets = resolveSecrets({
       APP_ENV: 'production',
       DATA_DIR: dir,
       WALLET_MASTER_KEY: current,
       WALLET_PREVIOUS_MASTER_KEYS: old,
-      INTERNAL_API_TOKEN: token,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token,
     });
     expect(secrets.keyring.open(sealedOld)).toBe('v');
-    expect(secrets.internalApiToken).toBe(token);
+    expect(secrets.callerToken).toBe(token);
   });
 
   it('refuses to run outside development without the secrets', () => {
@@ -68,10 +68,10 @@ describe('resolveSecrets', () => {
     it('refuses the compose demo token, naming the variable and never the value', () => {
       const issues = refusal(appEnv, {
         WALLET_MASTER_KEY: randomMasterKey(),
-        INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'compose-demo-internal-token-change-me',
       });
       expect(issues).toHaveLength(1);
-      expect(issues[0]).toMatch(/^INTERNAL_API_TOKEN: /);
+      expect(issues[0]).toMatch(/^INTERNAL_TOKEN_DID_TO_TOKEN_RPC: /);
       expect(issues.join('\n')).not.toContain('compose-demo');
     });
 
@@ -79,7 +79,7 @@ describe('resolveSecrets', () => {
       const weakKey = `k1:${Buffer.alloc(32, 0x07).toString('base64')}`;
       const issues = refusal(appEnv, {
         WALLET_MASTER_KEY: weakKey,
-        INTERNAL_API_TOKEN: randomToken(),
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomToken(),
       });
       expect(issues).toEqual([expect.stringMatching(/^WALLET_MASTER_KEY: .*all the same/)]);
       expect(issues.join('\n')).not.toContain(weakKey.slice(3));
@@ -88,14 +88,17 @@ describe('resolveSecrets', () => {
     it('refuses a low-entropy token (and reports both when both are weak)', () => {
       const lowEntropy = 'internal-token-internal-token-internal-token';
       expect(
-        refusal(appEnv, { WALLET_MASTER_KEY: randomMasterKey(), INTERNAL_API_TOKEN: lowEntropy }),
-      ).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: .*entropy/)]);
+        refusal(appEnv, {
+          WALLET_MASTER_KEY: randomMasterKey(),
+          INTERNAL_TOKEN_DID_TO_TOKEN_RPC: lowEntropy,
+        }),
+      ).toEqual([expect.stringMatching(/^INTERNAL_TOKEN_DID_TO_TOKEN_RPC: .*entropy/)]);
       expect(
         refusal(appEnv, {
           WALLET_MASTER_KEY: `k1:${Buffer.alloc(32, 0).toString('base64')}`,
-          INTERNAL_API_TOKEN: 'x'.repeat(40),
+          INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'x'.repeat(40),
         }).map((issue) => issue.split(':')[0]),
-      ).toEqual(['WALLET_MASTER_KEY', 'INTERNAL_API_TOKEN']);
+      ).toEqual(['WALLET_MASTER_KEY', 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC']);
     });
 
     it('checks every INTERNAL_API_ACCEPTED_TOKENS entry like the token itself', () => {
@@ -104,16 +107,16 @@ describe('resolveSecrets', () => {
       const base = { APP_ENV: appEnv, DATA_DIR: dir, WALLET_MASTER_KEY: randomMasterKey() };
       const secrets = resolveSecrets({
         ...base,
-        INTERNAL_API_TOKEN: token,
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token,
         INTERNAL_API_ACCEPTED_TOKENS: [next],
       });
-      expect(secrets.internalApiToken).toBe(token);
+      expect(secrets.callerToken).toBe(token);
       expect(secrets.acceptedInternalApiTokens).toEqual([token, next]);
       let issues: string[] = [];
       try {
         resolveSecrets({
           ...base,
-          INTERNAL_API_TOKEN: token,
+          INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token,
           INTERNAL_API_ACCEPTED_TOKENS: [next, 'compose-demo-internal-token-change-me'],
         });
       } catch (err) {
@@ -130,9 +133,9 @@ describe('resolveSecrets', () => {
         APP_ENV: appEnv,
         DATA_DIR: dir,
         WALLET_MASTER_KEY: randomMasterKey(),
-        INTERNAL_API_TOKEN: token,
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token,
       });
-      expect(secrets.internalApiToken).toBe(token);
+      expect(secrets.callerToken).toBe(token);
       expect(secrets.keyring.open(secrets.keyring.seal('v'))).toBe('v');
     });
   });
@@ -140,7 +143,9 @@ describe('resolveSecrets', () => {
   it('development still generates its own secrets and does not judge given ones', () => {
     const devDir = mkdtempSync(join(dir, 'dev-'));
     const generated = resolveSecrets({ APP_ENV: 'development', DATA_DIR: devDir });
-    expect(weakSecretIssues({ INTERNAL_API_TOKEN: generated.internalApiToken })).toEqual([]);
+    expect(weakSecretIssues({ INTERNAL_TOKEN_DID_TO_TOKEN_RPC: generated.callerToken })).toEqual(
+      [],
+    );
     expect(
       weakSecretIssues({
         WALLET_MASTER_KEY: readFileSync(
@@ -152,9 +157,9 @@ describe('resolveSecrets', () => {
     const given = resolveSecrets({
       APP_ENV: 'development',
       DATA_DIR: devDir,
-      INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'compose-demo-internal-token-change-me',
     });
-    expect(given.internalApiToken).toBe('compose-demo-internal-token-change-me');
+    expect(given.callerToken).toBe('compose-demo-internal-token-change-me');
   });
 
   it('creates a dev token once even when asked concurrently', async () => {
@@ -162,7 +167,7 @@ describe('resolveSecrets', () => {
     const values = await Promise.all(
       Array.from({ length: 10 }, () =>
         Promise.resolve().then(
-          () => resolveSecrets({ APP_ENV: 'development', DATA_DIR: raceDir }).internalApiToken,
+          () => resolveSecrets({ APP_ENV: 'development', DATA_DIR: raceDir }).callerToken,
         ),
       ),
     );

@@ -3,7 +3,7 @@ import {
   Keyring,
   parseMasterKey,
   resolveDeploymentSecret,
-  resolveInternalApiToken,
+  resolveInternalToken,
   weakSecretIssues,
   weakSecretListIssues,
 } from '@itp/crypto';
@@ -12,9 +12,9 @@ import type { TokenConfig } from './config.js';
 
 export interface TokenSecrets {
   keyring: Keyring;
-  /** The token this service sends (INTERNAL_API_TOKEN). */
-  internalApiToken: string;
-  /** Every token its internal API accepts: INTERNAL_API_TOKEN, then INTERNAL_API_ACCEPTED_TOKENS. */
+  /** The token of the internal API's one caller, did-service (INTERNAL_TOKEN_DID_TO_TOKEN_RPC). */
+  callerToken: string;
+  /** Every token its internal API accepts: callerToken, then INTERNAL_API_ACCEPTED_TOKENS. */
   acceptedInternalApiTokens: string[];
 }
 
@@ -24,7 +24,7 @@ type SecretConfig = Pick<
   | 'DATA_DIR'
   | 'WALLET_MASTER_KEY'
   | 'WALLET_PREVIOUS_MASTER_KEYS'
-  | 'INTERNAL_API_TOKEN'
+  | 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC'
   | 'INTERNAL_API_ACCEPTED_TOKENS'
 >;
 
@@ -34,7 +34,7 @@ type SecretConfig = Pick<
  * weak one is refused (docs/api.md §1: a value published in this repository, key material of one
  * repeated byte, fewer than 128 bits of estimated entropy); the error names the variable, never
  * the value. WALLET_PREVIOUS_MASTER_KEYS are not checked: rotating away from a weak key must stay
- * possible. Every INTERNAL_API_ACCEPTED_TOKENS entry is checked like INTERNAL_API_TOKEN: the
+ * possible. Every INTERNAL_API_ACCEPTED_TOKENS entry is checked like INTERNAL_TOKEN_DID_TO_TOKEN_RPC: the
  * internal API lets it in. In development a missing one is
  * read from DATA_DIR/secrets/ or generated there once (mode 0600), so that restarts keep the
  * wallet readable and the services of the dev stack agree on the internal token.
@@ -44,13 +44,13 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
   const missing: string[] = [];
   if (!dev && !config.WALLET_MASTER_KEY)
     missing.push('WALLET_MASTER_KEY: required (a deployment secret)');
-  if (!dev && !config.INTERNAL_API_TOKEN)
-    missing.push('INTERNAL_API_TOKEN: required (a deployment secret)');
+  if (!dev && !config.INTERNAL_TOKEN_DID_TO_TOKEN_RPC)
+    missing.push('INTERNAL_TOKEN_DID_TO_TOKEN_RPC: required (a deployment secret)');
   if (missing.length > 0) throw new ConfigError(missing);
   if (!dev) {
     const weak = weakSecretIssues({
       WALLET_MASTER_KEY: config.WALLET_MASTER_KEY,
-      INTERNAL_API_TOKEN: config.INTERNAL_API_TOKEN,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: config.INTERNAL_TOKEN_DID_TO_TOKEN_RPC,
     }).concat(
       weakSecretListIssues('INTERNAL_API_ACCEPTED_TOKENS', config.INTERNAL_API_ACCEPTED_TOKENS),
     );
@@ -65,10 +65,10 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
     'wallet-master.key',
     () => `dev1:${randomBytes(32).toString('base64')}`,
   );
-  const internalApiToken = resolveInternalApiToken(config);
-  if (masterKey === undefined || internalApiToken === undefined) {
+  const callerToken = resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC');
+  if (masterKey === undefined || callerToken === undefined) {
     throw new ConfigError([
-      'WALLET_MASTER_KEY / INTERNAL_API_TOKEN: required (deployment secrets)',
+      'WALLET_MASTER_KEY / INTERNAL_TOKEN_DID_TO_TOKEN_RPC: required (deployment secrets)',
     ]);
   }
   const previous = (config.WALLET_PREVIOUS_MASTER_KEYS ?? '')
@@ -78,9 +78,9 @@ export function resolveSecrets(config: SecretConfig): TokenSecrets {
     .map(parseMasterKey);
   return {
     keyring: new Keyring(parseMasterKey(masterKey), previous),
-    internalApiToken,
+    callerToken,
     acceptedInternalApiTokens: acceptedInternalApiTokens(
-      internalApiToken,
+      callerToken,
       config.INTERNAL_API_ACCEPTED_TOKENS,
     ),
   };

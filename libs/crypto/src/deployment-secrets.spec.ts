@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { resolveDeploymentSecret, resolveInternalApiToken } from './deployment-secrets.js';
+import {
+  INTERNAL_TOKENS,
+  internalTokensHeldBy,
+  resolveDeploymentSecret,
+  resolveInternalToken,
+  type InternalTokenName,
+} from './deployment-secrets.js';
 
 describe('deployment secrets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'itp-secrets-'));
@@ -10,19 +16,40 @@ describe('deployment secrets', () => {
 
   it('takes the configured value in every mode', () => {
     for (const APP_ENV of ['development', 'production', 'test']) {
-      expect(resolveInternalApiToken({ APP_ENV, DATA_DIR: dir, INTERNAL_API_TOKEN: 'given' })).toBe(
-        'given',
-      );
+      expect(
+        resolveInternalToken(
+          { APP_ENV, DATA_DIR: dir, INTERNAL_TOKEN_DID_TO_AUTH: 'given' },
+          'INTERNAL_TOKEN_DID_TO_AUTH',
+        ),
+      ).toBe('given');
     }
   });
 
-  it('in development generates one shared value into DATA_DIR/secrets (0600)', () => {
-    const first = resolveInternalApiToken({ APP_ENV: 'development', DATA_DIR: dir });
-    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(resolveInternalApiToken({ APP_ENV: 'development', DATA_DIR: dir })).toBe(first);
-    const file = join(dir, 'secrets', 'internal-api-token');
-    expect(readFileSync(file, 'utf8').trim()).toBe(first);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+  it('in development generates one value per pair into DATA_DIR/secrets (0600)', () => {
+    const dev = { APP_ENV: 'development', DATA_DIR: dir };
+    const values = new Set<string>();
+    for (const name of Object.keys(INTERNAL_TOKENS) as InternalTokenName[]) {
+      const first = resolveInternalToken(dev, name);
+      expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(resolveInternalToken(dev, name)).toBe(first);
+      const file = join(dir, 'secrets', INTERNAL_TOKENS[name].file);
+      expect(readFileSync(file, 'utf8').trim()).toBe(first);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      values.add(first!);
+    }
+    // Each pair its own token: holding one lets a service make only that one kind of call.
+    expect(values.size).toBe(Object.keys(INTERNAL_TOKENS).length);
+  });
+
+  it("names the tokens each app holds: auth-service never holds the signer's", () => {
+    expect(internalTokensHeldBy('token-rpc')).toEqual(['INTERNAL_TOKEN_DID_TO_TOKEN_RPC']);
+    expect(internalTokensHeldBy('auth-service').sort()).toEqual([
+      'INTERNAL_TOKEN_AUTH_TO_DID',
+      'INTERNAL_TOKEN_DID_TO_AUTH',
+    ]);
+    expect(internalTokensHeldBy('did-service')).toHaveLength(3);
+    expect(internalTokensHeldBy('gateway')).toEqual([]);
+    expect(internalTokensHeldBy('block-rpc')).toEqual([]);
   });
 
   it('outside development never generates one', () => {

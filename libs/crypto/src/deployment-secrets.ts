@@ -25,11 +25,47 @@ export function resolveDeploymentSecret(
   return loadOrCreateDevSecret(join(config.DATA_DIR, 'secrets', file), generate);
 }
 
-/** The internal API token every service shares: INTERNAL_API_TOKEN, or the dev stack's file. */
-export function resolveInternalApiToken(
-  config: SecretSource & { INTERNAL_API_TOKEN?: string },
+/**
+ * The internal API's bearer tokens: one per calling service and called service (ADR 0020), so
+ * that each service holds only the tokens of the calls it makes and answers. auth-service never
+ * holds the token of token-rpc's signer. The value is the dev stack's file in DATA_DIR/secrets/.
+ */
+export const INTERNAL_TOKENS = {
+  /** did-service → token-rpc (the wallet and its signer). */
+  INTERNAL_TOKEN_DID_TO_TOKEN_RPC: {
+    file: 'internal-token-did-to-token-rpc',
+    caller: 'did-service',
+    callee: 'token-rpc',
+  },
+  /** did-service → auth-service (is this user still active?). */
+  INTERNAL_TOKEN_DID_TO_AUTH: {
+    file: 'internal-token-did-to-auth',
+    caller: 'did-service',
+    callee: 'auth-service',
+  },
+  /** auth-service → did-service (verify a login VP). */
+  INTERNAL_TOKEN_AUTH_TO_DID: {
+    file: 'internal-token-auth-to-did',
+    caller: 'auth-service',
+    callee: 'did-service',
+  },
+} as const;
+
+export type InternalTokenName = keyof typeof INTERNAL_TOKENS;
+
+/** The internal tokens an app holds: those of the calls it makes and of the calls it answers. */
+export function internalTokensHeldBy(app: string): InternalTokenName[] {
+  return (Object.keys(INTERNAL_TOKENS) as InternalTokenName[]).filter(
+    (name) => INTERNAL_TOKENS[name].caller === app || INTERNAL_TOKENS[name].callee === app,
+  );
+}
+
+/** One of the internal API tokens: its variable, or in development the dev stack's file. */
+export function resolveInternalToken(
+  config: SecretSource & Partial<Record<InternalTokenName, string>>,
+  name: InternalTokenName,
 ): string | undefined {
-  return resolveDeploymentSecret(config, config.INTERNAL_API_TOKEN, 'internal-api-token', () =>
+  return resolveDeploymentSecret(config, config[name], INTERNAL_TOKENS[name].file, () =>
     randomBytes(32).toString('base64url'),
   );
 }

@@ -11,7 +11,10 @@ export {
   weakSecretListIssues,
 } from './secret-strength.js';
 export {
+  INTERNAL_TOKENS,
+  internalTokensHeldBy,
   resolveDeploymentSecret,
-  resolveInternalApiToken,
+  resolveInternalToken,
+  type InternalTokenName,
   type SecretSource,
 } from './deployment-secrets.js';

@@ -64,12 +64,12 @@ describe('secretWeakness', () => {
 describe('weakSecretIssues', () => {
   it('names each weak secret and why, never its value, and skips unset ones', () => {
     const issues = weakSecretIssues({
-      INTERNAL_API_TOKEN: 'compose-demo-internal-token-change-me',
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'compose-demo-internal-token-change-me',
       WALLET_MASTER_KEY: randomBytes(32).toString('base64'),
       DID_KMS_SECRET_KEY: undefined,
     });
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatch(/^INTERNAL_API_TOKEN: /);
+    expect(issues[0]).toMatch(/^INTERNAL_TOKEN_DID_TO_TOKEN_RPC: /);
     expect(issues[0]).not.toMatch(/compose-demo/);
   });
 });

@@ -42,6 +42,17 @@ export const baseConfigShape = {
 
 export const configSchemas = { port, bool };
 
+/**
+ * The internal listener of a service that serves `/internal/v1/*` (auth-service, did-service,
+ * token-rpc): a port of its own, so that a NetworkPolicy admits only the calling service to it.
+ */
+export const internalListenerConfigShape = {
+  /** Port of the internal API listener. Unset: PORT + 100 (0 when PORT is 0: any free port). */
+  INTERNAL_PORT: port.optional(),
+  /** Address the internal listener binds to; unset: HOST. */
+  INTERNAL_HOST: z.string().min(1).optional(),
+} as const;
+
 export type Env = Record<string, string | undefined>;
 
 /**
@@ -76,6 +87,21 @@ export type BaseConfig = {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   OTEL_TRACES_SAMPLE_RATIO?: number;
 };
+
+/** The internal listener's port: INTERNAL_PORT, else PORT + 100 (0 stays 0: any free port). */
+export function internalPortFor(
+  config: Pick<BaseConfig, 'PORT'> & { INTERNAL_PORT?: number },
+): number {
+  if (config.INTERNAL_PORT !== undefined) return config.INTERNAL_PORT;
+  if (config.PORT === 0) return 0;
+  const port = config.PORT + 100;
+  if (port > 65535) {
+    throw new ConfigError([
+      `INTERNAL_PORT: required when PORT + 100 exceeds 65535 (PORT=${config.PORT})`,
+    ]);
+  }
+  return port;
+}
 
 /** The metrics listener's port: METRICS_PORT, else PORT + 1000 (0 stays 0: any free port). */
 export function metricsPortFor(config: Pick<BaseConfig, 'PORT' | 'METRICS_PORT'>): number {

@@ -37,7 +37,12 @@ async function start(setup: (s: HttpService) => void) {
   service = new HttpService({ name: 'test-svc', config, logger });
   setup(service);
   const running = await service.listen();
-  return { url: running.url, metricsUrl: running.metricsUrl, lines };
+  return {
+    url: running.url,
+    metricsUrl: running.metricsUrl,
+    internalUrl: running.internalUrl ?? '',
+    lines,
+  };
 }
 
 describe('HttpService', () => {
@@ -269,15 +274,63 @@ describe('HttpService', () => {
 });
 
 describe('internal API', () => {
+  it('is served on its own listener only, with health, request ids and the error shape', async () => {
+    const { url, internalUrl, lines } = await start((s) => {
+      s.internal.post('/internal/v1/echo', express.json(), (req, res) => void res.json(req.body));
+      s.app.get('/public', (_req, res) => void res.json({ public: true }));
+    });
+    expect(internalUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(internalUrl).not.toBe(url);
+    const post = (base: string) =>
+      fetch(`${base}/internal/v1/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-internal-1' },
+        body: '{"a":1}',
+      });
+    const internal = await post(internalUrl);
+    expect(internal.status).toBe(200);
+    expect(await internal.json()).toEqual({ a: 1 });
+    expect(internal.headers.get('x-request-id')).toBe('req-internal-1');
+    // The public port has no internal route, and the internal one no public route.
+    const onPublic = await post(url);
+    expect(onPublic.status).toBe(404);
+    expect(((await onPublic.json()) as { error: { code: string } }).error.code).toBe('404');
+    expect((await fetch(`${internalUrl}/public`)).status).toBe(404);
+    expect((await fetch(`${internalUrl}/health/ready/self`)).status).toBe(200);
+    expect(lines.some((l) => l.includes('req-internal-1'))).toBe(true);
+  });
+
+  it('has no internal listener when the service has no internal routes', async () => {
+    const { internalUrl } = await start(() => undefined);
+    expect(internalUrl).toBe('');
+  });
+
+  it('drains the internal listener on close: a request in flight is answered', async () => {
+    let reached!: () => void;
+    const handlerReached = new Promise<void>((resolve) => (reached = resolve));
+    const { internalUrl } = await start((s) => {
+      s.internal.get('/internal/v1/slow', (_req, res) => {
+        reached();
+        setTimeout(() => res.json({ done: true }), 150);
+      });
+    });
+    const inFlight = fetch(`${internalUrl}/internal/v1/slow`);
+    await handlerReached;
+    const closing = service!.close();
+    expect(await (await inFlight).json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${internalUrl}/health/live`)).rejects.toThrow();
+  });
+
   it('accepts only the right bearer token and maps error answers to BaseErrors', async () => {
-    const { url } = await start((s) => {
-      s.app.post(
+    const { internalUrl: url } = await start((s) => {
+      s.internal.post(
         '/internal/v1/echo',
         requireInternalToken('tok-123'),
         express.json(),
         (req, res) => void res.json(req.body),
       );
-      s.app.post('/internal/v1/fail', requireInternalToken('tok-123'), () => {
+      s.internal.post('/internal/v1/fail', requireInternalToken('tok-123'), () => {
         throw new BadRequestError('address is malformed');
       });
     });
@@ -302,8 +355,8 @@ describe('internal API', () => {
   });
 
   it('accepts every token of a rotation window and nothing else', async () => {
-    const { url } = await start((s) => {
-      s.app.post(
+    const { internalUrl: url } = await start((s) => {
+      s.internal.post(
         '/internal/v1/echo',
         requireInternalToken(['tok-new', 'tok-old']),
         express.json(),

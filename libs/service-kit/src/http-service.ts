@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { accessLog, logRequest } from './access-log.js';
-import { metricsPortFor, type BaseConfig } from './config.js';
+import { internalPortFor, metricsPortFor, type BaseConfig } from './config.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 import { notFoundHandler, restErrorHandler } from './error-handler.js';
@@ -37,7 +37,11 @@ export interface ServiceOptions {
     | 'READINESS_TIMEOUT_MS'
     | 'METRICS_PORT'
     | 'METRICS_HOST'
-  >;
+  > & {
+    /** The internal listener (`internal`): its port (default PORT + 100) and address. */
+    INTERNAL_PORT?: number;
+    INTERNAL_HOST?: string;
+  };
   logger: Logger;
   /** Skip the access log for these paths (health probes, scrapes). */
   quietPaths?: string[];
@@ -67,6 +71,8 @@ export interface RunningService {
   server: Server;
   /** The separate Prometheus listener: `${metricsUrl}/metrics`. */
   metricsUrl: string;
+  /** The internal API's listener, when the service has one (HttpService.internal). */
+  internalUrl?: string;
 }
 
 /**
@@ -83,6 +89,9 @@ export class HttpService {
   private readonly state: HealthState = { shuttingDown: false };
   private server: Server | undefined;
   private readonly drain = new ConnectionDrain();
+  private internalApp: Express | undefined;
+  private internalServer: Server | undefined;
+  private readonly internalDrain = new ConnectionDrain();
   private metricsServer: Server | undefined;
   private closing: Promise<void> | undefined;
   private rawRoutes: RawRoutes | undefined;
@@ -91,25 +100,45 @@ export class HttpService {
 
   constructor(private readonly options: ServiceOptions) {
     this.logger = options.logger;
+    this.quiet = new Set(
+      options.quietPaths ?? ['/health/live', '/health/ready', '/health/ready/self', '/metrics'],
+    );
+    this.httpMetrics = createHttpMetrics(options.name);
+    this.metrics = this.httpMetrics.registry;
+    this.app = this.skeleton(!options.publicEdge);
+  }
+
+  /**
+   * An express app with what every listener has: trace context, request ids and access log,
+   * metrics, /health/*. `continueTrace`: whether an incoming trace context is continued.
+   */
+  private skeleton(continueTrace: boolean): Express {
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
-    const quiet = new Set(
-      options.quietPaths ?? ['/health/live', '/health/ready', '/health/ready/self', '/metrics'],
-    );
-    this.quiet = quiet;
-    app.use(traceRequests(options.name, { continueTrace: !options.publicEdge }));
-    app.use(accessLog(app, options.logger, quiet));
-    this.httpMetrics = createHttpMetrics(options.name);
-    this.metrics = this.httpMetrics.registry;
+    app.use(traceRequests(this.options.name, { continueTrace }));
+    app.use(accessLog(app, this.options.logger, this.quiet));
     app.use(this.httpMetrics.middleware);
-    const health = healthRouter(this.checks, options.config.READINESS_TIMEOUT_MS, this.state);
+    const health = healthRouter(this.checks, this.options.config.READINESS_TIMEOUT_MS, this.state);
     // Only /health/* enters the health router: other requests skip its route matching.
     app.use((req, res, next) => {
       if (req.url.startsWith('/health/')) health(req, res, next);
       else next();
     });
-    this.app = app;
+    return app;
+  }
+
+  /**
+   * The service-to-service API's own app (`/internal/v1/...`), served on its own listener
+   * (INTERNAL_PORT, default PORT + 100), never on the public port: a NetworkPolicy can then admit
+   * only the calling service to it, and the gateway has nothing to route there. It has the public
+   * app's request ids, access log, metrics, error shape and /health/* (the callers' aggregate
+   * readiness asks it), and continues the caller's trace. Created on first use; `listen()` opens
+   * its listener only when there is one.
+   */
+  get internal(): Express {
+    this.internalApp ??= this.skeleton(true);
+    return this.internalApp;
   }
 
   /**
@@ -198,9 +227,34 @@ export class HttpService {
     });
     const port = (server.address() as AddressInfo).port;
     const url = `http://${reachableHost(HOST)}:${port}`;
+    const internalUrl = await this.listenInternal();
     const metricsUrl = await this.listenForMetrics();
-    this.logger.info({ url, metricsUrl }, `${this.options.name} listening`);
-    return { url, port, server, metricsUrl };
+    this.logger.info({ url, internalUrl, metricsUrl }, `${this.options.name} listening`);
+    return { url, port, server, metricsUrl, internalUrl };
+  }
+
+  /** The internal listener (see `internal`), when the service has internal routes. */
+  private async listenInternal(): Promise<string | undefined> {
+    const app = this.internalApp;
+    if (!app) return undefined;
+    app.use(notFoundHandler);
+    app.use(restErrorHandler(this.logger));
+    const drain = this.internalDrain;
+    const server = createServer((req, res) => {
+      drain.track(req, res);
+      app(req, res);
+    });
+    this.internalServer = server;
+    const host = this.options.config.INTERNAL_HOST ?? this.options.config.HOST;
+    server.listen(internalPortFor(this.options.config), host);
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.requestTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    return `http://${reachableHost(host)}:${(server.address() as AddressInfo).port}`;
   }
 
   /**
@@ -236,7 +290,8 @@ export class HttpService {
   }
 
   /**
-   * Graceful shutdown (ConnectionDrain): readiness answers 503, no new connections, every request
+   * Graceful shutdown (ConnectionDrain, on the public and the internal listener alike): readiness
+   * answers 503, no new connections, every request
    * in flight and every one still arriving on a kept-alive connection is answered (the latter
    * with `Connection: close`), idle connections are closed once the server is quiet; after
    * SHUTDOWN_TIMEOUT_MS what is left is cut. Then the metrics listener closes and the shutdown
@@ -254,17 +309,16 @@ export class HttpService {
 
   private async doClose(): Promise<void> {
     this.state.shuttingDown = true;
-    const server = this.server;
-    if (server) {
-      await this.drain.drain(
-        server,
-        {
-          graceMs: this.options.config.SHUTDOWN_TIMEOUT_MS,
-          idleLingerMs: this.options.idleLingerMs ?? DEFAULT_IDLE_LINGER_MS,
-        },
-        this.logger,
-      );
+    const drainOptions = {
+      graceMs: this.options.config.SHUTDOWN_TIMEOUT_MS,
+      idleLingerMs: this.options.idleLingerMs ?? DEFAULT_IDLE_LINGER_MS,
+    };
+    const draining: Promise<unknown>[] = [];
+    if (this.server) draining.push(this.drain.drain(this.server, drainOptions, this.logger));
+    if (this.internalServer) {
+      draining.push(this.internalDrain.drain(this.internalServer, drainOptions, this.logger));
     }
+    await Promise.all(draining);
     const metricsServer = this.metricsServer;
     if (metricsServer?.listening) {
       await new Promise<void>((resolve) => {

@@ -2,6 +2,8 @@ export {
   ConfigError,
   baseConfigShape,
   configSchemas,
+  internalListenerConfigShape,
+  internalPortFor,
   loadConfig,
   metricsPortFor,
   type BaseConfig,
@@ -45,6 +47,8 @@ export {
 export {
   acceptedInternalApiTokens,
   internalApiAcceptedTokensSetting,
+  internalTokenSetting,
+  retiredInternalApiTokenSetting,
 } from './internal-api-tokens.js';
 export { parseTrustProxy, trustProxySetting, type TrustProxy } from './trust-proxy.js';
 export {

@@ -4,6 +4,7 @@ import { loadConfig, ConfigError } from './config.js';
 import {
   acceptedInternalApiTokens,
   internalApiAcceptedTokensSetting,
+  retiredInternalApiTokenSetting,
 } from './internal-api-tokens.js';
 
 const schema = z.object({ INTERNAL_API_ACCEPTED_TOKENS: internalApiAcceptedTokensSetting });
@@ -38,5 +39,23 @@ describe('INTERNAL_API_ACCEPTED_TOKENS', () => {
   it('accepts the sent token first, then the extras, once each', () => {
     expect(acceptedInternalApiTokens(a, undefined)).toEqual([a]);
     expect(acceptedInternalApiTokens(a, [b, a])).toEqual([a, b]);
+  });
+});
+
+describe('INTERNAL_API_TOKEN (retired)', () => {
+  const retired = z.object({ INTERNAL_API_TOKEN: retiredInternalApiTokenSetting });
+
+  it('is refused with a message naming the per-pair tokens, never echoing the value', () => {
+    expect(loadConfig(retired, {})).toEqual({});
+    let issues: string[] = [];
+    try {
+      loadConfig(retired, { INTERNAL_API_TOKEN: a });
+    } catch (e) {
+      issues = (e as ConfigError).issues;
+    }
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^INTERNAL_API_TOKEN: no longer read/);
+    expect(issues[0]).toContain('INTERNAL_TOKEN_DID_TO_TOKEN_RPC');
+    expect(issues[0]).not.toContain(a);
   });
 });

@@ -16,14 +16,16 @@ import { REQUEST_ID_HEADER } from './request-id.js';
 import { injectTraceHeaders, inSpan } from './tracing/tracing.js';
 
 /**
- * Service-to-service calls (`/internal/v1/...`): never routed by the gateway, authenticated with a
- * shared bearer token (INTERNAL_API_TOKEN, a deployment secret; the dev stack makes a random one
- * per start). Keep these paths inside the cluster at the network level as well (docs/security.md).
+ * Service-to-service calls (`/internal/v1/...`): served on each service's internal listener
+ * (HttpService.internal, INTERNAL_PORT), never routed by the gateway, authenticated with a bearer
+ * token per pair of services (INTERNAL_TOKEN_<CALLER>_TO_<CALLEE>, deployment secrets; the dev
+ * stack makes random ones per start). A NetworkPolicy admits only the caller to that port
+ * (docs/security.md).
  */
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /**
- * 401 unless the bearer is one of `tokens` (INTERNAL_API_TOKEN and, during a rotation,
+ * 401 unless the bearer is one of `tokens` (the caller's token and, during a rotation,
  * INTERNAL_API_ACCEPTED_TOKENS). The presented token is compared with every accepted one in
  * constant time, without stopping at a match, so the answer time does not tell which matched.
  */

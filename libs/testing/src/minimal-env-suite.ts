@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createLogger,
   loadConfig,
+  internalPortFor,
   metricsPortFor,
   type BuildApp,
   type Env,
@@ -22,6 +23,8 @@ export interface MinimalEnvSuite {
   defaults: Record<string, unknown>;
   /** The documented metrics port (PORT + 1000). */
   metricsPort: number;
+  /** The documented internal API port (PORT + 100), for an app with an internal API. */
+  internalPort?: number;
   /** Whether each variable of the minimum is required, so that a start without it fails naming it. */
   eachRequired?: boolean;
   /** More checks against the started service. */
@@ -51,6 +54,9 @@ export function describeMinimalEnvStart(suite: MinimalEnvSuite): void {
       const config = loadConfig(buildApp.configSchema, minimalEnv);
       expect(config).toMatchObject({ APP_ENV: 'production', ...suite.defaults });
       expect(metricsPortFor(config)).toBe(suite.metricsPort);
+      if (suite.internalPort !== undefined) {
+        expect(internalPortFor(config)).toBe(suite.internalPort);
+      }
     });
 
     if (suite.eachRequired ?? true) {

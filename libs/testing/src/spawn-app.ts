@@ -22,6 +22,11 @@ export interface SpawnedApp {
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
   url: string;
   port: number;
+  /**
+   * `http://127.0.0.1:<INTERNAL_PORT>`: the internal API's listener (a free port, set for every
+   * app; only auth-service, did-service and token-rpc open it).
+   */
+  internalUrl: string;
   pid: number;
   /** SIGTERM, then SIGKILL after 10 s; resolves once the process has ended. Idempotent. */
   stop(): Promise<void>;
@@ -44,6 +49,7 @@ export async function spawnApp(
 ): Promise<SpawnedApp> {
   if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`not an app name: "${name}"`);
   const port = options.port ?? (await freePort());
+  const internalPort = await freePort();
   const probe = options.waitFor === 'live' ? '/health/live' : '/health/ready';
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const base: Record<string, string> = { HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
@@ -51,7 +57,7 @@ export async function spawnApp(
   if (process.env.HOME) base.HOME = process.env.HOME;
   const child = spawn(process.execPath, ['--import', 'tsx', `apps/${name}/src/main.ts`], {
     cwd: repoRoot,
-    env: { ...base, ...env, PORT: String(port) },
+    env: { ...base, INTERNAL_PORT: String(internalPort), ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -73,12 +79,15 @@ export async function spawnApp(
   };
 
   const url = `http://127.0.0.1:${port}`;
+  const internalUrl = `http://127.0.0.1:${internalPort}`;
   let seen = 'no answer';
   while (!ended) {
     try {
       const res = await fetch(`${url}${probe}`, { signal: AbortSignal.timeout(2_000) });
       seen = `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
-      if (res.status === 200) return { name, url, port, pid: child.pid as number, stop };
+      if (res.status === 200) {
+        return { name, url, port, internalUrl, pid: child.pid as number, stop };
+      }
     } catch {
       seen = 'no answer';
     }

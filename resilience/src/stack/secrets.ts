@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { INTERNAL_TOKENS, type InternalTokenName } from '@itp/crypto';
 
 /**
  * The production secrets of one run (APP_ENV=test is production for secrets), fresh and random:
  * the secret scan looks for every one of them in the logs and stores.
  */
 export interface StackSecrets {
-  internalApiToken: string;
+  /** The internal API's tokens, one per pair of services. */
+  internalTokens: Record<InternalTokenName, string>;
   walletMasterKey: string;
   /** The base64 key material of walletMasterKey (what must never appear). */
   walletMasterKeyMaterial: string;
@@ -23,7 +25,9 @@ export async function makeSecrets(): Promise<StackSecrets> {
   const signing = { ...jwk, kid, alg: 'ES256', use: 'sig' };
   const material = randomBytes(32).toString('base64');
   return {
-    internalApiToken: randomBytes(32).toString('base64url'),
+    internalTokens: Object.fromEntries(
+      Object.keys(INTERNAL_TOKENS).map((name) => [name, randomBytes(32).toString('base64url')]),
+    ) as Record<InternalTokenName, string>,
     walletMasterKey: `res1:${material}`,
     walletMasterKeyMaterial: material,
     didKmsSecretKey: randomBytes(32).toString('hex'),

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_CHAIN, freePort } from '@itp/dev-chain';
+import { internalTokensHeldBy } from '@itp/crypto';
 import { PrivateChain } from '../infra/private-chain.js';
 import { PrivatePostgres } from '../infra/private-postgres.js';
 import { PrivateRedis } from '../infra/private-redis.js';
@@ -100,12 +101,17 @@ export async function startStack(options: { log?: (line: string) => void } = {})
     const names = APP_NAMES;
     const ports = await Promise.all(names.map(() => freePort()));
     const metrics = await Promise.all(names.map(() => freePort()));
+    const internal = await Promise.all(names.map(() => freePort()));
     const url = (name: AppName) => `http://127.0.0.1:${ports[names.indexOf(name)]}`;
+    const internalUrl = (name: AppName) => `http://127.0.0.1:${internal[names.indexOf(name)]}`;
     const common = (name: AppName): Record<string, string> => ({
       APP_ENV: 'test',
       LOG_LEVEL: 'info',
       METRICS_PORT: String(metrics[names.indexOf(name)]),
+      INTERNAL_PORT: String(internal[names.indexOf(name)]),
       TRUST_PROXY: 'loopback',
+      // Only the internal tokens of the calls it makes and answers, as in production.
+      ...Object.fromEntries(internalTokensHeldBy(name).map((t) => [t, secrets.internalTokens[t]])),
     });
     const stores = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
     const chainEnv = {
@@ -117,24 +123,22 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       'auth-service': {
         ...stores,
         JWT_SIGNING_KEYS: secrets.jwtSigningKeys,
-        DID_SERVICE_URL: url('did-service'),
-        INTERNAL_API_TOKEN: secrets.internalApiToken,
+        DID_SERVICE_INTERNAL_URL: internalUrl('did-service'),
         LOGIN_POLL_MIN_INTERVAL_MS: '0',
       },
       'did-service': {
         ...stores,
         ...chainEnv,
         DID_REGISTRY_ADDRESS: chain.didRegistryAddress,
-        TOKEN_RPC_URL: url('token-rpc'),
+        TOKEN_RPC_INTERNAL_URL: internalUrl('token-rpc'),
         AUTH_SERVICE_URL: url('auth-service'),
-        INTERNAL_API_TOKEN: secrets.internalApiToken,
+        AUTH_SERVICE_INTERNAL_URL: internalUrl('auth-service'),
         DID_KMS_SECRET_KEY: secrets.didKmsSecretKey,
       },
       'token-rpc': {
         ...stores,
         ...chainEnv,
         WALLET_MASTER_KEY: secrets.walletMasterKey,
-        INTERNAL_API_TOKEN: secrets.internalApiToken,
         TX_RECONCILE_INTERVAL_MS: '5000',
         TX_RECONCILE_GRACE_MS: '3000',
       },

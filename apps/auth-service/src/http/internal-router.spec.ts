@@ -17,8 +17,8 @@ describe('POST /internal/v1/users/status (real PostgreSQL and Redis)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     auth = await startAuthService({ DATABASE_URL: db.url });
-    url = `${auth.url}/internal/v1/users/status`;
-    bearer = { authorization: `Bearer ${auth.config.INTERNAL_API_TOKEN!}` };
+    url = `${auth.internalUrl}/internal/v1/users/status`;
+    bearer = { authorization: `Bearer ${auth.config.INTERNAL_TOKEN_DID_TO_AUTH!}` };
     await auth.domain.userAdmin.add({ id: 'alice', password: 'alice-password', name: 'Alice' });
     await auth.domain.userAdmin.add({ id: 'carol', password: 'carol-password', name: 'Carol' });
   });
@@ -26,6 +26,20 @@ describe('POST /internal/v1/users/status (real PostgreSQL and Redis)', () => {
   afterAll(async () => {
     await auth?.close();
     await db?.drop();
+  });
+
+  it("is served on the internal listener only, to did-service's token only", async () => {
+    const onPublic = await postJson(
+      `${auth.url}/internal/v1/users/status`,
+      { userId: 'alice' },
+      bearer,
+    );
+    expect(onPublic.status).toBe(404);
+    // The token auth-service itself sends to did-service opens nothing here.
+    const own = {
+      authorization: `Bearer ${auth.config.INTERNAL_TOKEN_AUTH_TO_DID!}`,
+    };
+    expect((await postJson(url, { userId: 'alice' }, own)).status).toBe(401);
   });
 
   it('answers active for an enabled user', async () => {
@@ -97,19 +111,21 @@ describe('the internal API without an internal token', () => {
 
   it('is refused by the configuration outside development', async () => {
     await expect(
-      startAuthService({ DATABASE_URL: db.url, INTERNAL_API_TOKEN: undefined }),
-    ).rejects.toThrow(/INTERNAL_API_TOKEN: required when APP_ENV=test/);
+      startAuthService({ DATABASE_URL: db.url, INTERNAL_TOKEN_DID_TO_AUTH: undefined }),
+    ).rejects.toThrow(/INTERNAL_TOKEN_DID_TO_AUTH: required when APP_ENV=test/);
   });
 
   it('is not mounted when a config built around that check has none', async () => {
     const template = await startAuthService({ DATABASE_URL: db.url });
     await template.close();
     const { service } = await buildAuthService(
-      { ...template.config, INTERNAL_API_TOKEN: undefined },
+      { ...template.config, INTERNAL_TOKEN_DID_TO_AUTH: undefined },
       createLogger({ name: 'auth-service', level: 'silent' }),
     );
-    const { url } = await service.listen();
+    const { url, internalUrl } = await service.listen();
     try {
+      // No internal routes: no internal listener at all, and nothing on the public port.
+      expect(internalUrl).toBeUndefined();
       const res = await postJson(`${url}/internal/v1/users/status`, { userId: 'x' });
       expect(res.status).toBe(404);
     } finally {

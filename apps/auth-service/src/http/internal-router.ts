@@ -5,8 +5,8 @@ import type { UserStatus } from '../users/user-status.js';
 
 export interface InternalRouterDeps {
   /**
-   * The tokens accepted: INTERNAL_API_TOKEN (resolved by @itp/crypto resolveInternalApiToken)
-   * and, during a rotation, INTERNAL_API_ACCEPTED_TOKENS.
+   * The tokens accepted: did-service's INTERNAL_TOKEN_DID_TO_AUTH and, during a rotation,
+   * INTERNAL_API_ACCEPTED_TOKENS.
    */
   internalApiToken: string | readonly string[];
   userStatus: UserStatus;
@@ -14,8 +14,9 @@ export interface InternalRouterDeps {
 }
 
 /**
- * `/internal/v1` of auth-service: service-to-service calls with `Authorization: Bearer
- * <INTERNAL_API_TOKEN>` (401 without), never routed by the gateway.
+ * `/internal/v1` of auth-service: did-service's calls with `Authorization: Bearer
+ * <INTERNAL_TOKEN_DID_TO_AUTH>` (401 without), on the internal listener only (INTERNAL_PORT),
+ * never routed by the gateway.
  * - `POST /users/status {userId}` → `{userId, active}` (did-service asks before acting for a user
  *   with a JWT, so that a disabled user stops working within seconds).
  */

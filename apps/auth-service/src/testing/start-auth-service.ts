@@ -7,17 +7,19 @@ import { generateSigningJwk } from '../jwt/signing-keys.js';
 
 export interface RunningAuthService {
   url: string;
+  /** Its internal listener (`/internal/v1/*`, what did-service calls). */
+  internalUrl: string;
   config: AuthConfig;
   domain: AuthDomain;
   close(): Promise<void>;
 }
 
-/** A fresh internal API token (what `INTERNAL_API_TOKEN` must look like: 256 random bits). */
+/** A fresh internal API token (what each `INTERNAL_TOKEN_*` must look like: 256 random bits). */
 export function newInternalApiToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** A local URL where nothing listens (DID_SERVICE_URL of tests that never reach did-service). */
+/** A local URL where nothing listens (for tests that never reach did-service). */
 export const UNUSED_URL = 'http://127.0.0.1:9';
 
 /** A fresh signing-keys secret (JSON array with one private JWK). */
@@ -27,7 +29,7 @@ export async function newSigningKeysSecret(): Promise<string> {
 
 /**
  * Test helper: builds auth-service with app.ts (APP_ENV=test, which is production: so it passes
- * what production needs — fresh signing keys, a random INTERNAL_API_TOKEN, a DID_SERVICE_URL
+ * what production needs — fresh signing keys, random internal tokens, a DID_SERVICE_INTERNAL_URL
  * where nothing listens unless given) against the real Redis of the jest setup (own key prefix
  * unless given) and the DATABASE_URL in `env`, on an ephemeral port. TRUST_PROXY is `loopback`
  * (the test plays the gateway's hop and sets X-Forwarded-For); pass `TRUST_PROXY: undefined`
@@ -42,8 +44,9 @@ export async function startAuthService(env: Env): Promise<RunningAuthService> {
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: uniquePrefix('auth'),
     JWT_SIGNING_KEYS: env.JWT_SIGNING_KEYS ?? (await newSigningKeysSecret()),
-    INTERNAL_API_TOKEN: newInternalApiToken(),
-    DID_SERVICE_URL: UNUSED_URL,
+    INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
+    INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
+    DID_SERVICE_INTERNAL_URL: UNUSED_URL,
     TRUST_PROXY: 'loopback',
     ...env,
   });
@@ -51,8 +54,8 @@ export async function startAuthService(env: Env): Promise<RunningAuthService> {
     config,
     createLogger({ name: 'auth-service', level: config.LOG_LEVEL }),
   );
-  const { url } = await service.listen();
-  return { url, config, domain, close: () => service.close() };
+  const { url, internalUrl = '' } = await service.listen();
+  return { url, internalUrl, config, domain, close: () => service.close() };
 }
 
 /** `Authorization: Basic …` for a client id and secret. */

@@ -23,7 +23,6 @@ export interface VpLoginStack {
   gatewayUrl: string;
   tokenRpcUrl: string;
   didServiceUrl: string;
-  internalApiToken: string;
   close(): Promise<void>;
 }
 
@@ -43,7 +42,13 @@ async function ensureRegistry(): Promise<string> {
 }
 
 export async function startVpLoginStack(): Promise<VpLoginStack> {
-  const internalApiToken = randomBytes(32).toString('base64url');
+  // One token per pair of services, as in production.
+  const token = () => randomBytes(32).toString('base64url');
+  const tokens = {
+    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token(),
+    INTERNAL_TOKEN_DID_TO_AUTH: token(),
+    INTERNAL_TOKEN_AUTH_TO_DID: token(),
+  };
   const databases: TestDatabase[] = [];
   const started: SpawnedApp[] = [];
   let auth: RunningAuthService | undefined;
@@ -51,12 +56,12 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
     const [authDb, didDb, tokenDb] = await Promise.all([1, 2, 3].map(() => createTestDatabase()));
     databases.push(authDb!, didDb!, tokenDb!);
     const registry = await ensureRegistry();
-    const didPort = await freePort();
-    const didServiceUrl = `http://127.0.0.1:${didPort}`;
+    const didInternalPort = await freePort();
     auth = await startAuthService({
       DATABASE_URL: authDb!.url,
-      DID_SERVICE_URL: didServiceUrl,
-      INTERNAL_API_TOKEN: internalApiToken,
+      DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
+      INTERNAL_TOKEN_AUTH_TO_DID: tokens.INTERNAL_TOKEN_AUTH_TO_DID,
+      INTERNAL_TOKEN_DID_TO_AUTH: tokens.INTERNAL_TOKEN_DID_TO_AUTH,
       LOGIN_POLL_MIN_INTERVAL_MS: '0',
     });
     const tokenRpc = await spawnApp(
@@ -68,7 +73,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         REDIS_URL: testRedisUrl(),
         REDIS_KEY_PREFIX: uniquePrefix('token'),
         WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
-        INTERNAL_API_TOKEN: internalApiToken,
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: tokens.INTERNAL_TOKEN_DID_TO_TOKEN_RPC,
       },
       { waitFor: 'live' },
     );
@@ -82,12 +87,14 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         DATABASE_URL: didDb!.url,
         REDIS_URL: testRedisUrl(),
         REDIS_KEY_PREFIX: uniquePrefix('did'),
-        TOKEN_RPC_URL: tokenRpc.url,
+        TOKEN_RPC_INTERNAL_URL: tokenRpc.internalUrl,
         AUTH_SERVICE_URL: auth.url,
-        INTERNAL_API_TOKEN: internalApiToken,
+        AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
+        INTERNAL_PORT: String(didInternalPort),
+        ...tokens,
         DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
       },
-      { port: didPort, waitFor: 'live' },
+      { waitFor: 'live' },
     );
     started.push(didService);
     const gateway = await spawnApp(
@@ -108,7 +115,6 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
       gatewayUrl: gateway.url,
       tokenRpcUrl: tokenRpc.url,
       didServiceUrl: didService.url,
-      internalApiToken,
       close: async () => {
         await Promise.all(started.map((s) => s.stop()));
         await running.close();

@@ -4,13 +4,13 @@ import { InternalClient } from '@itp/service-kit';
 import type { LoginVpVerifier } from './login-vp-verifier.js';
 
 export interface DidServiceLoginVpVerifierOptions {
-  /** DID_SERVICE_URL; undefined = VP login not configured (503). */
+  /** DID_SERVICE_INTERNAL_URL; undefined = VP login not configured (503). */
   baseUrl: string | undefined;
   internalApiToken: string | undefined;
   timeoutMs?: number;
 }
 
-/** LoginVpVerifier over did-service's internal API (bearer INTERNAL_API_TOKEN). */
+/** LoginVpVerifier over did-service's internal API (bearer INTERNAL_TOKEN_AUTH_TO_DID). */
 export class DidServiceLoginVpVerifier implements LoginVpVerifier {
   private readonly client: InternalClient | undefined;
 
@@ -29,7 +29,7 @@ export class DidServiceLoginVpVerifier implements LoginVpVerifier {
   async verify(vp: unknown, maxAgeSeconds: number): Promise<VerifyLoginVpResult> {
     if (!this.client) {
       throw new ServiceUnavailableError(
-        'Login with a VP is not configured (DID_SERVICE_URL, INTERNAL_API_TOKEN)',
+        'Login with a VP is not configured (DID_SERVICE_INTERNAL_URL, INTERNAL_TOKEN_AUTH_TO_DID)',
       );
     }
     const answer = await this.client.post('/internal/v1/verify-login-vp', { vp, maxAgeSeconds });

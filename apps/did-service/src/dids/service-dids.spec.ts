@@ -158,7 +158,9 @@ describe('service DIDs, keys at rest and restarts', () => {
       expect((err as Error).message).toContain(name);
     };
     await missing({ DID_KMS_SECRET_KEY: '' }, 'DID_KMS_SECRET_KEY');
-    await missing({ INTERNAL_API_TOKEN: '' }, 'INTERNAL_API_TOKEN');
+    await missing({ INTERNAL_TOKEN_DID_TO_TOKEN_RPC: '' }, 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC');
+    await missing({ INTERNAL_TOKEN_DID_TO_AUTH: '' }, 'INTERNAL_TOKEN_DID_TO_AUTH');
+    await missing({ INTERNAL_TOKEN_AUTH_TO_DID: '' }, 'INTERNAL_TOKEN_AUTH_TO_DID');
     await missing({ DID_REGISTRY_ADDRESS: '' }, 'DID_REGISTRY_ADDRESS');
   });
 });
@@ -182,12 +184,19 @@ describe('development mode', () => {
       DATABASE_URL: '',
       REDIS_URL: '',
       DID_KMS_SECRET_KEY: '',
-      INTERNAL_API_TOKEN: '',
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: '',
+      INTERNAL_TOKEN_DID_TO_AUTH: '',
+      INTERNAL_TOKEN_AUTH_TO_DID: '',
     };
     const first = await h.buildWith(env);
     const dids = [...first.serviceDids.issuers, ...first.serviceDids.verifiers];
     await first.service.close();
-    for (const name of ['did-kms-secret-key', 'internal-api-token']) {
+    for (const name of [
+      'did-kms-secret-key',
+      'internal-token-did-to-token-rpc',
+      'internal-token-did-to-auth',
+      'internal-token-auth-to-did',
+    ]) {
       const file = join(dataDir, 'secrets', name);
       expect(statSync(file).mode & 0o777).toBe(0o600);
     }

@@ -8,12 +8,15 @@ import {
 
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;
-  /** The accepted bearer tokens: INTERNAL_API_TOKEN and INTERNAL_API_ACCEPTED_TOKENS. */
+  /** The accepted bearer tokens: INTERNAL_TOKEN_AUTH_TO_DID and INTERNAL_API_ACCEPTED_TOKENS. */
   internalApiToken: string | readonly string[];
   bodyLimitBytes: number;
 }
 
-/** Service-to-service API (`/internal/v1/*`, bearer INTERNAL_API_TOKEN, not routed by the gateway). */
+/**
+ * auth-service's calls (`/internal/v1/*`, bearer INTERNAL_TOKEN_AUTH_TO_DID), mounted on the
+ * internal listener only (INTERNAL_PORT): not on the public port, not routed by the gateway.
+ */
 export function internalRouter(deps: InternalRouterDeps): Router {
   const router = Router();
   router.use('/internal/v1', requireInternalToken(deps.internalApiToken));

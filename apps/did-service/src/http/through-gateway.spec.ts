@@ -70,8 +70,10 @@ describe('the DID API through the gateway (gateway process)', () => {
     const res = await post(
       '/internal/v1/verify-login-vp',
       { vp: {} },
-      { authorization: `Bearer ${h.internalApiToken}` },
+      { authorization: `Bearer ${h.internalToken}` },
     );
     expect(res.status).toBe(404);
+    // Nor does the service's public port, which is what the gateway forwards to.
+    expect((await h.post('/internal/v1/verify-login-vp', { vp: {} })).status).toBe(404);
   });
 });

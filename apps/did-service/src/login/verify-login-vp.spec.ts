@@ -15,7 +15,7 @@ describe('POST /internal/v1/verify-login-vp', () => {
 
   beforeAll(async () => {
     h = await startDidHarness({ VP_LOGIN_MAX_AGE_SECONDS: '300' });
-    internal = { authorization: `Bearer ${h.internalApiToken}` };
+    internal = { authorization: `Bearer ${h.internalToken}` };
     issuer = (await h.get('/v2/did/issuers')).body[0].did;
     verifier = (await h.get('/v2/did/verifiers')).body[0].did;
     const account = h.wallet.createAddress();
@@ -51,7 +51,7 @@ describe('POST /internal/v1/verify-login-vp', () => {
     });
 
   const login = (vp: unknown, headers = internal) =>
-    h.post('/internal/v1/verify-login-vp', { vp }, headers);
+    h.postInternal('/internal/v1/verify-login-vp', { vp }, headers);
 
   it('accepts a fresh VP of the service and names the user, the verifier and the VP id', async () => {
     const vp = await freshVp();

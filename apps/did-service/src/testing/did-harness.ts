@@ -31,7 +31,10 @@ export interface DidHarness {
   database: TestDatabase;
   wallet: WalletStandIn;
   auth: AuthStandIn;
-  internalApiToken: string;
+  /** Base URL of its internal listener (`/internal/v1/*`, what auth-service calls). */
+  internalUrl: string;
+  /** The token its internal API accepts (INTERNAL_TOKEN_AUTH_TO_DID: auth-service's). */
+  internalToken: string;
   /** Every log line the service wrote (JSON text). */
   logs: string[];
   /** Stops the service and builds a new one on the same database and config (a restart). */
@@ -41,6 +44,8 @@ export interface DidHarness {
   /** The settings of this harness with `env` changed. */
   configWith(env: Env): DidConfig;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
+  /** POST to the internal listener: with the internal token, or with exactly `headers` when given. */
+  postInternal(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   get(path: string): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
@@ -63,10 +68,16 @@ export function memoryLogger(lines: string[]): Logger {
  */
 export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
-  const internalApiToken = env.INTERNAL_API_TOKEN ?? randomBytes(32).toString('base64url');
+  const newToken = () => randomBytes(32).toString('base64url');
+  // One token per pair of services, as in production: the stand-ins accept only their own.
+  const tokens = {
+    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: env.INTERNAL_TOKEN_DID_TO_TOKEN_RPC ?? newToken(),
+    INTERNAL_TOKEN_DID_TO_AUTH: env.INTERNAL_TOKEN_DID_TO_AUTH ?? newToken(),
+    INTERNAL_TOKEN_AUTH_TO_DID: env.INTERNAL_TOKEN_AUTH_TO_DID ?? newToken(),
+  };
   const database = await createTestDatabase();
-  const wallet = await startWalletStandIn(internalApiToken);
-  const auth = await startAuthStandIn(internalApiToken);
+  const wallet = await startWalletStandIn(tokens.INTERNAL_TOKEN_DID_TO_TOKEN_RPC);
+  const auth = await startAuthStandIn(tokens.INTERNAL_TOKEN_DID_TO_AUTH);
   const baseEnv: Env = {
     APP_ENV: 'test',
     HOST: '127.0.0.1',
@@ -77,9 +88,10 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
     DATABASE_URL: database.url,
     ETH_RPC_URL: testChainUrl(),
     DID_REGISTRY_ADDRESS: registry,
-    TOKEN_RPC_URL: wallet.url,
+    TOKEN_RPC_INTERNAL_URL: wallet.url,
     AUTH_SERVICE_URL: auth.url,
-    INTERNAL_API_TOKEN: internalApiToken,
+    AUTH_SERVICE_INTERNAL_URL: auth.url,
+    ...tokens,
     DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
     ...env,
   };
@@ -88,10 +100,26 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
   const logs: string[] = [];
   const build = () => buildDidApp(config, memoryLogger(logs));
   let app = await build();
-  let url = (await app.service.listen()).url;
+  let { url, internalUrl = '' } = await app.service.listen();
+  const send = async (
+    base: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
   const harness: DidHarness = {
     get url() {
       return url;
+    },
+    get internalUrl() {
+      return internalUrl;
     },
     get app() {
       return app;
@@ -100,23 +128,23 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
     database,
     wallet,
     auth,
-    internalApiToken,
+    internalToken: tokens.INTERNAL_TOKEN_AUTH_TO_DID,
     logs,
     async restart() {
       await app.service.close();
       app = await build();
-      url = (await app.service.listen()).url;
+      ({ url, internalUrl = '' } = await app.service.listen());
     },
     buildWith: (changes) => buildDidApp(configWith(changes), memoryLogger(logs)),
     configWith,
-    async post(path, body, headers = {}) {
-      const res = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      return { status: res.status, headers: res.headers, body: await res.json() };
-    },
+    post: (path, body, headers = {}) => send(url, path, body, headers),
+    postInternal: (path, body, headers) =>
+      send(
+        internalUrl,
+        path,
+        body,
+        headers ?? { authorization: `Bearer ${tokens.INTERNAL_TOKEN_AUTH_TO_DID}` },
+      ),
     async get(path) {
       const res = await fetch(`${url}${path}`, { headers: { accept: 'application/json' } });
       return { status: res.status, headers: res.headers, body: await res.json() };

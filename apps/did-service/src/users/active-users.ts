@@ -54,7 +54,7 @@ export class ActiveUsers {
         this.options.logger?.warn({ err }, 'user status unavailable: using a recent answer');
         return cached.active;
       }
-      // Whatever went wrong between the services (down, a wrong INTERNAL_API_TOKEN, an odd
+      // Whatever went wrong between the services (down, a wrong INTERNAL_TOKEN_DID_TO_AUTH, an odd
       // answer) is not the caller's fault and names nothing internal: 503.
       this.options.logger?.warn({ err }, 'user status unavailable and no recent answer');
       throw new ServiceUnavailableError('Cannot check the user with auth-service; try again', {

@@ -26,11 +26,11 @@ describe('did-service with the real token-rpc wallet (token-rpc process)', () =>
       REDIS_URL: testRedisUrl(),
       REDIS_KEY_PREFIX: uniquePrefix('token'),
       WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
-      INTERNAL_API_TOKEN: internalApiToken,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
     });
     h = await startDidHarness({
-      INTERNAL_API_TOKEN: internalApiToken,
-      TOKEN_RPC_URL: tokenRpc.url,
+      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
+      TOKEN_RPC_INTERNAL_URL: tokenRpc.internalUrl,
     });
   }, 60_000);
   afterAll(async () => {
@@ -78,12 +78,24 @@ describe('did-service with the real token-rpc wallet (token-rpc process)', () =>
     );
     expect(vp.status).toBe(200);
     expect((await h.post('/v2/did/verify-vp', vp.body)).body.verified).toBe(true);
-    const login = await h.post(
-      '/internal/v1/verify-login-vp',
-      { vp: vp.body },
-      { authorization: `Bearer ${internalApiToken}` },
-    );
+    const login = await h.postInternal('/internal/v1/verify-login-vp', { vp: vp.body });
     expect(login.status).toBe(200);
     expect(login.body.userId).toBe('hana');
+  });
+
+  it("token-rpc's signer answers only on its internal port, and only to did-service's token", async () => {
+    const { address } = await createAddress();
+    const signJws = (base: string, token: string) =>
+      fetch(`${base}/internal/v1/wallet/sign-jws`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ address, signingInput: 'e30.e30' }),
+      }).then(async (res) => (await res.text(), res.status));
+    // The public port (what the gateway and every client reach) has no internal route at all.
+    expect(await signJws(tokenRpc.url, internalApiToken)).toBe(404);
+    // auth-service's token (the one did-service accepts from it) is not the signer's.
+    expect(await signJws(tokenRpc.internalUrl, h.internalToken)).toBe(401);
+    // did-service's token is let in (and refused for this unregistered address, not for the token).
+    expect(await signJws(tokenRpc.internalUrl, internalApiToken)).not.toBe(401);
   });
 });

@@ -11,7 +11,7 @@ export interface TokenRpcWalletOptions {
 }
 
 /**
- * WalletPort over token-rpc's internal API (`/internal/v1/wallet/*`, bearer INTERNAL_API_TOKEN).
+ * WalletPort over token-rpc's internal API (`/internal/v1/wallet/*`, bearer INTERNAL_TOKEN_DID_TO_TOKEN_RPC, on token-rpc's internal listener).
  * The secretKey is only ever put in the request body of register-did; answers are validated
  * before use, so a broken upstream is a 502, never a wrong key.
  */

@@ -20,7 +20,7 @@ function sha256Digest(signingInput: string): string {
   return `0x${createHash('sha256').update(signingInput, 'utf8').digest('hex')}`;
 }
 
-/** The internal wallet API did-service uses (REST, bearer INTERNAL_API_TOKEN). */
+/** The internal wallet API did-service uses (REST, bearer INTERNAL_TOKEN_DID_TO_TOKEN_RPC). */
 describe('internal wallet API', () => {
   let chain: RunningAnvil;
   let db: TestDatabase;
@@ -30,7 +30,7 @@ describe('internal wallet API', () => {
   async function post(path: string, body: unknown, token: string | null = TEST_INTERNAL_TOKEN) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${app.url}/internal/v1/wallet${path}`, {
+    const res = await fetch(`${app.internalUrl}/internal/v1/wallet${path}`, {
       method: 'POST',
       headers,
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -52,6 +52,19 @@ describe('internal wallet API', () => {
     await app?.close();
     await db?.drop();
     await chain?.stop();
+  });
+
+  it('is served on the internal listener only: the public port has no /internal route', async () => {
+    const onPublic = await fetch(`${app.url}/internal/v1/wallet/sign-jws`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${TEST_INTERNAL_TOKEN}`,
+      },
+      body: JSON.stringify({ address: wallet.address, signingInput: 'a.b' }),
+    });
+    expect(onPublic.status).toBe(404);
+    expect(app.internalUrl).not.toBe(app.url);
   });
 
   describe('POST /verify-secret', () => {

@@ -11,14 +11,14 @@ import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import type { WalletService } from '../wallet/wallet-service.js';
 
 export interface InternalRouterOptions {
-  /** The accepted bearer tokens: INTERNAL_API_TOKEN and INTERNAL_API_ACCEPTED_TOKENS. */
+  /** The accepted bearer tokens: INTERNAL_TOKEN_DID_TO_TOKEN_RPC and INTERNAL_API_ACCEPTED_TOKENS. */
   token: string | readonly string[];
   bodyLimitBytes: number;
 }
 
 /**
  * token-rpc's internal API for did-service (mounted at /internal/v1/wallet; bearer
- * INTERNAL_API_TOKEN; errors in the REST shape):
+ * INTERNAL_TOKEN_DID_TO_TOKEN_RPC; errors in the REST shape):
  * - POST /verify-secret {address, secretKey} → {address, publicKeyHex} | 401 | 400
  * - POST /register-did {address, secretKey} → as verify-secret, and marks the address as
  *   registered for a DID

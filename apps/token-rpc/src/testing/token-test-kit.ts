@@ -31,6 +31,8 @@ export const TEST_RATE_LIMITS: Record<string, string> = {
 
 export interface TokenTestApp {
   url: string;
+  /** The internal wallet API's listener (did-service's calls). */
+  internalUrl: string;
   close(): Promise<void>;
 }
 
@@ -57,13 +59,18 @@ export async function startTokenApp(options: StartTokenAppOptions): Promise<Toke
     REDIS_KEY_PREFIX: options.redisPrefix,
     DATA_DIR: options.dataDir ?? '/nonexistent-token-rpc-test-dir',
     WALLET_MASTER_KEY: options.appEnv === 'development' ? undefined : TEST_MASTER_KEY,
-    INTERNAL_API_TOKEN: options.appEnv === 'development' ? undefined : TEST_INTERNAL_TOKEN,
+    INTERNAL_TOKEN_DID_TO_TOKEN_RPC:
+      options.appEnv === 'development' ? undefined : TEST_INTERNAL_TOKEN,
     ...TEST_RATE_LIMITS,
     ...options.env,
   });
   const service = await buildApp(config, options.logger ?? pino({ level: 'silent' }));
   const running = await service.listen();
-  return { url: running.url, close: () => service.close() };
+  return {
+    url: running.url,
+    internalUrl: running.internalUrl!,
+    close: () => service.close(),
+  };
 }
 
 /**

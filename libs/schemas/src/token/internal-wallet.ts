@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addressParam, addressResult } from './primitives.js';
 
 /**
- * token-rpc's internal API for did-service (`/internal/v1/wallet/*`, bearer INTERNAL_API_TOKEN;
+ * token-rpc's internal API for did-service (`/internal/v1/wallet/*`, bearer INTERNAL_TOKEN_DID_TO_TOKEN_RPC;
  * never routed by the gateway).
  */
 
