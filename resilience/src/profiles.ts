@@ -5,6 +5,8 @@ export interface Profile {
   fuzzInputs: number;
   fuzzConcurrency: number;
   loadWorkers: number;
+  /** How long Redis stays down under held nonce leases in the review's item-1 check. */
+  regressionRedisDownMs: number;
   faults: Array<{ kind: FaultKind; downMs: number }>;
 }
 
@@ -20,6 +22,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     fuzzInputs: 5_000,
     fuzzConcurrency: 16,
     loadWorkers: 4,
+    regressionRedisDownMs: 4_000,
     faults: [
       { kind: 'redis-stop', downMs: 1_500 },
       { kind: 'postgres-stop', downMs: 1_500 },
@@ -33,6 +36,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     fuzzInputs: 100_000,
     fuzzConcurrency: 24,
     loadWorkers: 8,
+    regressionRedisDownMs: 10_000,
     faults: [
       { kind: 'redis-stop', downMs: 10_000 },
       { kind: 'postgres-stop', downMs: 10_000 },

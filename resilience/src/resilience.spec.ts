@@ -33,7 +33,7 @@ describe('resilience (quick profile)', () => {
     );
   });
 
-  it('the second review findings (Redis restarts empty, a lease across a Redis stop, NUL ids, deep JSON) all hold', () => {
+  it('the second review findings (Redis restarts empty, a leases held across a Redis stop, control characters in ids, deep JSON inside real credentials) all hold', () => {
     expect(figures.regressions).toHaveLength(4);
     for (const check of figures.regressions)
       expect({ check: check.name, observed: check.observed, passed: check.passed }).toEqual({

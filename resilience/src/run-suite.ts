@@ -100,7 +100,9 @@ export async function runSuite(
     say('races');
     const races = await runRaces(stack, raceFlows);
     say('review regressions (Redis restarts empty, a lease across a Redis stop, ids, depth)');
-    const regressions = await runRegressions(stack, raceFlows);
+    const regressions = await runRegressions(stack, raceFlows, {
+      leaseRedisDownMs: profile.regressionRedisDownMs,
+    });
     await eventuallyReady(stack);
 
     say('faults under load');
