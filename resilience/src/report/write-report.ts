@@ -17,11 +17,14 @@ function machine(): string {
   return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${process.platform}`;
 }
 
+/** The commit the run measured, and whether the working tree had changes besides it. */
 function commit(): string {
   try {
-    return execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const changes = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' });
+    return `commit \`${head}\` (${changes.trim() === '' ? 'clean tree' : 'with uncommitted changes'})`;
   } catch {
-    return 'unknown';
+    return 'commit unknown';
   }
 }
 
@@ -31,7 +34,7 @@ export function figuresMarkdown(f: SuiteFigures, note = ''): string {
   const hits =
     f.hygiene.logs.hits.length + f.hygiene.database.hits.length + f.hygiene.redis.hits.length;
   return [
-    `Profile **${f.profile}**, run ${f.startedAt} on ${machine()}, commit \`${commit()}\` (plus the working tree of that day); ${f.seconds.toFixed(0)} s in all, the stack started in ${f.stackStartSeconds.toFixed(1)} s.${note ? ` ${note}` : ''}`,
+    `Profile **${f.profile}**, run ${f.startedAt} on ${machine()}, ${commit()}; ${f.seconds.toFixed(0)} s in all, the stack started in ${f.stackStartSeconds.toFixed(1)} s.${note ? ` ${note}` : ''}`,
     '',
     '### Fuzzing',
     '',
