@@ -10,11 +10,8 @@ import {
   type ResourceScope,
 } from '@itp/service-kit';
 import {
-  createKvStore,
   kvReadinessCheck,
-  migrateToLatest,
-  openSqlDatabase,
-  resolveStoreUrls,
+  openAppStores,
   sqlReadinessCheck,
   type KvStore,
   type SqlDatabase,
@@ -94,24 +91,11 @@ async function buildDomain(
   logger: Logger,
   scope: ResourceScope,
 ): Promise<AuthDomain> {
-  const urls = resolveStoreUrls(config, APP_NAME);
-  const kv = await scope.open(
-    'redis',
-    () =>
-      createKvStore({
-        redisUrl: urls.redisUrl,
-        redisTopology: urls.redisTopology,
-        keyPrefix: config.REDIS_KEY_PREFIX ?? 'auth:',
-        logger,
-      }),
-    (store) => store.close(),
-  );
-  const database = await scope.open(
-    'database',
-    () => openSqlDatabase<AuthDatabase>(urls.databaseUrl, { logger }),
-    (db) => db.close(),
-  );
-  await migrateToLatest(database, authMigrations);
+  const { kv, sql: database } = await openAppStores<AuthDatabase>(config, scope, logger, {
+    app: APP_NAME,
+    keyPrefix: 'auth:',
+    migrations: authMigrations,
+  });
   const signingKeys = await parseSigningKeys(await resolveSigningKeysJson(config));
   const [currentKey] = signingKeys;
   if (!currentKey) throw new Error('no signing key');

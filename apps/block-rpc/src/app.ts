@@ -9,11 +9,8 @@ import {
   type RunningService,
 } from '@itp/service-kit';
 import {
-  createKvStore,
   kvReadinessCheck,
-  migrateToLatest,
-  openSqlDatabase,
-  resolveStoreUrls,
+  openAppStores,
   sqlReadinessCheck,
   type KvStore,
   type SqlDatabase,
@@ -78,31 +75,15 @@ async function wireBlockRpc(
   scope: ResourceScope,
   overrides: BlockRpcOverrides = {},
 ): Promise<BlockRpcParts> {
-  const urls = resolveStoreUrls(config, SERVICE_NAME);
   const chain = await scope.open(
     'chain',
     () => overrides.chain ?? openChainClient(config),
     (c) => c.close(),
   );
-  const kv = await scope.open(
-    'kv',
-    () =>
-      createKvStore({
-        ...(urls.redisUrl ? { redisUrl: urls.redisUrl } : {}),
-        redisTopology: urls.redisTopology,
-        keyPrefix: config.REDIS_KEY_PREFIX ?? `${SERVICE_NAME}:`,
-        logger,
-      }),
-    (store) => store.close(),
-  );
-  const sql = await scope.open(
-    'database',
-    () => openSqlDatabase<BlockDb>(urls.databaseUrl, { logger }),
-    (db) => db.close(),
-  );
-  await migrateToLatest(sql, {
-    tableName: BLOCK_RPC_MIGRATION_TABLE,
-    migrations: blockRpcMigrations,
+  const { kv, sql } = await openAppStores<BlockDb>(config, scope, logger, {
+    app: SERVICE_NAME,
+    keyPrefix: `${SERVICE_NAME}:`,
+    migrations: { tableName: BLOCK_RPC_MIGRATION_TABLE, migrations: blockRpcMigrations },
   });
 
   const service = new HttpService({

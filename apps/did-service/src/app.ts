@@ -13,14 +13,10 @@ import {
   type ResourceScope,
 } from '@itp/service-kit';
 import {
-  createKvStore,
   kvReadinessCheck,
-  migrateToLatest,
-  openSqlDatabase,
-  resolveStoreUrls,
+  openAppStores,
+  resolveDatabaseUrl,
   sqlReadinessCheck,
-  type KvStore,
-  type SqlDatabase,
 } from '@itp/stores';
 import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
 import { createSigningPool } from './agent/signing-pool.js';
@@ -73,24 +69,11 @@ async function wireDidService(
 ): Promise<DidApp> {
   const secrets = resolveSecrets(config);
   const registry = registryAddress(config);
-  const urls = resolveStoreUrls(config, APP_NAME);
-  const kv: KvStore = await scope.open(
-    'redis',
-    () =>
-      createKvStore({
-        redisUrl: urls.redisUrl,
-        redisTopology: urls.redisTopology,
-        keyPrefix: config.REDIS_KEY_PREFIX ?? 'did:',
-        logger,
-      }),
-    (store) => store.close(),
-  );
-  const database: SqlDatabase<DidTables> = await scope.open(
-    'database',
-    () => openSqlDatabase<DidTables>(urls.databaseUrl, { logger }),
-    (db) => db.close(),
-  );
-  await migrateToLatest(database, didMigrations);
+  const { kv, sql: database } = await openAppStores<DidTables>(config, scope, logger, {
+    app: APP_NAME,
+    keyPrefix: 'did:',
+    migrations: didMigrations,
+  });
   const chain: ChainClient = await scope.open(
     'chain',
     () =>
@@ -112,7 +95,7 @@ async function wireDidService(
   );
   const dataSource: DataSource = await scope.open(
     'veramo-store',
-    () => openVeramoDataSource(urls.databaseUrl, { logger }),
+    () => openVeramoDataSource(resolveDatabaseUrl(config, APP_NAME), { logger }),
     (ds) => ds.destroy(),
   );
   // Every stored service key must open with DID_KMS_SECRET_KEY / DID_KMS_PREVIOUS_SECRET_KEYS.

@@ -2,14 +2,7 @@ import { HttpService, defineApp } from '@itp/service-kit';
 import { chainReadinessCheck, openChainClient } from '@itp/chain';
 import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
 import { TOKEN_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
-import {
-  createKvStore,
-  kvReadinessCheck,
-  migrateToLatest,
-  openSqlDatabase,
-  resolveStoreUrls,
-  sqlReadinessCheck,
-} from '@itp/stores';
+import { kvReadinessCheck, openAppStores, sqlReadinessCheck } from '@itp/stores';
 import { TempKeyStore } from './auth/temp-key-store.js';
 import { configSchema } from './config.js';
 import type { TokenDatabase } from './db/database.js';
@@ -42,30 +35,17 @@ export const API_VERSION = '1.0.0';
  */
 export const buildApp = defineApp('token-rpc', configSchema, async (config, logger, scope) => {
   const secrets = resolveSecrets(config);
-  const urls = resolveStoreUrls(config, 'token-rpc');
   // Refuses to start when CHAIN_ID is set and the node is unreachable or serves another chain.
   const chain = await scope.open(
     'chain',
     () => openChainClient(config),
     (c) => c.close(),
   );
-  const database = await scope.open(
-    'database',
-    () => openSqlDatabase<TokenDatabase>(urls.databaseUrl, { logger }),
-    (db) => db.close(),
-  );
-  const kv = await scope.open(
-    'kv',
-    () =>
-      createKvStore({
-        redisUrl: urls.redisUrl,
-        redisTopology: urls.redisTopology,
-        keyPrefix: config.REDIS_KEY_PREFIX ?? 'token:',
-        logger,
-      }),
-    (store) => store.close(),
-  );
-  await migrateToLatest(database, tokenMigrations);
+  const { kv, sql: database } = await openAppStores<TokenDatabase>(config, scope, logger, {
+    app: 'token-rpc',
+    keyPrefix: 'token:',
+    migrations: tokenMigrations,
+  });
 
   const nonces: NonceManager = new NonceManager({
     kv,

@@ -17,6 +17,13 @@ export {
   type StoreUrls,
 } from './config/resolve-store-urls.js';
 
+export {
+  openAppStores,
+  type AppStoreConfig,
+  type AppStores,
+  type OpenAppStoresOptions,
+} from './open-app-stores.js';
+
 export { kvReadinessCheck } from './readiness/kv-readiness-check.js';
 export { sqlReadinessCheck } from './readiness/sql-readiness-check.js';
 
