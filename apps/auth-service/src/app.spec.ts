@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig } from '@itp/service-kit';
 import { buildApp, buildAuthService } from './app.js';
-import { configSchema } from './config.js';
+import { authServiceConfigSchema } from './config.js';
 import { basicAuth, newInternalApiToken, postJson } from './testing/start-auth-service.js';
 
 const logger = createLogger({ name: 'auth-service', level: 'silent' });
@@ -12,7 +12,7 @@ const logger = createLogger({ name: 'auth-service', level: 'silent' });
 describe('auth-service in development mode (SQLite and the in-process store in DATA_DIR)', () => {
   let dataDir: string;
   const devConfig = () =>
-    loadConfig(configSchema, {
+    loadConfig(authServiceConfigSchema, {
       APP_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: '0',
@@ -76,7 +76,7 @@ describe('auth-service in production mode', () => {
     'APP_ENV=%s refuses to start without JWT_SIGNING_KEYS (a configuration error)',
     (appEnv) => {
       expect(() =>
-        loadConfig(configSchema, {
+        loadConfig(authServiceConfigSchema, {
           APP_ENV: appEnv,
           PORT: '0',
           REDIS_URL: 'redis://127.0.0.1:1',
@@ -90,7 +90,7 @@ describe('auth-service in production mode', () => {
   );
 
   it('refuses unusable signing keys before listening, without echoing them', async () => {
-    const config = loadConfig(configSchema, {
+    const config = loadConfig(authServiceConfigSchema, {
       APP_ENV: 'development',
       PORT: '0',
       DATA_DIR: join(tmpdir(), 'unused'),

@@ -19,7 +19,7 @@ import {
 import { ClientAdmin } from './clients/client-admin.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import type { ClientRepository } from './clients/client-repository.js';
-import { configSchema, type AuthConfig } from './config.js';
+import { authServiceConfigSchema, type AuthConfig } from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
@@ -78,7 +78,7 @@ export interface AuthDomain {
   jwks: AuthJwks;
 }
 
-export interface AuthService {
+export interface AuthServiceParts {
   service: HttpService;
   domain: AuthDomain;
 }
@@ -197,7 +197,7 @@ async function wireAuthService(
   config: AuthConfig,
   logger: Logger,
   scope: ResourceScope,
-): Promise<AuthService> {
+): Promise<AuthServiceParts> {
   const domain = await buildDomain(config, logger, scope);
   const { kv, database } = domain;
   const service = new HttpService({ name: APP_NAME, config, logger });
@@ -245,18 +245,22 @@ async function wireAuthService(
 }
 
 /** The composition root runMain calls (apps/auth-service/src/main.ts). */
-export const buildApp = defineApp(APP_NAME, configSchema, async (config, logger, scope) => {
-  const { service } = await wireAuthService(config, logger, scope);
-  return service;
-});
+export const buildApp = defineApp(
+  APP_NAME,
+  authServiceConfigSchema,
+  async (config, logger, scope) => {
+    const { service } = await wireAuthService(config, logger, scope);
+    return service;
+  },
+);
 
 /**
  * buildApp with access to the domain (tests): the same wiring and the same resource handling
  * (what a failed start opened is closed; the service closes the stores when it shuts down).
  */
-export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthService> {
+export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthServiceParts> {
   let domain: AuthDomain | undefined;
-  const build = defineApp(APP_NAME, configSchema, async (c, l, scope) => {
+  const build = defineApp(APP_NAME, authServiceConfigSchema, async (c, l, scope) => {
     const wired = await wireAuthService(c, l, scope);
     domain = wired.domain;
     return wired.service;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig, type Env } from '@itp/service-kit';
-import { configSchema } from './config.js';
+import { authServiceConfigSchema } from './config.js';
 import { PUBLISHED_SIGNING_KEY_D } from './jwt/signing-key-strength.js';
 import { generateSigningJwk } from './jwt/signing-keys.js';
 import { newInternalApiToken } from './testing/start-auth-service.js';
@@ -21,7 +21,7 @@ async function productionEnv(appEnv: string): Promise<Env> {
 
 function configError(env: Env): ConfigError {
   try {
-    loadConfig(configSchema, env);
+    loadConfig(authServiceConfigSchema, env);
   } catch (err) {
     if (err instanceof ConfigError) return err;
     throw err;
@@ -35,7 +35,7 @@ describe('auth-service configuration', () => {
       'APP_ENV=%s without JWT_SIGNING_KEYS, DID_SERVICE_INTERNAL_URL or an internal token is refused',
       async (appEnv) => {
         const env = await productionEnv(appEnv);
-        expect(() => loadConfig(configSchema, env)).not.toThrow();
+        expect(() => loadConfig(authServiceConfigSchema, env)).not.toThrow();
         for (const name of [
           'JWT_SIGNING_KEYS',
           'DID_SERVICE_INTERNAL_URL',
@@ -49,7 +49,7 @@ describe('auth-service configuration', () => {
     );
 
     it('development needs none of them', () => {
-      expect(() => loadConfig(configSchema, { APP_ENV: 'development' })).not.toThrow();
+      expect(() => loadConfig(authServiceConfigSchema, { APP_ENV: 'development' })).not.toThrow();
     });
   });
 
@@ -71,7 +71,7 @@ describe('auth-service configuration', () => {
 
     it('a weak internal token is accepted in development only', async () => {
       expect(() =>
-        loadConfig(configSchema, {
+        loadConfig(authServiceConfigSchema, {
           APP_ENV: 'development',
           INTERNAL_TOKEN_DID_TO_AUTH: 'a'.repeat(40),
         }),
@@ -110,7 +110,7 @@ describe('auth-service configuration', () => {
       const keys = JSON.stringify([await generateSigningJwk(), await generateSigningJwk()]);
       const token = randomBytes(32).toString('hex');
       expect(() =>
-        loadConfig(configSchema, {
+        loadConfig(authServiceConfigSchema, {
           ...env,
           JWT_SIGNING_KEYS: keys,
           INTERNAL_TOKEN_DID_TO_AUTH: token,
@@ -122,21 +122,21 @@ describe('auth-service configuration', () => {
   describe('TRUST_PROXY', () => {
     it('trusts no proxy by default; the gateway hop is configured explicitly', async () => {
       const env = await productionEnv('production');
-      expect(loadConfig(configSchema, env).TRUST_PROXY).toBe(false);
-      expect(loadConfig(configSchema, { ...env, TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual([
-        'loopback',
-      ]);
-      expect(loadConfig(configSchema, { ...env, TRUST_PROXY: '10.42.0.0/16' }).TRUST_PROXY).toEqual(
-        ['10.42.0.0/16'],
-      );
-      expect(() => loadConfig(configSchema, { ...env, TRUST_PROXY: 'the-gateway' })).toThrow(
-        ConfigError,
-      );
+      expect(loadConfig(authServiceConfigSchema, env).TRUST_PROXY).toBe(false);
+      expect(
+        loadConfig(authServiceConfigSchema, { ...env, TRUST_PROXY: 'loopback' }).TRUST_PROXY,
+      ).toEqual(['loopback']);
+      expect(
+        loadConfig(authServiceConfigSchema, { ...env, TRUST_PROXY: '10.42.0.0/16' }).TRUST_PROXY,
+      ).toEqual(['10.42.0.0/16']);
+      expect(() =>
+        loadConfig(authServiceConfigSchema, { ...env, TRUST_PROXY: 'the-gateway' }),
+      ).toThrow(ConfigError);
     });
   });
 
   it('has the rate-limit defaults of the README', async () => {
-    const config = loadConfig(configSchema, await productionEnv('production'));
+    const config = loadConfig(authServiceConfigSchema, await productionEnv('production'));
     expect(config).toMatchObject({
       LOGIN_MAX_FAILURES_PER_ID: 5,
       LOGIN_ID_MAX_DELAY_SECONDS: 30,

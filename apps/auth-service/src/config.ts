@@ -12,7 +12,7 @@ import { storeConfigShape } from '@itp/stores';
 import { weakSigningKeyIssues } from './jwt/signing-key-strength.js';
 
 const positiveInt = z.coerce.number().int().positive();
-export const configSchema = z
+export const authServiceConfigSchema = z
   .object({
     ...baseConfigShape,
     ...storeConfigShape,
@@ -104,4 +104,4 @@ export const configSchema = z
     }
   });
 
-export type AuthConfig = z.infer<typeof configSchema>;
+export type AuthConfig = z.infer<typeof authServiceConfigSchema>;

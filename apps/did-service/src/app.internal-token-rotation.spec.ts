@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DidApp } from './app.js';
+import type { DidServiceParts } from './app.js';
 import { startDidHarness, type DidHarness } from './testing/did-harness.js';
 
 // Rotating an internal token without downtime (docs/operations.md). did-service's internal API
@@ -91,7 +91,7 @@ describe('internal token rotation', () => {
   });
 
   it('step 3 (OLD dropped) refuses OLD with 401 and keeps NEW working', async () => {
-    let app: DidApp | undefined;
+    let app: DidServiceParts | undefined;
     try {
       app = await h.buildWith({ INTERNAL_API_ACCEPTED_TOKENS: '' });
       const { internalUrl = '' } = await app.service.listen();

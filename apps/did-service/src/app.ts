@@ -26,7 +26,7 @@ import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
 import { didMigrations, type DidTables } from './db/did-tables.js';
 import { HolderBindings } from './db/holder-bindings.js';
-import { configSchema, type DidConfig } from './config.js';
+import { didServiceConfigSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
 import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
 import { didRouter } from './http/did-router.js';
@@ -46,7 +46,7 @@ export interface DidAppOverrides {
   userStatus?: UserStatusPort;
 }
 
-export interface DidApp {
+export interface DidServiceParts {
   service: HttpService;
   agent: DidAgent;
   serviceDids: ServiceDids;
@@ -66,7 +66,7 @@ async function wireDidService(
   logger: Logger,
   scope: ResourceScope,
   overrides: DidAppOverrides = {},
-): Promise<DidApp> {
+): Promise<DidServiceParts> {
   const secrets = resolveSecrets(config);
   const registry = registryAddress(config);
   const { kv, sql: database } = await openAppStores<DidTables>(config, scope, logger, {
@@ -202,7 +202,7 @@ async function wireDidService(
 /** The composition root runMain calls (apps/did-service/src/main.ts). */
 export const buildApp = defineApp(
   APP_NAME,
-  configSchema,
+  didServiceConfigSchema,
   async (config, logger, scope) => (await wireDidService(config, logger, scope)).service,
 );
 
@@ -210,13 +210,13 @@ export const buildApp = defineApp(
  * buildApp with access to its parts and test overrides: the same wiring and the same resource
  * handling (what a failed start opened is closed; the service closes it when it shuts down).
  */
-export async function buildDidApp(
+export async function buildDidService(
   config: DidConfig,
   logger: Logger,
   overrides: DidAppOverrides = {},
-): Promise<DidApp> {
-  let parts: DidApp | undefined;
-  const build = defineApp(APP_NAME, configSchema, async (c, l, scope) => {
+): Promise<DidServiceParts> {
+  let parts: DidServiceParts | undefined;
+  const build = defineApp(APP_NAME, didServiceConfigSchema, async (c, l, scope) => {
     parts = await wireDidService(c, l, scope, overrides);
     return parts.service;
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@itp/service-kit';
-import { configSchema } from './config.js';
+import { didServiceConfigSchema } from './config.js';
 
 const base = {
   ETH_RPC_URL: 'http://127.0.0.1:8545',
@@ -11,7 +11,7 @@ const base = {
 
 describe('did-service config', () => {
   it('has defaults for everything but the upstream URLs', () => {
-    const config = loadConfig(configSchema, base);
+    const config = loadConfig(didServiceConfigSchema, base);
     expect(config).toMatchObject({
       PORT: 8082,
       JWT_ISSUER: 'itp-auth',
@@ -27,49 +27,53 @@ describe('did-service config', () => {
   });
 
   it('reads alias lists and refuses bad ones', () => {
-    const config = loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: 'a, b ,c' });
+    const config = loadConfig(didServiceConfigSchema, { ...base, DID_ISSUER_ALIASES: 'a, b ,c' });
     expect(config.DID_ISSUER_ALIASES).toEqual(['a', 'b', 'c']);
-    expect(() => loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: 'a,a' })).toThrow(
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, DID_ISSUER_ALIASES: 'a,a' }),
+    ).toThrow(/DID_ISSUER_ALIASES/);
+    expect(() => loadConfig(didServiceConfigSchema, { ...base, DID_ISSUER_ALIASES: ',' })).toThrow(
       /DID_ISSUER_ALIASES/,
     );
-    expect(() => loadConfig(configSchema, { ...base, DID_ISSUER_ALIASES: ',' })).toThrow(
-      /DID_ISSUER_ALIASES/,
-    );
-    expect(() => loadConfig(configSchema, { ...base, DID_VERIFIER_ALIASES: 'itp-issuer' })).toThrow(
-      /DID_VERIFIER_ALIASES: aliases must differ/,
-    );
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, DID_VERIFIER_ALIASES: 'itp-issuer' }),
+    ).toThrow(/DID_VERIFIER_ALIASES: aliases must differ/);
   });
 
   it('reads DID_NETWORK: unset or empty is the bare form, else a hex chain id or a name', () => {
-    expect(loadConfig(configSchema, base).DID_NETWORK).toBeUndefined();
-    expect(loadConfig(configSchema, { ...base, DID_NETWORK: '' }).DID_NETWORK).toBeUndefined();
+    expect(loadConfig(didServiceConfigSchema, base).DID_NETWORK).toBeUndefined();
+    expect(
+      loadConfig(didServiceConfigSchema, { ...base, DID_NETWORK: '' }).DID_NETWORK,
+    ).toBeUndefined();
     for (const network of ['0x7a69', 'sepolia', 'itp-dev']) {
-      expect(loadConfig(configSchema, { ...base, DID_NETWORK: network }).DID_NETWORK).toBe(network);
+      expect(
+        loadConfig(didServiceConfigSchema, { ...base, DID_NETWORK: network }).DID_NETWORK,
+      ).toBe(network);
     }
     for (const network of ['0x7A69', '0x07a69', '31337', 'mainnet', 'a:b', 'Dev']) {
-      expect(() => loadConfig(configSchema, { ...base, DID_NETWORK: network })).toThrow(
+      expect(() => loadConfig(didServiceConfigSchema, { ...base, DID_NETWORK: network })).toThrow(
         /DID_NETWORK/,
       );
     }
   });
 
   it('refuses malformed secrets and URLs without echoing them', () => {
-    expect(() => loadConfig(configSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' })).toThrow(
-      /DID_KMS_SECRET_KEY: must be 32 bytes as 64 hex digits/,
-    );
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' }),
+    ).toThrow(/DID_KMS_SECRET_KEY: must be 32 bytes as 64 hex digits/);
     try {
-      loadConfig(configSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' });
+      loadConfig(didServiceConfigSchema, { ...base, DID_KMS_SECRET_KEY: 'short-secret' });
     } catch (err) {
       expect((err as Error).message).not.toContain('short-secret');
     }
     expect(() =>
-      loadConfig(configSchema, { ...base, TOKEN_RPC_INTERNAL_URL: 'token-rpc:8183' }),
+      loadConfig(didServiceConfigSchema, { ...base, TOKEN_RPC_INTERNAL_URL: 'token-rpc:8183' }),
     ).toThrow(/TOKEN_RPC_INTERNAL_URL/);
   });
 
   it('refuses the retired shared INTERNAL_API_TOKEN, naming the per-pair tokens', () => {
-    expect(() => loadConfig(configSchema, { ...base, INTERNAL_API_TOKEN: 'x'.repeat(40) })).toThrow(
-      /INTERNAL_API_TOKEN: no longer read.*INTERNAL_TOKEN_DID_TO_TOKEN_RPC/,
-    );
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, INTERNAL_API_TOKEN: 'x'.repeat(40) }),
+    ).toThrow(/INTERNAL_API_TOKEN: no longer read.*INTERNAL_TOKEN_DID_TO_TOKEN_RPC/);
   });
 });

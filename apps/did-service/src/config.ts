@@ -58,7 +58,7 @@ const aliasList = z.string().transform((value, ctx) => {
   return aliases;
 });
 
-export const configSchema = z
+export const didServiceConfigSchema = z
   .object({
     ...baseConfigShape,
     ...storeConfigShape,
@@ -150,4 +150,4 @@ export const configSchema = z
     }
   });
 
-export type DidConfig = z.infer<typeof configSchema>;
+export type DidConfig = z.infer<typeof didServiceConfigSchema>;

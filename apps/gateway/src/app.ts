@@ -1,6 +1,6 @@
 import { Counter } from 'prom-client';
 import { defineApp, HttpService } from '@itp/service-kit';
-import { configSchema } from './config.js';
+import { gatewayConfigSchema } from './config.js';
 import { landingRouter } from './landing/landing-router.js';
 import { demoRouter } from './demo/demo-router.js';
 import { docsRouter } from './docs/docs-router.js';
@@ -20,7 +20,7 @@ import { upstreamsFrom } from './upstreams/upstreams.js';
  * with the same security headers and CORS. /health/ready asks every upstream's own /health/ready.
  * The only resources are the upstream pools, opened through the scope so shutdown closes them.
  */
-export const buildApp = defineApp('gateway', configSchema, async (config, logger, scope) => {
+export const buildApp = defineApp('gateway', gatewayConfigSchema, async (config, logger, scope) => {
   const service = new HttpService({ name: 'gateway', config, logger, publicEdge: true });
   const { app } = service;
   app.set('trust proxy', config.TRUST_PROXY);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@itp/service-kit';
-import { configSchema } from './config.js';
+import { gatewayConfigSchema } from './config.js';
 
 const urls = {
   AUTH_SERVICE_URL: 'http://auth:8081',
@@ -11,7 +11,7 @@ const urls = {
 
 describe('gateway config', () => {
   it('has the documented defaults', () => {
-    const config = loadConfig(configSchema, urls);
+    const config = loadConfig(gatewayConfigSchema, urls);
     expect(config).toMatchObject({
       APP_ENV: 'production',
       PORT: 8080,
@@ -26,15 +26,19 @@ describe('gateway config', () => {
   });
 
   it('allows any origin by default in development only', () => {
-    expect(loadConfig(configSchema, { ...urls, APP_ENV: 'development' }).CORS_ORIGINS).toBe('*');
-    expect(loadConfig(configSchema, { ...urls, APP_ENV: 'test' }).CORS_ORIGINS).toEqual([]);
+    expect(loadConfig(gatewayConfigSchema, { ...urls, APP_ENV: 'development' }).CORS_ORIGINS).toBe(
+      '*',
+    );
+    expect(loadConfig(gatewayConfigSchema, { ...urls, APP_ENV: 'test' }).CORS_ORIGINS).toEqual([]);
     expect(
-      loadConfig(configSchema, { ...urls, APP_ENV: 'development', CORS_ORIGINS: ' ' }).CORS_ORIGINS,
+      loadConfig(gatewayConfigSchema, { ...urls, APP_ENV: 'development', CORS_ORIGINS: ' ' })
+        .CORS_ORIGINS,
     ).toEqual([]);
   });
 
   it('reads CORS_ORIGINS as * or a list of origins', () => {
-    const read = (CORS_ORIGINS: string) => loadConfig(configSchema, { ...urls, CORS_ORIGINS });
+    const read = (CORS_ORIGINS: string) =>
+      loadConfig(gatewayConfigSchema, { ...urls, CORS_ORIGINS });
     expect(read('*').CORS_ORIGINS).toBe('*');
     expect(read('https://a.example, http://localhost:3000').CORS_ORIGINS).toEqual([
       'https://a.example',
@@ -47,7 +51,7 @@ describe('gateway config', () => {
 
   it('reads TRUST_PROXY as express trust proxy values', () => {
     const read = (TRUST_PROXY: string) =>
-      loadConfig(configSchema, { ...urls, TRUST_PROXY }).TRUST_PROXY;
+      loadConfig(gatewayConfigSchema, { ...urls, TRUST_PROXY }).TRUST_PROXY;
     expect(read('false')).toBe(false);
     expect(read('true')).toBe(true);
     expect(read('2')).toBe(2);
@@ -57,9 +61,13 @@ describe('gateway config', () => {
   });
 
   it('requires the four upstream URLs, http(s) only, and names every problem', () => {
-    expect(() => loadConfig(configSchema, {})).toThrow(ConfigError);
+    expect(() => loadConfig(gatewayConfigSchema, {})).toThrow(ConfigError);
     try {
-      loadConfig(configSchema, { ...urls, TOKEN_RPC_URL: 'ftp://x', BLOCK_RPC_URL: undefined });
+      loadConfig(gatewayConfigSchema, {
+        ...urls,
+        TOKEN_RPC_URL: 'ftp://x',
+        BLOCK_RPC_URL: undefined,
+      });
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const issues = (err as ConfigError).issues.join('\n');
@@ -71,11 +79,13 @@ describe('gateway config', () => {
   });
 
   it('rejects non-positive limits', () => {
-    expect(() => loadConfig(configSchema, { ...urls, BODY_LIMIT_BYTES: '0' })).toThrow(ConfigError);
-    expect(() => loadConfig(configSchema, { ...urls, UPSTREAM_TIMEOUT_MS: '-1' })).toThrow(
+    expect(() => loadConfig(gatewayConfigSchema, { ...urls, BODY_LIMIT_BYTES: '0' })).toThrow(
       ConfigError,
     );
-    expect(() => loadConfig(configSchema, { ...urls, UPSTREAM_MAX_SOCKETS: '0' })).toThrow(
+    expect(() => loadConfig(gatewayConfigSchema, { ...urls, UPSTREAM_TIMEOUT_MS: '-1' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig(gatewayConfigSchema, { ...urls, UPSTREAM_MAX_SOCKETS: '0' })).toThrow(
       ConfigError,
     );
   });

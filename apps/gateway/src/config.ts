@@ -53,7 +53,7 @@ export function parseCorsOrigins(value: string, ctx: z.RefinementCtx): CorsOrigi
   return origins;
 }
 
-export const configSchema = z
+export const gatewayConfigSchema = z
   .object({
     ...baseConfigShape,
     PORT: baseConfigShape.PORT.default(8080),
@@ -81,4 +81,4 @@ export const configSchema = z
     CORS_ORIGINS: config.CORS_ORIGINS ?? (config.APP_ENV === 'development' ? '*' : []),
   }));
 
-export type GatewayConfig = z.infer<typeof configSchema>;
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@itp/service-kit';
-import { configSchema } from './config.js';
+import { tokenRpcConfigSchema } from './config.js';
 
 const KEY = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
 const base = {
@@ -11,7 +11,7 @@ const base = {
 
 function issuesOf(env: Record<string, string>): string[] {
   try {
-    loadConfig(configSchema, env);
+    loadConfig(tokenRpcConfigSchema, env);
   } catch (err) {
     if (err instanceof ConfigError) return err.issues;
     throw err;
@@ -29,7 +29,7 @@ describe('token-rpc config', () => {
   });
 
   it('loads in production with both secrets, with the documented defaults', () => {
-    const config = loadConfig(configSchema, {
+    const config = loadConfig(tokenRpcConfigSchema, {
       ...base,
       WALLET_MASTER_KEY: KEY,
       INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'x'.repeat(32),

@@ -121,7 +121,7 @@ export const configShape = {
 /** Secrets that have no default outside development (docs/api.md §1: refuse to start without them). */
 const REQUIRED_SECRETS = ['WALLET_MASTER_KEY', 'INTERNAL_TOKEN_DID_TO_TOKEN_RPC'] as const;
 
-export const configSchema = z.object(configShape).superRefine((config, ctx) => {
+export const tokenRpcConfigSchema = z.object(configShape).superRefine((config, ctx) => {
   if (config.APP_ENV === 'development') return;
   for (const name of REQUIRED_SECRETS) {
     if (config[name] === undefined) {
@@ -134,4 +134,4 @@ export const configSchema = z.object(configShape).superRefine((config, ctx) => {
   }
 });
 
-export type TokenConfig = z.infer<typeof configSchema>;
+export type TokenConfig = z.infer<typeof tokenRpcConfigSchema>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import { buildAuthService, type AuthDomain } from '../app.js';
-import { configSchema, type AuthConfig } from '../config.js';
+import { authServiceConfigSchema, type AuthConfig } from '../config.js';
 import { generateSigningJwk } from '../jwt/signing-keys.js';
 
 export interface RunningAuthService {
@@ -36,7 +36,7 @@ export async function newSigningKeysSecret(): Promise<string> {
  * for the service's default (trust nobody).
  */
 export async function startAuthService(env: Env): Promise<RunningAuthService> {
-  const config = loadConfig(configSchema, {
+  const config = loadConfig(authServiceConfigSchema, {
     APP_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { resolveInternalToken } from '@itp/crypto';
 import { loadConfig } from '@itp/service-kit';
-import { configSchema } from '../config.js';
+import { authServiceConfigSchema } from '../config.js';
 
 describe('VP login settings', () => {
   const dir = mkdtempSync(join(tmpdir(), 'auth-vp-'));
@@ -12,13 +12,15 @@ describe('VP login settings', () => {
 
   it('production (and test) needs DID_SERVICE_INTERNAL_URL and both internal tokens', () => {
     for (const appEnv of ['production', 'test']) {
-      expect(() => loadConfig(configSchema, { APP_ENV: appEnv, JWT_SIGNING_KEYS: '[]' })).toThrow(
+      expect(() =>
+        loadConfig(authServiceConfigSchema, { APP_ENV: appEnv, JWT_SIGNING_KEYS: '[]' }),
+      ).toThrow(
         new RegExp(
           `DID_SERVICE_INTERNAL_URL: required when APP_ENV=${appEnv}[\\s\\S]*INTERNAL_TOKEN_AUTH_TO_DID: required[\\s\\S]*INTERNAL_TOKEN_DID_TO_AUTH: required`,
         ),
       );
     }
-    const config = loadConfig(configSchema, { APP_ENV: 'development' });
+    const config = loadConfig(authServiceConfigSchema, { APP_ENV: 'development' });
     expect(config.VP_LOGIN_MAX_AGE_SECONDS).toBe(300);
   });
 

@@ -9,8 +9,8 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
-import { buildDidApp, type DidApp } from '../app.js';
-import { configSchema, type DidConfig } from '../config.js';
+import { buildDidService, type DidServiceParts } from '../app.js';
+import { didServiceConfigSchema, type DidConfig } from '../config.js';
 import { startAuthStandIn, type AuthStandIn } from './auth-stand-in.js';
 import { ensureTestDidRegistry } from './did-registry.js';
 import { startWalletStandIn, type WalletStandIn } from './wallet-stand-in.js';
@@ -26,7 +26,7 @@ export interface HttpAnswer {
 export interface DidHarness {
   /** Base URL of the running did-service. */
   url: string;
-  app: DidApp;
+  app: DidServiceParts;
   config: DidConfig;
   database: TestDatabase;
   wallet: WalletStandIn;
@@ -40,7 +40,7 @@ export interface DidHarness {
   /** Stops the service and builds a new one on the same database and config (a restart). */
   restart(): Promise<void>;
   /** Builds one more instance (not listening) with these settings changed; the caller closes it. */
-  buildWith(env: Env): Promise<DidApp>;
+  buildWith(env: Env): Promise<DidServiceParts>;
   /** The settings of this harness with `env` changed. */
   configWith(env: Env): DidConfig;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
@@ -95,10 +95,11 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
     DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
     ...env,
   };
-  const configWith = (changes: Env) => loadConfig(configSchema, { ...baseEnv, ...changes });
+  const configWith = (changes: Env) =>
+    loadConfig(didServiceConfigSchema, { ...baseEnv, ...changes });
   const config = configWith({});
   const logs: string[] = [];
-  const build = () => buildDidApp(config, memoryLogger(logs));
+  const build = () => buildDidService(config, memoryLogger(logs));
   let app = await build();
   let { url, internalUrl = '' } = await app.service.listen();
   const send = async (
@@ -135,7 +136,7 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
       app = await build();
       ({ url, internalUrl = '' } = await app.service.listen());
     },
-    buildWith: (changes) => buildDidApp(configWith(changes), memoryLogger(logs)),
+    buildWith: (changes) => buildDidService(configWith(changes), memoryLogger(logs)),
     configWith,
     post: (path, body, headers = {}) => send(url, path, body, headers),
     postInternal: (path, body, headers) =>

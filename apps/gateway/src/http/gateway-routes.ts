@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context } from '@opentelemetry/api';
 import { errorBody, injectTraceHeaders, type HttpService, type RawRoutes } from '@itp/service-kit';
+import type { BaseError } from '@itp/errors';
 import type { CorsOrigins } from '../config.js';
+import { BadEncodingError, BodyTooLargeError, InvalidPathError } from '../errors.js';
 import type { Upstream } from '../upstreams/upstreams.js';
 import type { Forward } from './forward.js';
 import { upstreamHeaders, type TrustProxyFn } from './forward-headers.js';
@@ -31,9 +33,9 @@ interface Matched {
 }
 
 /** Answers a JSON error in the REST shape (the gateway's own refusals). */
-function sendError(res: ServerResponse, status: number, message: string): void {
-  const payload = JSON.stringify(errorBody(String(status), message));
-  res.writeHead(status, {
+function sendError(res: ServerResponse, error: BaseError): void {
+  const payload = JSON.stringify(errorBody(error.code, error.message));
+  res.writeHead(error.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
   });
@@ -87,7 +89,7 @@ export function gatewayRoutes(options: GatewayRoutesOptions): RawRoutes {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     if (hasDotSegment(query === -1 ? url : url.slice(0, query))) {
-      sendError(res, 400, 'Invalid path');
+      sendError(res, new InvalidPathError());
       return;
     }
     readBody(req, bodyLimitBytes, (outcome) => {
@@ -95,10 +97,10 @@ export function gatewayRoutes(options: GatewayRoutesOptions): RawRoutes {
         case 'aborted':
           return;
         case 'too-large':
-          sendError(res, 413, 'Request body is larger than the limit');
+          sendError(res, new BodyTooLargeError());
           return;
         case 'bad-encoding':
-          sendError(res, outcome.status, 'Bad request');
+          sendError(res, new BadEncodingError(outcome.status));
           return;
         case 'ok': {
           const outgoing = {

@@ -1,4 +1,5 @@
 import { errorBody } from '@itp/service-kit';
+import { UpstreamTimeoutError, UpstreamUnavailableError } from '../errors.js';
 import type { Upstream } from './upstreams.js';
 
 /** `unavailable`: no connection or a broken one (502); `timeout`: no answer in time (504). */
@@ -43,13 +44,13 @@ export function upstreamFailureResponse(
   timeoutMs: number,
   requestBody: unknown,
 ): FailureResponse {
-  const status = failure === 'timeout' ? 504 : 502;
-  const message =
+  const error =
     failure === 'timeout'
-      ? `${upstream.name} did not answer within ${timeoutMs} ms`
-      : `${upstream.name} is unavailable`;
-  if (upstream.protocol === 'rest') return { status, body: errorBody(String(status), message) };
-  const text = `transport error: ${message}`;
+      ? new UpstreamTimeoutError(upstream.name, timeoutMs)
+      : new UpstreamUnavailableError(upstream.name);
+  const status = error.status as 502 | 504;
+  if (upstream.protocol === 'rest') return { status, body: errorBody(error.code, error.message) };
+  const text = `transport error: ${error.message}`;
   return {
     status,
     body: {

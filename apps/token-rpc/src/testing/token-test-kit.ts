@@ -9,7 +9,7 @@ import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { loadConfig } from '@itp/service-kit';
 import { freePort, testRedisUrl } from '@itp/testing';
 import { buildApp } from '../app.js';
-import { configSchema } from '../config.js';
+import { tokenRpcConfigSchema } from '../config.js';
 
 /**
  * Test-only secrets, random per test file: APP_ENV=test is production as far as secrets go, and
@@ -48,7 +48,7 @@ export interface StartTokenAppOptions {
 }
 
 export async function startTokenApp(options: StartTokenAppOptions): Promise<TokenTestApp> {
-  const config = loadConfig(configSchema, {
+  const config = loadConfig(tokenRpcConfigSchema, {
     APP_ENV: options.appEnv ?? 'test',
     HOST: '127.0.0.1',
     PORT: '0',
