@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (Nx target `bench:bench`): the loopback benchmark suite of issue 11. Starts the
+ * `npm run bench` (Nx target `bench:bench`): the loopback benchmark suite. Starts the
  * dev stack (`npm start` on a free port, fresh data folder) or uses the one at BASE, runs the
  * seven scenarios each bounded in time, and appends a dated section to bench/RESULTS.md and a
  * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).

@@ -511,8 +511,8 @@ const toYaml = (objects: object[]): string =>
 /**
  * V8's old-space limit for a container memory limit (`384Mi` → 268): 70 %, leaving room for
  * code, buffers and the young generation. Without it V8 sizes its heap for the node's memory
- * and lets a busy service's heap grow with garbage until the kubelet kills the pod (measured in
- * the dev stack: token-rpc 284 MiB without a limit, ~155 MiB with one, same throughput).
+ * and lets a busy service's heap grow with garbage until the kubelet kills the pod (the dev
+ * stack's figures with and without a limit: bench/RESULTS.md, "start-up and memory").
  */
 export function heapLimitMb(memoryLimit: string): number {
   const [, amount, unit] = /^(\d+)(Mi|Gi)$/.exec(memoryLimit) ?? [];

@@ -14,10 +14,9 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 
 /**
  * V8's old-space limit of each dev service, in MiB. Without one V8 sizes the heap for the
- * machine's memory (GiBs) and lets it grow with the garbage of a busy service: token-rpc under
- * transfer load went from 128 to 284 MiB resident (heap in use after a collection stayed ~45 MiB,
- * so not a leak), with 192 it stays at ~155 MiB at the same throughput (issue 11, bench/RESULTS.md
- * "start-up and memory"). In a container Node derives the limit from the cgroup's memory limit.
+ * machine's memory (GiBs) and lets it grow with the garbage of a busy service (garbage, not a
+ * leak: the heap in use after a collection stays small); with this limit resident memory stays
+ * flat at the same throughput (bench/RESULTS.md, "start-up and memory"). In a container Node derives the limit from the cgroup's memory limit.
  */
 export const DEV_MAX_OLD_SPACE_MB = 192;
 

@@ -258,7 +258,10 @@ export const buildApp = defineApp(
  * buildApp with access to the domain (tests): the same wiring and the same resource handling
  * (what a failed start opened is closed; the service closes the stores when it shuts down).
  */
-export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthServiceParts> {
+export async function buildAuthService(
+  config: AuthConfig,
+  logger: Logger,
+): Promise<AuthServiceParts> {
   let domain: AuthDomain | undefined;
   const build = defineApp(APP_NAME, authServiceConfigSchema, async (c, l, scope) => {
     const wired = await wireAuthService(c, l, scope);

@@ -39,8 +39,8 @@ export interface KeySetVerifierOptions {
 
 /**
  * A token that verified is remembered, so that the same token sent again skips the signature
- * check (an ES256 verification per request was ~6 % of did-service's CPU under create-vc load,
- * bench/profiles/did-service-create-vc.txt). An entry lives at most `maxAgeMs` and never past the
+ * check (an ES256 verification per request shows in the create-vc profile, bench/RESULTS.md).
+ * An entry lives at most `maxAgeMs` and never past the
  * token's `exp`. This adds no trust beyond the key set's own cache: keys fetched from the JWKS are
  * used for `cacheMaxAgeMs` (10 minutes) without asking again, so a key removed from the key set
  * already keeps verifying its tokens for longer than a cached result lives. Whether the user is

@@ -25,7 +25,7 @@ export interface DrainResult {
 const QUIET_POLL_MS = 25;
 
 /**
- * Graceful shutdown of one node:http server without dropping a request (issue 10).
+ * Graceful shutdown of one node:http server without dropping a request.
  *
  * `track` sees every request first. `drain`:
  * 1. stops listening (new connections are refused: a client or load balancer retries them

@@ -53,7 +53,7 @@ export function classifyRpc(a: Answer): Outcome {
 }
 
 /**
- * The mixed load of issue 10 (logins, createAddress, getBlock, full transfer flows, create-did),
+ * The mixed load (logins, createAddress, getBlock, full transfer flows, create-did),
  * `workers` loops at once until stopped, each request recorded with its outcome.
  */
 export class MixedLoad {

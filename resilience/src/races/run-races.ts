@@ -21,7 +21,7 @@ const histogram = (values: string[]): string =>
     .join(', ');
 
 /**
- * The five races of issue 10, each against the real stack: concurrent identical requests where
+ * Five races, each against the real stack: concurrent identical requests where
  * exactly one may take effect.
  */
 export async function runRaces(stack: Stack, flows: Flows): Promise<RaceOutcome[]> {

@@ -12,9 +12,9 @@ export interface RegressionOptions {
 }
 
 /**
- * The findings of the second review (issue 18, items 1–4) as checks against the real stack, so
- * that the suite reproduces each one as a passing check (reported like the races). Each one
- * fails against the code before the fixes (9a83090) and passes after them:
+ * Outage, input and one-time rules as checks against the real stack (reported like the races),
+ * each written so that it fails against code without the rule (verified against the code
+ * before those rules existed):
  * 1. nonce leases held by in-flight transfers (chain paused) when Redis stops for 10 s: clear
  *    503s meanwhile (never a gateway 504 / -32300), every sender transfers again within 5 s of
  *    Redis's return (nonce-lease-outage.ts);

@@ -13,8 +13,8 @@ export interface CachedReadsOptions<T> {
  * A deep copy of a record read from a store: plain objects (also class instances such as
  * typeorm's entities, which come out as plain objects, as with structuredClone), arrays and
  * primitives copied directly; anything else (dates, binary data, maps) by structuredClone. The
- * records are small JSON-like trees, for which this costs a fraction of structuredClone (which
- * was 5 % of did-service's event loop under create-vc load, five copies per request).
+ * records are small JSON-like trees, for which this costs a fraction of structuredClone (a
+ * create-vc request copies about five of them).
  */
 export function copyRecord<V>(value: V): V {
   if (value === null || typeof value !== 'object') return value;
@@ -43,8 +43,7 @@ export function copyRecord<V>(value: V): V {
  * its arguments; a write through the same store clears them. For Veramo records that never
  * change once written — a DID's identifier and keys, a key's metadata, the service's own private
  * keys (key rotation re-encrypts them at rest; their value stays) — so that create-vc and the
- * VP checks do not ask the database four times per request for the same rows (issue 11,
- * bench/profiles/did-service-create-vc.txt). Failures (not found, a database outage) are never
+ * VP checks do not ask the database four times per request for the same rows. Failures (not found, a database outage) are never
  * kept. Each answer is a deep copy (copyRecord), so a caller that modifies what it got cannot change
  * what the next caller gets.
  */

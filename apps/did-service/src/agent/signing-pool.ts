@@ -67,8 +67,8 @@ export interface Es256kSigner {
 }
 
 /**
- * ES256K signing on `threads` worker threads, round robin (issue 11: CPU-bound crypto spread
- * over the cores; ADR 0018). The event loop only posts the signing input and reads 86 characters
+ * ES256K signing on `threads` worker threads, round robin (CPU-bound crypto spread over the
+ * cores; ADR 0018). The event loop only posts the signing input and reads 86 characters
  * back, so it is free for the next request while a thread signs. A thread that dies fails its
  * pending signatures with a 503 and is replaced; `close()` ends all of them.
  */

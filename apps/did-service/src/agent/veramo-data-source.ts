@@ -89,10 +89,11 @@ async function initialize(dataSource: DataSource): Promise<DataSource> {
 /**
  * Gives every client of typeorm's pg pool an 'error' listener for its whole life. typeorm's query
  * runner removes its own listener at a client's first error and pg-pool's idle listener is off
- * while a client is checked out, so a second 'error' of the same client — a session terminated
- * by the server (57P01, `pg_ctl stop -m fast`) and then its socket ending — had no listener and
- * ended did-service with an uncaught exception (seen in the resilience suite's postgres-stop
- * fault in CI). The failed query itself still rejects as before (503 via outageAwareStore).
+ * while a client is checked out, so without this a second 'error' of the same client — a
+ * session terminated by the server (57P01, `pg_ctl stop -m fast`) and then its socket ending —
+ * would have no listener and end the process with an uncaught exception (the resilience
+ * suite's postgres-stop fault does exactly that). The failed query itself still rejects (503
+ * via outageAwareStore).
  */
 function keepClientErrorListeners(dataSource: DataSource, logger: Logger | undefined): void {
   const pool = (dataSource.driver as unknown as { master?: pg.Pool }).master;

@@ -68,7 +68,7 @@ export class TransactionSender {
     const { chain, nonces } = this.options;
     // Gas and fees are asked for while the nonce lease is taken and the nonce read: the three
     // chain calls and the lease + eth_getTransactionCount overlap instead of following each
-    // other (issue 11, bench/profiles/token-rpc-transfer-steps.txt). Nothing is signed or
+    // other. Nothing is signed or
     // recorded before both are in; a revert or a lack of funds still fails the send here, with
     // the lease released and nothing sent.
     const preparing: Promise<[number, bigint, FeeFields]> = Promise.all([

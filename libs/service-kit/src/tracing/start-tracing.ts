@@ -36,8 +36,8 @@ let running: { provider: NodeTracerProvider; users: number } | undefined;
  * provider with the service's name, parent-based ratio sampling, batching to the OTLP/HTTP
  * exporter, the W3C trace-context propagator and the AsyncLocalStorage context manager, so that
  * every span of a request — Redis, SQL, chain and internal calls — hangs under its server span.
- * Otherwise tracing stays off and costs nothing: the SDK and the exporter are not even loaded
- * (about 15 MiB of resident memory per process, measured for issue 11).
+ * Otherwise tracing stays off and costs nothing: the SDK and the exporter (several MiB of
+ * resident memory per process) are not even loaded.
  */
 export async function startTracing(options: StartTracingOptions): Promise<Tracing> {
   const endpoint = options.config.OTEL_EXPORTER_OTLP_ENDPOINT;

@@ -51,8 +51,8 @@ export const SQLITE_STATEMENT_CACHE_SIZE = 500;
 
 /**
  * A better-sqlite3 database whose `prepare` reuses the statement of an SQL text seen before:
- * Kysely prepares every query again, which was ~5 % of did-service's CPU under create-vc load on
- * the embedded database (bench/profiles/did-service-create-vc.txt). Safe because Kysely runs one
+ * Kysely prepares every query again, a cost that shows in the create-vc profile on the embedded
+ * database (bench/RESULTS.md). Safe because Kysely runs one
  * query at a time per connection (its connection mutex) and `all` / `run` finish synchronously;
  * a streamed query holds the connection until its iterator ends. SQLite re-prepares a cached
  * statement by itself after a schema change (migrations).
