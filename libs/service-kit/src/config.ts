@@ -88,30 +88,27 @@ export type BaseConfig = {
   OTEL_TRACES_SAMPLE_RATIO?: number;
 };
 
+/**
+ * A second listener's port: the `name` setting when given, else PORT + `offset` (0 stays 0: any
+ * free port); a ConfigError when PORT + offset is no port.
+ */
+function portBeside(port: number, given: number | undefined, offset: number, name: string): number {
+  if (given !== undefined) return given;
+  if (port === 0) return 0;
+  if (port + offset > 65535) {
+    throw new ConfigError([`${name}: required when PORT + ${offset} exceeds 65535 (PORT=${port})`]);
+  }
+  return port + offset;
+}
+
 /** The internal listener's port: INTERNAL_PORT, else PORT + 100 (0 stays 0: any free port). */
 export function internalPortFor(
   config: Pick<BaseConfig, 'PORT'> & { INTERNAL_PORT?: number },
 ): number {
-  if (config.INTERNAL_PORT !== undefined) return config.INTERNAL_PORT;
-  if (config.PORT === 0) return 0;
-  const port = config.PORT + 100;
-  if (port > 65535) {
-    throw new ConfigError([
-      `INTERNAL_PORT: required when PORT + 100 exceeds 65535 (PORT=${config.PORT})`,
-    ]);
-  }
-  return port;
+  return portBeside(config.PORT, config.INTERNAL_PORT, 100, 'INTERNAL_PORT');
 }
 
 /** The metrics listener's port: METRICS_PORT, else PORT + 1000 (0 stays 0: any free port). */
 export function metricsPortFor(config: Pick<BaseConfig, 'PORT' | 'METRICS_PORT'>): number {
-  if (config.METRICS_PORT !== undefined) return config.METRICS_PORT;
-  if (config.PORT === 0) return 0;
-  const port = config.PORT + 1000;
-  if (port > 65535) {
-    throw new ConfigError([
-      `METRICS_PORT: required when PORT + 1000 exceeds 65535 (PORT=${config.PORT})`,
-    ]);
-  }
-  return port;
+  return portBeside(config.PORT, config.METRICS_PORT, 1000, 'METRICS_PORT');
 }

@@ -217,15 +217,7 @@ export class HttpService {
       app(req, res);
     });
     this.server = server;
-    server.listen(PORT, HOST);
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    server.requestTimeout = 30_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    const port = (server.address() as AddressInfo).port;
+    const port = await listenOn(server, PORT, HOST);
     const url = `http://${reachableHost(HOST)}:${port}`;
     const internalUrl = await this.listenInternal();
     const metricsUrl = await this.listenForMetrics();
@@ -246,15 +238,8 @@ export class HttpService {
     });
     this.internalServer = server;
     const host = this.options.config.INTERNAL_HOST ?? this.options.config.HOST;
-    server.listen(internalPortFor(this.options.config), host);
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    server.requestTimeout = 30_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    return `http://${reachableHost(host)}:${(server.address() as AddressInfo).port}`;
+    const port = await listenOn(server, internalPortFor(this.options.config), host);
+    return `http://${reachableHost(host)}:${port}`;
   }
 
   /**
@@ -334,6 +319,23 @@ export class HttpService {
       }
     }
   }
+}
+
+/**
+ * Starts a request listener with the timeouts every service uses (kept-alive connections outlive
+ * a load balancer's 60 s idle timeout; a request must arrive whole within 30 s); resolves with
+ * the port it listens on.
+ */
+async function listenOn(server: Server, port: number, host: string): Promise<number> {
+  server.listen(port, host);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 function reachableHost(host: string): string {
