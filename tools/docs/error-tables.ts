@@ -15,6 +15,7 @@ import {
   AUTH_ERRORS,
   BLOCK_SERVICE_ERRORS,
   DID_ERRORS,
+  GATEWAY_ERRORS,
   TOKEN_SERVICE_ERRORS,
   type RestErrorDoc,
   type ServiceErrorDoc,
@@ -50,6 +51,11 @@ export const ERROR_TABLES: ErrorTable[] = [
     name: 'did',
     readme: 'apps/did-service/README.md',
     render: () => renderRestErrorTable(DID_ERRORS),
+  },
+  {
+    name: 'gateway',
+    readme: 'apps/gateway/README.md',
+    render: () => renderRestErrorTable(GATEWAY_ERRORS),
   },
 ];
 

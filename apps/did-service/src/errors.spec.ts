@@ -3,8 +3,11 @@ import { DID_ERRORS } from '@itp/schemas';
 import { expectRestErrorsInCatalog } from '@itp/testing';
 import * as errors from './errors.js';
 
-describe('did-service errors', () => {
-  it('are all in the API error catalog (DID_ERRORS) with their status and code', () => {
+// The catalog (DID_ERRORS, @itp/schemas) is where each code is written: the README table, the API
+// documents and the SDK's error map come from it. An error class of this app that answers a
+// code the catalog does not name fails here.
+describe("did-service's error classes", () => {
+  it('each answer with a code of the catalog', () => {
     expectRestErrorsInCatalog(errors, DID_ERRORS);
   });
 });

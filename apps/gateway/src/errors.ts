@@ -21,17 +21,20 @@ export class BodyTooLargeError extends PayloadTooLargeError {
   }
 }
 
-/** A Content-Encoding the gateway does not take (415), or a body that does not inflate (400). */
-export class BadEncodingError extends BaseError {
-  readonly status: 400 | 415;
+/** A Content-Encoding the gateway does not take (identity, gzip, deflate and br it does). */
+export class UnsupportedEncodingError extends BaseError {
+  static override readonly code: string = '415';
+  readonly status = 415;
 
-  constructor(status: 400 | 415) {
-    super(status === 415 ? 'Unsupported Content-Encoding' : 'Bad request');
-    this.status = status;
+  constructor() {
+    super('Unsupported Content-Encoding');
   }
+}
 
-  override get code(): string {
-    return String(this.status);
+/** A compressed body that does not inflate. */
+export class CorruptBodyError extends BadRequestError {
+  constructor() {
+    super('Bad request');
   }
 }
 

@@ -3,7 +3,12 @@ import { context } from '@opentelemetry/api';
 import { errorBody, injectTraceHeaders, type HttpService, type RawRoutes } from '@itp/service-kit';
 import type { BaseError } from '@itp/errors';
 import type { CorsOrigins } from '../config.js';
-import { BadEncodingError, BodyTooLargeError, InvalidPathError } from '../errors.js';
+import {
+  BodyTooLargeError,
+  CorruptBodyError,
+  InvalidPathError,
+  UnsupportedEncodingError,
+} from '../errors.js';
 import type { Upstream } from '../upstreams/upstreams.js';
 import type { Forward } from './forward.js';
 import { upstreamHeaders, type TrustProxyFn } from './forward-headers.js';
@@ -100,7 +105,10 @@ export function gatewayRoutes(options: GatewayRoutesOptions): RawRoutes {
           sendError(res, new BodyTooLargeError());
           return;
         case 'bad-encoding':
-          sendError(res, new BadEncodingError(outcome.status));
+          sendError(
+            res,
+            outcome.status === 415 ? new UnsupportedEncodingError() : new CorruptBodyError(),
+          );
           return;
         case 'ok': {
           const outgoing = {

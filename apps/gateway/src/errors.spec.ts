@@ -1,0 +1,13 @@
+import { describe, it } from '@jest/globals';
+import { GATEWAY_ERRORS } from '@itp/schemas';
+import { expectRestErrorsInCatalog } from '@itp/testing';
+import * as errors from './errors.js';
+
+// The catalog (GATEWAY_ERRORS, @itp/schemas) is where each code is written: the README table, the API
+// documents and the SDK's error map come from it. An error class of this app that answers a
+// code the catalog does not name fails here.
+describe("gateway's error classes", () => {
+  it('each answer with a code of the catalog', () => {
+    expectRestErrorsInCatalog(errors, GATEWAY_ERRORS);
+  });
+});
