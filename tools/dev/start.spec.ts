@@ -148,7 +148,7 @@ async function getBlock(url: string, params: unknown[]): Promise<BlockRecord> {
 async function stopAndCheck(stack: Stack, how: 'ctrl-c' | 'sigterm'): Promise<void> {
   const pid = stack.npm.pid as number;
   const tree = treeOf(pid);
-  expect(tree.length).toBeGreaterThan(6); // npm, sh, tsx, the stack, anvil, five services
+  expect(tree.length).toBeGreaterThan(6); // npm, the stack (node), anvil, five services
   if (how === 'ctrl-c') process.kill(-pid, 'SIGINT');
   else process.kill(pid, 'SIGTERM');
   const ended = await stack.exited;
