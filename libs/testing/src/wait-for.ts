@@ -3,8 +3,9 @@
  * it gives a truthy value and resolves with that value; throws an Error naming `what` once
  * `timeoutMs` has passed (a deadline for a hung test, not a speed claim). A condition that throws
  * counts as "not yet"; the last error it threw is the timeout error's cause. The condition is
- * always checked at least once, and once more at the deadline. No jest in its imports: usable from
- * plain scripts too.
+ * always checked at least once, and once more at the deadline. No jest and nothing else in its
+ * imports: a spec that needs only this imports `@itp/testing/wait-for` (the package's index loads
+ * the whole test harness, about a second).
  */
 export interface WaitForOptions {
   /** What is awaited, for the timeout error ("block-rpc to restart"). */
