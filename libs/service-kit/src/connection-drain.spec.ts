@@ -55,6 +55,7 @@ async function startSlowService(options: {
   let started = 0;
   service.app.get('/slow', (_req, res) => {
     started += 1;
+    // A handler that takes handlerMs (a real duration: the request in flight).
     const timer = setTimeout(() => res.json({ done: true }), options.handlerMs);
     res.once('close', () => clearTimeout(timer));
   });
