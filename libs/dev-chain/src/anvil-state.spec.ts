@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChainClient } from '@itp/chain';
-import { waitFor } from '@itp/testing/wait-for';
 import { headerHash, settleAnvilState } from './anvil-state.js';
 import { startAnvil } from './anvil.js';
 
@@ -54,10 +53,9 @@ describe('settleAnvilState', () => {
         const hash = await client.request<string>('eth_sendTransaction', [
           { from: ALICE, to: BOB, value },
         ]);
-        await waitFor(() => client.request('eth_getTransactionReceipt', [hash]), {
-          what: `the receipt of ${hash}`,
-          intervalMs: 10,
-        });
+        while ((await client.request('eth_getTransactionReceipt', [hash])) === null) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
       }
       genesis = await client.request<Header>('eth_getBlockByNumber', ['0x0', false]);
       block1 = await client.request<Header>('eth_getBlockByNumber', ['0x1', false]);

@@ -1,7 +1,7 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { waitFor } from '@itp/testing/wait-for';
+import { waitFor } from './testing/wait-for.js';
 import { HttpService } from './http-service.js';
 
 type Line = Record<string, unknown>;

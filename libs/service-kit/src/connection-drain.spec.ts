@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { waitFor } from '@itp/testing/wait-for';
+import { waitFor } from './testing/wait-for.js';
 import { HttpService } from './http-service.js';
 
 // Real servers (HttpService on an ephemeral port) and real keep-alive clients: what a gateway

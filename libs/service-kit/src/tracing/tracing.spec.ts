@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
-import { waitFor } from '@itp/testing/wait-for';
+import { waitFor } from '../testing/wait-for.js';
 import { HttpService } from '../http-service.js';
 import { InternalClient, requireInternalToken } from '../internal-api.js';
 import { startTracing, type Tracing } from './start-tracing.js';
