@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort } from '@itp/dev-chain';
 import { REST_ENDPOINTS } from '@itp/schemas';
 import { launchChromium } from '@itp/testing/chromium';
+import { waitFor } from '@itp/testing/wait-for';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
 import { startRpcUpstreams, type RpcUpstreams } from './rpc-upstreams.js';
 
@@ -67,11 +68,11 @@ afterAll(async () => {
 /** The text `read` gives once it contains `expected` (or what it gave after 10 s). */
 async function textWhen(read: () => Promise<string | null>, expected: string): Promise<string> {
   let text = '';
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-    text = (await read()) ?? '';
-    if (text.includes(expected)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(async () => (text = (await read()) ?? '').includes(expected), {
+    what: `a text containing ${expected}`,
+    timeoutMs: 10_000,
+    intervalMs: 25,
+  }).catch(() => undefined); // the caller's expect shows the text
   return text;
 }
 

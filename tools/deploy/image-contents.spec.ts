@@ -19,6 +19,7 @@ import {
   testChainUrl,
   testRedisUrl,
   uniquePrefix,
+  waitFor,
   type TestDatabase,
 } from '@itp/testing';
 import {
@@ -92,19 +93,23 @@ async function startFromFolder(
   let exited = false;
   child.once('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
   let seen = 'no answer';
-  while (!exited && Date.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) });
-      seen = `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
-      if (res.status === 200) {
-        return { url, internalUrl: `http://127.0.0.1:${internalPort}`, child, output };
+  const ready = await waitFor(
+    async () => {
+      if (exited) return 'exited';
+      try {
+        const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) });
+        seen = `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
+        return res.status === 200 ? 'ready' : undefined;
+      } catch {
+        seen = 'no answer';
+        return undefined;
       }
-    } catch {
-      seen = 'no answer';
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    },
+    { what: `${app.app} to be ready`, timeoutMs, intervalMs: 50 },
+  ).catch(() => 'late');
+  if (ready === 'ready') {
+    return { url, internalUrl: `http://127.0.0.1:${internalPort}`, child, output };
   }
   child.kill('SIGKILL');
   throw new Error(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createChainClient } from '@itp/chain';
 import { DEV_CHAIN } from '@itp/dev-chain';
+import { waitFor } from '@itp/testing/wait-for';
 import { startDevChain, stateNotice } from './dev-chain.js';
 
 interface Header {
@@ -20,13 +21,18 @@ describe('startDevChain on a data folder', () => {
 
   it('presents one history across restarts: block 0 stays, block 1 links to it, old blocks stay', async () => {
     const seen: Header[] = []; // every block of the chain so far, as first served
+    let lastStartSecond = -1; // the second anvil started in last (at the latest)
     // The first start and four restarts: before settleAnvilState each restart added a genesis
     // block to the state file and anvil served one of them at random (1 in 24 to pass by luck).
     for (let start = 0; start < 5; start += 1) {
       // anvil's new genesis at a start has the second as its timestamp: a restart within the
-      // same second adds an identical block, one in a later second another one.
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 10));
+      // same second adds an identical block, one in a later second another one. Each restart
+      // here is in a later second than the start before it.
+      await waitFor(() => Math.floor(Date.now() / 1000) > lastStartSecond, {
+        what: 'a second later than the last start',
+      });
       const chain = await startDevChain(dataDir);
+      lastStartSecond = Math.floor(Date.now() / 1000);
       const client = createChainClient({ rpcUrl: chain.anvil.url });
       try {
         expect(chain.didRegistryAddress).toBe(DEV_CHAIN.didRegistryAddress);
@@ -46,14 +52,10 @@ describe('startDevChain on a data folder', () => {
         const tx = await client.request<string>('eth_sendTransaction', [
           { from: DEV_CHAIN.devOnlyAccount0.address, to: BOB, value: '0x1' },
         ]);
-        let receipt: { blockHash: string } | null = null;
-        while (!receipt) {
-          await new Promise((r) => setTimeout(r, 10));
-          receipt = await client.request<{ blockHash: string } | null>(
-            'eth_getTransactionReceipt',
-            [tx],
-          );
-        }
+        const receipt = await waitFor(
+          () => client.request<{ blockHash: string } | null>('eth_getTransactionReceipt', [tx]),
+          { what: `the receipt of ${tx}`, intervalMs: 10 },
+        );
         seen.push(await client.request<Header>('eth_getBlockByHash', [receipt.blockHash, false]));
       } finally {
         await client.close();

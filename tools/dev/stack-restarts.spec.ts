@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEV_CHAIN } from '@itp/dev-chain';
+import { waitFor } from '@itp/testing/wait-for';
 import { bundleServices, type ServiceBundles } from './bundle-services.js';
 import { choosePorts } from './choose-ports.js';
 import { startDevChain, type DevChain } from './dev-chain.js';
@@ -117,14 +118,16 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
       const hash = await rpc<string>(chainUrl, 'eth_sendTransaction', [
         { from: DEV_CHAIN.devOnlyAccount0.address, to: BOB, value: '0x1' },
       ]);
-      while ((await rpc(chainUrl, 'eth_getTransactionReceipt', [hash])) === null) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitFor(() => rpc(chainUrl, 'eth_getTransactionReceipt', [hash]), {
+        what: `the receipt of ${hash}`,
+        intervalMs: 10,
+      });
     }
   }
 
   it('counts every transaction after four restarts', async () => {
     let sent = 1; // the DID registry's deployment at the first start
+    let lastStartSecond = -1; // the second anvil started in last (at the latest)
     // Five starts: each restart after the first used to add a genesis block to the state file
     // and anvil served one of them at random, so a broken chain passed 1 time in 24.
     for (const [start_, count] of [
@@ -134,9 +137,12 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
       [4, 1],
       [5, 2],
     ] as const) {
-      // A restart in a later second: anvil's new genesis block at a start then differs.
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 10));
+      // A restart in a later second than the start before: anvil's new genesis block then differs.
+      await waitFor(() => Math.floor(Date.now() / 1000) > lastStartSecond, {
+        what: 'a second later than the last start',
+      });
       const { chain, blockRpc, metricsUrl } = await start();
+      lastStartSecond = Math.floor(Date.now() / 1000);
       await send(chain.anvil.url, count);
       sent += count;
       const genesis = await rpc<{ timestamp: string }>(chain.anvil.url, 'eth_getBlockByNumber', [
@@ -145,12 +151,12 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
       ]);
       const from = day(Number(genesis.timestamp));
       const to = day(Date.now() / 1000 + 86_400);
-      const deadline = Date.now() + 30_000;
+      // The index catches up: poll until it counts them all (or give the last count).
       let counted = -1;
-      while (counted !== sent && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        counted = await countedTransactions(blockRpc.url, from, to);
-      }
+      await waitFor(
+        async () => (counted = await countedTransactions(blockRpc.url, from, to)) === sent,
+        { what: `block-rpc to count ${sent} transactions`, timeoutMs: 30_000, intervalMs: 50 },
+      ).catch(() => undefined);
       expect({ start: start_, counted }).toEqual({ start: start_, counted: sent });
       const metrics = await (await fetch(metricsUrl)).text();
       expect(metrics).toMatch(/^block_index_stalled\{[^}]*\} 0$/m);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@itp/testing/wait-for';
 import { choosePorts } from './choose-ports.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -72,8 +73,6 @@ function stillRunning(recorded: ProcInfo[]): ProcInfo[] {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 interface Stack {
   npm: ChildProcess;
   output: () => string;
@@ -104,19 +103,22 @@ function startStack(port: number, dataDir: string): Stack {
 }
 
 async function waitForGateway(stack: Stack, url: string): Promise<void> {
-  const deadline = Date.now() + READY_DEADLINE_MS;
   let seen = 'no answer';
-  while (Date.now() < deadline) {
-    if (stack.npm.exitCode !== null) break;
-    try {
-      const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
-      if (res.status === 200) return;
-      seen = `HTTP ${res.status} ${await res.text()}`;
-    } catch {
-      seen = 'no answer';
-    }
-    await sleep(250);
-  }
+  const ready = await waitFor(
+    async () => {
+      if (stack.npm.exitCode !== null) return 'exited';
+      try {
+        const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
+        if (res.status === 200) return 'ready';
+        seen = `HTTP ${res.status} ${await res.text()}`;
+      } catch {
+        seen = 'no answer';
+      }
+      return undefined;
+    },
+    { what: 'the gateway to be ready', timeoutMs: READY_DEADLINE_MS, intervalMs: 100 },
+  ).catch(() => 'late');
+  if (ready === 'ready') return;
   throw new Error(`gateway not ready (last: ${seen}); npm start said:\n${stack.output()}`);
 }
 
@@ -162,7 +164,11 @@ async function stopAndCheck(stack: Stack, how: 'ctrl-c' | 'sigterm'): Promise<vo
     throw new Error(`npm start ended with ${JSON.stringify(ended)}; it said:\n${stack.output()}`);
   }
   // npm may end before the stack does (on SIGTERM); grandchildren end right after their parents.
-  for (let i = 0; i < 300 && stillRunning(tree).length > 0; i++) await sleep(100);
+  await waitFor(() => stillRunning(tree).length === 0, {
+    what: 'every process of the stack to end',
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  }).catch(() => undefined); // the expect below names what is left
   expect(stillRunning(tree)).toEqual([]);
   expect(allProcs().filter((p) => p.pgrp === pid && p.state !== 'Z')).toEqual([]);
   expect(stack.output()).toContain('[dev] stopped; chain state saved to');
@@ -214,10 +220,11 @@ describe('npm start', () => {
     );
     expect(blockRpc).toBeDefined();
     process.kill(blockRpc!.pid, 'SIGKILL');
-    const deadline = Date.now() + 30_000;
-    while (!stack.output().includes('[dev] block-rpc is back') && Date.now() < deadline) {
-      await sleep(200);
-    }
+    await waitFor(() => stack.output().includes('[dev] block-rpc is back'), {
+      what: 'block-rpc to be back',
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    }).catch(() => undefined); // the expects below tell what was said instead
     expect(stack.output()).toContain(
       '[dev] block-rpc was killed by SIGKILL; restarting it in 1 s (restart 1 in a row)',
     );

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { waitFor } from '@itp/testing/wait-for';
 import { startReplicaStack, type ReplicaStack } from './replica-stack.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers, checked field by field */
@@ -206,11 +207,10 @@ describe('two replicas of each service behind one gateway (real Redis, PostgreSQ
     expect(new Set(hashes).size).toBe(60);
     const noncesBySender: number[][] = [[], [], []];
     for (const [k, hash] of hashes.entries()) {
-      let receipt: Json = null;
-      for (let i = 0; i < 100 && !receipt; i += 1) {
-        receipt = await chain(stack.chainUrl, 'eth_getTransactionReceipt', [hash]);
-        if (!receipt) await new Promise((r) => setTimeout(r, 100));
-      }
+      const receipt = await waitFor(
+        () => chain(stack.chainUrl, 'eth_getTransactionReceipt', [hash]),
+        { what: `the receipt of ${hash}`, intervalMs: 25 },
+      );
       expect(receipt?.status).toBe('0x1');
       const tx = await chain(stack.chainUrl, 'eth_getTransactionByHash', [hash]);
       noncesBySender[sends[k]!.sender]!.push(Number(BigInt(tx.nonce)));
@@ -236,6 +236,8 @@ describe('two replicas of each service behind one gateway (real Redis, PostgreSQ
         })),
       );
       if (i === 10) await stack.kill(victim);
+      // Transfers spread over time, so that some are in flight when the replica dies (the load's
+      // shape: a real duration, not a wait).
       await new Promise((r) => setTimeout(r, 20));
     }
     const settled = await Promise.all(answers);
@@ -250,13 +252,10 @@ describe('two replicas of each service behind one gateway (real Redis, PostgreSQ
     expect(settled.slice(15).every((a) => (a as Json).result?.resultCode === '200')).toBe(true);
     // Every transfer reported done is on the chain: none was lost.
     for (const a of done) {
-      let receipt: Json = null;
-      for (let i = 0; i < 100 && !receipt; i += 1) {
-        receipt = await chain(stack.chainUrl, 'eth_getTransactionReceipt', [
-          a.result.TransactionID,
-        ]);
-        if (!receipt) await new Promise((r) => setTimeout(r, 100));
-      }
+      const receipt = await waitFor(
+        () => chain(stack.chainUrl, 'eth_getTransactionReceipt', [a.result.TransactionID]),
+        { what: `the receipt of ${String(a.result.TransactionID)}`, intervalMs: 25 },
+      );
       expect(receipt?.status).toBe('0x1');
     }
     // did-service's replicas call token-rpc through its balanced address: with replica 1 dead,

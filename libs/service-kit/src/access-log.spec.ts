@@ -1,6 +1,7 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
+import { waitFor } from './testing/wait-for.js';
 import { HttpService } from './http-service.js';
 
 type Line = Record<string, unknown>;
@@ -25,7 +26,15 @@ async function start(setup: (s: HttpService) => void) {
   return { url, metricsUrl, lines };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Once `count` access lines are written (each when its response has closed), all of them. */
+const accessLines = (lines: Line[], count: number): Promise<Line[]> =>
+  waitFor(
+    () => {
+      const access = lines.filter((l) => l['msg'] === 'request completed');
+      return access.length >= count && access;
+    },
+    { what: `${count} access log line(s)` },
+  );
 
 describe('access log (express routes)', () => {
   it('writes one line per request with id, method, url, status and time; req.log carries the id', async () => {
@@ -38,9 +47,8 @@ describe('access log (express routes)', () => {
     const response = await fetch(`${url}/hello?x=1`, { headers: { 'x-request-id': 'acc-1' } });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-request-id')).toBe('acc-1');
-    await settle();
+    const access = await accessLines(lines, 1);
     expect(lines.find((l) => l['msg'] === 'inside')).toMatchObject({ req: { id: 'acc-1' } });
-    const access = lines.filter((l) => l['msg'] === 'request completed');
     expect(access).toHaveLength(1);
     expect(access[0]).toMatchObject({
       level: 30,
@@ -60,7 +68,7 @@ describe('access log (express routes)', () => {
       s.app.use('/block', router);
     });
     expect((await fetch(`${url}/block`, { method: 'POST' })).status).toBe(200);
-    await settle();
+    await accessLines(lines, 1);
     expect(lines.find((l) => l['msg'] === 'mounted')).toMatchObject({ req: { url: '/block' } });
     expect(lines.find((l) => l['msg'] === 'request completed')).toMatchObject({
       req: { method: 'POST', url: '/block' },
@@ -71,10 +79,13 @@ describe('access log (express routes)', () => {
     const { url, lines } = await start(() => undefined);
     await (await fetch(`${url}/missing`)).arrayBuffer();
     await (await fetch(`${url}/health/live`)).arrayBuffer();
-    await settle();
-    const access = lines.filter((l) => l['msg'] === 'request completed');
+    // A last request after the health probe: once its line is written, a line for the probe
+    // would have been written too.
+    await (await fetch(`${url}/missing-last`)).arrayBuffer();
+    const access = await accessLines(lines, 2);
     expect(access.map((l) => [l['level'], (l['req'] as { url: string }).url])).toEqual([
       [40, '/missing'],
+      [40, '/missing-last'],
     ]);
   });
 });
@@ -94,8 +105,7 @@ describe('raw routes (setRawRoutes + observe)', () => {
     expect(await response.text()).toBe('raw raw-1');
     expect(response.headers.get('x-request-id')).toBe('raw-1');
     expect(await (await fetch(`${url}/raw-not`)).json()).toEqual({ express: true });
-    await settle();
-    expect(lines.filter((l) => l['msg'] === 'request completed')).toEqual(
+    expect(await accessLines(lines, 2)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ req: { id: 'raw-1', method: 'GET', url: '/raw' } }),
       ]),

@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
+import { waitFor } from './testing/wait-for.js';
 import { HttpService } from './http-service.js';
 
 // Real servers (HttpService on an ephemeral port) and real keep-alive clients: what a gateway
@@ -34,7 +35,11 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function startSlowService(options: { handlerMs: number; graceMs: number }) {
+async function startSlowService(options: {
+  handlerMs: number;
+  graceMs: number;
+  idleLingerMs?: number;
+}) {
   const { logger, lines } = capture();
   service = new HttpService({
     name: 'drain-test',
@@ -45,10 +50,12 @@ async function startSlowService(options: { handlerMs: number; graceMs: number })
       READINESS_TIMEOUT_MS: 500,
     },
     logger,
+    ...(options.idleLingerMs === undefined ? {} : { idleLingerMs: options.idleLingerMs }),
   });
   let started = 0;
   service.app.get('/slow', (_req, res) => {
     started += 1;
+    // A handler that takes handlerMs (a real duration: the request in flight).
     const timer = setTimeout(() => res.json({ done: true }), options.handlerMs);
     res.once('close', () => clearTimeout(timer));
   });
@@ -134,9 +141,13 @@ function openSocket(port: number): Promise<Socket> {
 
 describe('graceful shutdown under load (HttpService + ConnectionDrain)', () => {
   it('answers every request: in-flight ones 200, and those still sent on kept-alive connections', async () => {
-    const { url, port, lines } = await startSlowService({ handlerMs: 120, graceMs: 5_000 });
+    const { url, port, lines, started } = await startSlowService({
+      handlerMs: 120,
+      graceMs: 5_000,
+    });
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const outcomes: Outcome[] = [];
+    const answeredLanes = new Set<number>();
     let draining = false;
     // Eight clients, each firing request after request on its kept-alive connection, with a
     // short pause between them (so that when the shutdown begins some connections are idle and
@@ -146,12 +157,17 @@ describe('graceful shutdown under load (HttpService + ConnectionDrain)', () => {
       for (let n = 0; ; n++) {
         const outcome = await get(agent, port, '/slow', draining);
         outcomes.push(outcome);
+        answeredLanes.add(i);
         if (outcome.error || outcome.connection === 'close') return;
+        // The clients' think time (the load's shape, a real duration, not a wait).
         await sleep(((i * 37 + n * 53) % 100) + 1);
       }
     };
     const lanes = Array.from({ length: 8 }, lane);
-    await sleep(400); // every lane has its connection; most have a request in flight
+    // Every lane has its kept-alive connection (one answer each), and requests are in flight.
+    await waitFor(() => answeredLanes.size === 8 && started() > outcomes.length, {
+      what: 'every lane answered once and a request in flight',
+    });
     draining = true;
     const closing = service!.close();
     await Promise.all(lanes);
@@ -174,16 +190,22 @@ describe('graceful shutdown under load (HttpService + ConnectionDrain)', () => {
   });
 
   it('keeps an idle kept-alive connection open while a request is in flight, and serves it', async () => {
-    const { port } = await startSlowService({ handlerMs: 600, graceMs: 5_000 });
+    const { port, started } = await startSlowService({
+      handlerMs: 400,
+      graceMs: 5_000,
+      idleLingerMs: 50,
+    });
     const idle = await openSocket(port);
     const busy = await openSocket(port);
     // The idle connection has carried one request and now waits, kept alive.
     const first = await rawGet(idle, '/health/live');
     expect(first.headers.connection).toBe('keep-alive');
-    const slow = rawGet(busy, '/slow'); // in flight for 600 ms
-    await sleep(50);
+    const slow = rawGet(busy, '/slow'); // in flight for 400 ms
+    await waitFor(() => started() === 1, { what: '/slow to reach its handler' });
     const closing = service!.close();
-    await sleep(300); // longer than the idle linger: still open, because /slow is in flight
+    // Three idle lingers (a real duration: nothing happens that could be awaited instead), still
+    // open, because /slow is in flight.
+    await sleep(150);
     expect(idle.destroyed).toBe(false);
     const late = await rawGet(idle, '/proxied');
     expect(late.status).toBe(200);
@@ -197,17 +219,17 @@ describe('graceful shutdown under load (HttpService + ConnectionDrain)', () => {
   });
 
   it('closes idle connections once quiet, and cuts a handler slower than the grace', async () => {
-    const { port, lines } = await startSlowService({ handlerMs: 20_000, graceMs: 400 });
+    const { port, lines, started } = await startSlowService({ handlerMs: 20_000, graceMs: 250 });
     const idle = await openSocket(port);
     await rawGet(idle, '/health/live');
     const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()));
     const agent = new Agent({ keepAlive: true });
     const outcome = get(agent, port, '/slow', false);
-    await sleep(50);
+    await waitFor(() => started() === 1, { what: '/slow to reach its handler' });
     const startedAt = Date.now();
-    await service!.close();
+    await service!.close(); // waits out the grace (250 ms): the scenario, not a wait
     const took = Date.now() - startedAt;
-    expect(took).toBeGreaterThanOrEqual(350);
+    expect(took).toBeGreaterThanOrEqual(200);
     expect(took).toBeLessThan(3_000);
     await idleClosed;
     expect((await outcome).error).toBeDefined();

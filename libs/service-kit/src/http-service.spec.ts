@@ -53,6 +53,7 @@ describe('HttpService', () => {
         name: 'database',
         check: async () => (dbUp ? undefined : Promise.reject(new Error('down'))),
       });
+      // A check that takes time to answer (a real duration, not a wait).
       s.addReadinessCheck({ name: 'slow', check: () => new Promise((r) => setTimeout(r, 10)) });
     });
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
@@ -257,13 +258,19 @@ describe('HttpService', () => {
 
   it('drains in-flight requests on close, runs hooks in reverse order, then refuses connections', async () => {
     const order: string[] = [];
+    let reached!: () => void;
+    const handlerReached = new Promise<void>((resolve) => (reached = resolve));
     const { url } = await start((s) => {
-      s.app.get('/slow', (_req, res) => void setTimeout(() => res.json({ done: true }), 150));
+      s.app.get('/slow', (_req, res) => {
+        reached();
+        // In flight for 100 ms: the request the drain must wait for (a real duration).
+        setTimeout(() => res.json({ done: true }), 100);
+      });
       s.onShutdown(() => void order.push('first-registered'));
       s.onShutdown(() => void order.push('second-registered'));
     });
     const inFlight = fetch(`${url}/slow`);
-    await new Promise((r) => setTimeout(r, 30));
+    await handlerReached;
     const closing = service!.close();
     const res = await inFlight;
     expect(await res.json()).toEqual({ done: true });
@@ -311,7 +318,8 @@ describe('internal API', () => {
     const { internalUrl } = await start((s) => {
       s.internal.get('/internal/v1/slow', (_req, res) => {
         reached();
-        setTimeout(() => res.json({ done: true }), 150);
+        // In flight for 100 ms: the request the drain must wait for (a real duration).
+        setTimeout(() => res.json({ done: true }), 100);
       });
     });
     const inFlight = fetch(`${internalUrl}/internal/v1/slow`);

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  createTestDatabase,
+  testRedisUrl,
+  uniquePrefix,
+  waitFor,
+  type TestDatabase,
+} from '@itp/testing';
 import { RedisKvStore } from './kv/redis-kv-store.js';
 import { openSqlDatabase } from './sql/open-sql-database.js';
 import type { SqlDatabase } from './sql/sql-database.js';
@@ -117,6 +123,27 @@ describe('which store failures mean "unavailable"', () => {
   });
 });
 
+/** Resolves once the server at `url` runs a statement containing `text` (it is in flight). */
+async function untilRunning(url: string, text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await waitFor(
+      async () =>
+        (
+          await admin.query(
+            `select 1 from pg_stat_activity where datname = current_database()
+              and pid <> pg_backend_pid() and state = 'active' and query like $1`,
+            [`%${text}%`],
+          )
+        ).rows.length > 0,
+      { what: `PostgreSQL to run ${text}` },
+    );
+  } finally {
+    await admin.end();
+  }
+}
+
 /** The rejection of `promise` (fails the test when it resolves). */
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -153,7 +180,7 @@ describe('PostgreSQL going away under a running SqlDatabase (real server behind 
     // A query in flight when the connection breaks: rejected, and the process survives the
     // client's 'error' event (pg emits it on a checked-out client).
     const inFlight = rejectionOf(sql`select pg_sleep(5)`.execute(db));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await untilRunning(testDb!.url, 'pg_sleep(5)');
     await proxy.cut();
     const broken = await inFlight;
     expect(broken).toBeInstanceOf(ServiceUnavailableError);
@@ -192,10 +219,16 @@ describe('PostgreSQL going away under a running SqlDatabase (real server behind 
       const inFlight = rejectionOf(
         sql`select pg_sleep(5) /* ${sql.raw(uniquePrefix('victim'))} */`.execute(db),
       );
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      await admin.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid() and query like '%pg_sleep(5)%'`,
+      // Terminates the victim as soon as the server runs its statement.
+      await waitFor(
+        async () =>
+          (
+            await admin.query(
+              `select pg_terminate_backend(pid) from pg_stat_activity
+                where datname = current_database() and pid <> pg_backend_pid() and query like '%pg_sleep(5)%'`,
+            )
+          ).rows.length > 0,
+        { what: 'the in-flight pg_sleep to be terminated' },
       );
       const err = (await inFlight) as ServiceUnavailableError;
       expect(err).toBeInstanceOf(ServiceUnavailableError);
@@ -246,15 +279,11 @@ describe('Redis going away under a running RedisKvStore (real server behind a TC
     expect(pingError).not.toBeInstanceOf(ServiceUnavailableError);
 
     await proxy.restore();
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      try {
-        expect(await store.get('k')).toBe('v');
-        break;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    // ioredis reconnects on its own: the first get that succeeds must give the stored value.
+    const value = await waitFor(() => store!.get('k').then((v) => ({ v })), {
+      what: 'the store to work again',
+      timeoutMs: 5000,
+    });
+    expect(value.v).toBe('v');
   });
 });

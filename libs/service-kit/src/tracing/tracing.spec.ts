@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
+import { waitFor } from '../testing/wait-for.js';
 import { HttpService } from '../http-service.js';
 import { InternalClient, requireInternalToken } from '../internal-api.js';
 import { startTracing, type Tracing } from './start-tracing.js';
@@ -82,12 +83,24 @@ describe('tracing', () => {
     const answer = (await res.json()) as { traceparent: string | null };
     // B received a traceparent of the caller's trace, from A's client span.
     expect(answer.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
-    await new Promise((r) => setTimeout(r, 50)); // the server spans end on 'close'
+    const expected = [
+      'GET /call',
+      'POST /internal/v1/echo',
+      'POST svc-b/internal/v1/echo',
+      'domain work',
+    ];
+    // The server spans end, and the access lines are written, on 'close'.
+    await waitFor(
+      () =>
+        expected.every((name) => exporter.getFinishedSpans().some((s) => s.name === name)) &&
+        lines.some(
+          (l) => l.msg === 'request completed' && (l.req as { url?: string }).url === '/call',
+        ),
+      { what: 'the spans and the access line of the call' },
+    );
     const spans = exporter.getFinishedSpans();
     const names = spans.map((s) => s.name).sort();
-    expect(names).toEqual(
-      ['GET /call', 'POST /internal/v1/echo', 'POST svc-b/internal/v1/echo', 'domain work'].sort(),
-    );
+    expect(names).toEqual(expected.sort());
     for (const span of spans) expect(span.spanContext().traceId).toBe(TRACE_ID);
     const byName = new Map(spans.map((s) => [s.name, s]));
     const clientSpan = byName.get('POST svc-b/internal/v1/echo')!;
@@ -117,8 +130,10 @@ describe('tracing', () => {
     const answer = (await res.json()) as { traceparent: string | null };
     expect(answer.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
     expect(answer.traceparent).not.toContain(TRACE_ID);
-    await new Promise((r) => setTimeout(r, 50)); // the server spans end on 'close'
-    const edge = exporter.getFinishedSpans().find((s) => s.name === 'GET /call');
+    const edge = await waitFor(
+      () => exporter.getFinishedSpans().find((s) => s.name === 'GET /call'),
+      { what: "the edge's server span (it ends on 'close')" },
+    );
     expect(edge).toBeDefined();
     expect(edge!.spanContext().traceId).not.toBe(TRACE_ID);
     expect(edge!.parentSpanContext).toBeUndefined();

@@ -10,6 +10,8 @@ interface Entry {
 export interface MemoryKvStoreOptions {
   /** How often expired entries are removed without being accessed. Default 30 s. */
   sweepIntervalMs?: number;
+  /** The clock entries expire by (epoch ms). Default Date.now; tests pass a fake one. */
+  now?: () => number;
 }
 
 const INTEGER = /^-?\d+$/;
@@ -25,8 +27,10 @@ export class MemoryKvStore implements KvStore {
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
+  private readonly now: () => number;
 
   constructor(options: MemoryKvStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweeper.unref();
   }
@@ -43,7 +47,7 @@ export class MemoryKvStore implements KvStore {
   async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
     const ttl = options.ttlMs === undefined ? undefined : toTtlMs(options.ttlMs);
     if (options.onlyIfAbsent && this.live(key)) return false;
-    this.entries.set(key, { value, expiresAt: ttl === undefined ? null : Date.now() + ttl });
+    this.entries.set(key, { value, expiresAt: ttl === undefined ? null : this.now() + ttl });
     return true;
   }
 
@@ -71,7 +75,7 @@ export class MemoryKvStore implements KvStore {
       this.entries.delete(key);
       return true;
     }
-    const expiresAt = ttl === undefined ? entry.expiresAt : Date.now() + ttl;
+    const expiresAt = ttl === undefined ? entry.expiresAt : this.now() + ttl;
     this.entries.set(key, { value: next, expiresAt });
     return true;
   }
@@ -80,7 +84,7 @@ export class MemoryKvStore implements KvStore {
     const ttl = options.ttlMs === undefined ? undefined : toTtlMs(options.ttlMs);
     const entry = this.live(key);
     if (!entry) {
-      this.entries.set(key, { value: '1', expiresAt: ttl === undefined ? null : Date.now() + ttl });
+      this.entries.set(key, { value: '1', expiresAt: ttl === undefined ? null : this.now() + ttl });
       return 1;
     }
     const current = Number(entry.value);
@@ -94,7 +98,7 @@ export class MemoryKvStore implements KvStore {
   async ttlMs(key: string): Promise<number | null> {
     const entry = this.live(key);
     if (!entry || entry.expiresAt === null) return null;
-    return Math.max(1, entry.expiresAt - Date.now());
+    return Math.max(1, entry.expiresAt - this.now());
   }
 
   async ping(): Promise<void> {
@@ -112,7 +116,7 @@ export class MemoryKvStore implements KvStore {
     this.assertOpen();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt !== null && entry.expiresAt <= this.now()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -120,7 +124,7 @@ export class MemoryKvStore implements KvStore {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, uniquePrefix } from '@itp/testing';
+import { freePort, uniquePrefix, waitFor } from '@itp/testing';
 import { kvStoreContract } from './kv-store.contract.js';
 import { RedisKvStore } from './redis-kv-store.js';
 import { redisTopologyOf } from './redis-topology.js';
@@ -44,16 +44,9 @@ async function startNode(port: number): Promise<void> {
     { stdio: 'ignore' },
   );
   servers.push(child);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await run('redis-cli', ['-p', String(port), 'ping']);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await waitFor(() => run('redis-cli', ['-p', String(port), 'ping']).then(() => true), {
+    what: `redis-server on port ${port}`,
+  });
 }
 
 beforeAll(async () => {
@@ -61,13 +54,13 @@ beforeAll(async () => {
   await Promise.all(ports.map(startNode));
   nodes = ports.map((port) => `127.0.0.1:${port}`).join(',');
   await run('redis-cli', ['--cluster', 'create', ...nodes.split(','), '--cluster-yes']);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const { stdout } = await run('redis-cli', ['-p', String(ports[0]), 'cluster', 'info']);
-    if (stdout.includes('cluster_state:ok')) break;
-    if (Date.now() > deadline) throw new Error(`the cluster did not become ok:\n${stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(
+    async () =>
+      (await run('redis-cli', ['-p', String(ports[0]), 'cluster', 'info'])).stdout.includes(
+        'cluster_state:ok',
+      ),
+    { what: 'the cluster to become ok', timeoutMs: 15_000 },
+  );
 }, 40_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@itp/testing';
 import { openSqlDatabase } from './open-sql-database.js';
 import { rejectionMessage } from './sql-database.contract.js';
 import type { SqlDatabase } from './sql-database.js';
@@ -144,10 +144,10 @@ describe('openSqlDatabase', () => {
         } finally {
           await admin.end();
         }
-        const deadline = Date.now() + 5000;
-        while (!lines.some((l) => l.level === 40) && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitFor(() => lines.some((l) => l.level === 40), {
+          what: 'a warning about the killed connection',
+          timeoutMs: 5000,
+        });
         expect(lines.some((l) => l.level === 40 && String(l.msg).includes('idle PostgreSQL'))).toBe(
           true,
         );
