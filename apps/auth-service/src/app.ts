@@ -93,6 +93,7 @@ async function buildDomain(
   config: AuthConfig,
   logger: Logger,
   scope: ResourceScope,
+  clock?: () => number,
 ): Promise<AuthDomain> {
   const urls = resolveStoreUrls(config, APP_NAME);
   const kv = await scope.open(
@@ -172,6 +173,7 @@ async function buildDomain(
   const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
     resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
     approvals: oneTimeMarks,
+    ...(clock ? { clock } : {}),
   });
   const vpLogin = new VpLogin(
     {
@@ -213,8 +215,9 @@ async function wireAuthService(
   config: AuthConfig,
   logger: Logger,
   scope: ResourceScope,
+  clock?: () => number,
 ): Promise<AuthService> {
-  const domain = await buildDomain(config, logger, scope);
+  const domain = await buildDomain(config, logger, scope, clock);
   const { kv, database } = domain;
   const service = new HttpService({ name: APP_NAME, config, logger });
   service.app.set('trust proxy', config.TRUST_PROXY);
@@ -266,14 +269,24 @@ export const buildApp = defineApp(APP_NAME, configSchema, async (config, logger,
   return service;
 });
 
+/** What tests may hand buildAuthService besides the config. */
+export interface AuthServiceTestOptions {
+  /** The login requests' clock (default Date.now): tests move it past a waitTime. */
+  clock?: () => number;
+}
+
 /**
  * buildApp with access to the domain (tests): the same wiring and the same resource handling
  * (what a failed start opened is closed; the service closes the stores when it shuts down).
  */
-export async function buildAuthService(config: AuthConfig, logger: Logger): Promise<AuthService> {
+export async function buildAuthService(
+  config: AuthConfig,
+  logger: Logger,
+  options: AuthServiceTestOptions = {},
+): Promise<AuthService> {
   let domain: AuthDomain | undefined;
   const build = defineApp(APP_NAME, configSchema, async (c, l, scope) => {
-    const wired = await wireAuthService(c, l, scope);
+    const wired = await wireAuthService(c, l, scope, options.clock);
     domain = wired.domain;
     return wired.service;
   });

@@ -17,3 +17,4 @@ export {
   expectServiceErrorsInCatalog,
 } from './error-catalog-check.js';
 export { loseRedisData } from './lose-redis-data.js';
+export { eventually, manualClock, type EventuallyOptions, type ManualClock } from './wait.js';

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '@itp/errors';
 import { isStoreUnavailable } from '@itp/stores';
 import { startTcpProxy, type TcpProxy } from '@itp/stores/testing';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@itp/testing';
 import { outageAwareStore } from './outage-aware-store.js';
 import { openVeramoDataSource } from './veramo-data-source.js';
 
@@ -68,16 +68,15 @@ describe('outageAwareStore: Veramo stores on a PostgreSQL that goes away', () =>
 
     // Back: the same store works again and nothing committed was lost.
     await proxy.restore();
-    let back: string | undefined;
-    for (let i = 0; i < 50 && back === undefined; i++) {
-      back = await store.getDID({ did: 'did:ethr:0x1' }).then(
-        (found) => found.did,
-        async () => {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          return undefined;
-        },
-      );
-    }
+    const back = await eventually(
+      'the store answering again',
+      () =>
+        store.getDID({ did: 'did:ethr:0x1' }).then(
+          (found) => found.did,
+          () => undefined,
+        ),
+      { timeoutMs: 5_000, intervalMs: 25 },
+    );
     expect(back).toBe('did:ethr:0x1');
     expect(await dataSource.getRepository(Identifier).count()).toBeGreaterThanOrEqual(1);
   });
