@@ -192,12 +192,19 @@ describe('an upstream that shuts down gracefully while the gateway forwards load
         await new Promise((r) => setTimeout(r, ((i * 31 + n * 17) % 40) + 1));
       }
     });
-    // The load is running: twelve answers back (two per lane on average), more in flight.
-    await eventually('twelve answers', () => outcomes.length >= 12, { timeoutMs: 10_000 });
-    // The clients keep firing through the gateway for as long as the upstream's shutdown takes.
+    // The load is running: twelve answers back (two per lane on average), and requests in
+    // flight at the upstream when its shutdown begins.
+    await eventually('load with requests in flight', () => {
+      return outcomes.length >= 12 && started > outcomes.length;
+    });
+    // The clients keep firing through the gateway for as long as the upstream's shutdown takes,
+    // and until the gateway has answered one sent after the upstream stopped listening.
     const startedAt = Date.now();
     await upstream.close();
     const drainMs = Date.now() - startedAt;
+    await eventually('an answer to a request the upstream never got', () =>
+      outcomes.some((o) => o.status !== 200),
+    );
     stop = true;
     await Promise.all(lanes);
     agent.destroy();

@@ -2,7 +2,8 @@
  * Waiting on an event instead of sleeping for a guessed time (issue 19 item 6, "clocks, not
  * sleeps"): `eventually` polls a condition at a short interval until it holds, bounded by a
  * deadline, so a test goes on as soon as the thing happened and fails (never hangs) when it does
- * not; `manualClock` is the clock to inject where a class takes `now: () => number`.
+ * not; `manualClock` is the clock to inject where a class takes `now: () => number`. No jest in
+ * its imports: unit specs take it from `@itp/testing/wait` without loading the infra helpers.
  */
 
 export interface EventuallyOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { manualClock } from '@itp/testing';
+import { manualClock } from '@itp/testing/wait';
 import { cachedReads, copyRecord } from './cached-reads.js';
 
 class FakeDidStore {
