@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTcpProxy, type TcpProxy } from '@itp/stores/testing';
-import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, testRedisUrl, type TestDatabase } from '@itp/testing';
 import {
   basicAuth,
   postJson,
@@ -63,13 +63,14 @@ function expectUnavailable(answer: JsonAnswer): void {
 }
 
 /** Calls `attempt` until it answers `status` (a dependency coming back takes a moment). */
-async function eventually(attempt: () => Promise<JsonAnswer>, status: number): Promise<JsonAnswer> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const answer = await attempt();
-    if (answer.status === status || Date.now() > deadline) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+function answering(attempt: () => Promise<JsonAnswer>, status: number): Promise<JsonAnswer> {
+  return waitFor(
+    async () => {
+      const answer = await attempt();
+      return answer.status === status ? answer : undefined;
+    },
+    { what: `an answer ${status}`, intervalMs: 50 },
+  );
 }
 
 describe('PostgreSQL unreachable', () => {
@@ -94,7 +95,7 @@ describe('PostgreSQL unreachable', () => {
     } finally {
       await pgRelay.restore();
     }
-    const back = await eventually(() => login(), 200);
+    const back = await answering(() => login(), 200);
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ userId: ALICE.id, token: expect.any(String) });
   });
@@ -121,7 +122,7 @@ describe('Redis unreachable', () => {
     } finally {
       await redisRelay.restore();
     }
-    const back = await eventually(() => login(), 200);
+    const back = await answering(() => login(), 200);
     expect(back.status).toBe(200);
     const request = await postJson(
       `${auth.url}/v2/auth/auth-user-by-app`,

@@ -90,6 +90,7 @@ async function buildDomain(
   config: AuthConfig,
   logger: Logger,
   scope: ResourceScope,
+  clock?: () => number,
 ): Promise<AuthDomain> {
   const { kv, sql: database } = await openAppStores<AuthDatabase>(config, scope, logger, {
     app: APP_NAME,
@@ -156,6 +157,7 @@ async function buildDomain(
   const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
     resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
     approvals: oneTimeMarks,
+    ...(clock ? { clock } : {}),
   });
   const vpLogin = new VpLogin(
     {
@@ -197,8 +199,9 @@ async function wireAuthService(
   config: AuthConfig,
   logger: Logger,
   scope: ResourceScope,
+  clock?: () => number,
 ): Promise<AuthServiceParts> {
-  const domain = await buildDomain(config, logger, scope);
+  const domain = await buildDomain(config, logger, scope, clock);
   const { kv, database } = domain;
   const service = new HttpService({ name: APP_NAME, config, logger });
   service.app.set('trust proxy', config.TRUST_PROXY);
@@ -254,6 +257,12 @@ export const buildApp = defineApp(
   },
 );
 
+/** What tests may hand buildAuthService besides the config. */
+export interface AuthServiceTestOptions {
+  /** The login requests' clock (default Date.now): tests move it past a waitTime. */
+  clock?: () => number;
+}
+
 /**
  * buildApp with access to the domain (tests): the same wiring and the same resource handling
  * (what a failed start opened is closed; the service closes the stores when it shuts down).
@@ -261,10 +270,11 @@ export const buildApp = defineApp(
 export async function buildAuthService(
   config: AuthConfig,
   logger: Logger,
+  options: AuthServiceTestOptions = {},
 ): Promise<AuthServiceParts> {
   let domain: AuthDomain | undefined;
   const build = defineApp(APP_NAME, authServiceConfigSchema, async (c, l, scope) => {
-    const wired = await wireAuthService(c, l, scope);
+    const wired = await wireAuthService(c, l, scope, options.clock);
     domain = wired.domain;
     return wired.service;
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChainUnavailableError, createChainClient, type ChainClient } from '@itp/chain';
 import type { BlockRecord } from '@itp/schemas';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  createTestDatabase,
+  manualClock,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
 import { Redis } from 'ioredis';
 import { RECORD_SHAPE_VERSION } from './cache/record-shape.js';
 import { countingChain, type CountingChain } from './testing/counting-chain.js';
@@ -21,6 +27,7 @@ const open: Harness[] = [];
 async function replica(
   env: Record<string, string> = {},
   failFirst?: { method: string; firstParam: unknown },
+  now?: () => number,
 ): Promise<{ api: Harness; spy: CountingChain }> {
   const spy = countingChain(
     failFirst ? failingOnce(chain.url, failFirst) : createChainClient({ rpcUrl: chain.url }),
@@ -32,6 +39,7 @@ async function replica(
     keyPrefix,
     chain: spy,
     env: { BLOCK_INDEX_ENABLED: 'false', BLOCK_FINALITY_DEPTH: '64', ...env },
+    ...(now ? { now } : {}),
   });
   open.push(api);
   return { api, spy };
@@ -161,11 +169,13 @@ describe('the cache of final blocks', () => {
 
 describe('blocks that may still change', () => {
   it('are asked again once the tip TTL has passed', async () => {
-    const { api, spy } = await replica({ BLOCK_TIP_TTL_MS: '300' });
+    const clock = manualClock();
+    const { api, spy } = await replica({ BLOCK_TIP_TTL_MS: '300' }, undefined, clock.now);
     await api.data('getBlock', ['latest']);
+    clock.advance(299);
     await api.data('getBlock', ['latest']);
     expect(spy.count('eth_getBlockByNumber', 'latest')).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.advance(2);
     await api.data('getBlock', ['latest']);
     expect(spy.count('eth_getBlockByNumber', 'latest')).toBe(2);
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  createTestDatabase,
+  waitFor,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
 import { startScriptableTestChain, type TestChain } from './testing/dev-chain.js';
 import { startHarness, type Harness } from './testing/harness.js';
 import { captureLogs, type LogCapture, type LogEntry } from './testing/log-capture.js';
@@ -329,24 +335,13 @@ function streamOf(parts: string[]): ReadableStream<Uint8Array> {
 
 /** The access log line of request `id`, once written (it is written when the response closes). */
 async function accessLine(logs: LogCapture, id: string): Promise<LogEntry> {
-  return eventually(`the access log line of ${id}`, () =>
-    logs.entries.find(
-      (entry) => (entry['req'] as { id?: unknown } | undefined)?.id === id && 'res' in entry,
-    ),
+  return waitFor(
+    () =>
+      logs.entries.find(
+        (entry) => (entry['req'] as { id?: unknown } | undefined)?.id === id && 'res' in entry,
+      ),
+    { what: `the access log line of ${id}` },
   );
-}
-
-/** What `probe` finds, polled until it finds something (bounded, so a miss fails, never hangs). */
-async function eventually<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-): Promise<T> {
-  for (let i = 0; i < 500; i += 1) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${what}: not seen`);
 }
 
 /** The value of the Prometheus sample `name` whose labels include every one of `labels`. */
@@ -362,10 +357,13 @@ function countsSettled<T extends { requests: number }>(
   api: Harness,
   atLeast: number,
 ): Promise<T> {
-  return eventually(`${atLeast} requests counted`, async () => {
-    const now = await counts(api);
-    return now.requests >= atLeast ? now : undefined;
-  });
+  return waitFor(
+    async () => {
+      const now = await counts(api);
+      return now.requests >= atLeast ? now : undefined;
+    },
+    { what: `${atLeast} requests counted` },
+  );
 }
 
 /**

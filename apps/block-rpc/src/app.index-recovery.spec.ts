@@ -8,14 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GetTransactionStatsResult } from '@itp/schemas';
+import { createChainClient } from '@itp/chain';
 import {
   createTestDatabase,
+  waitFor,
   freePort,
   testRedisUrl,
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
 import type { IndexerStatus } from './indexer/block-indexer.js';
+import { countingChain, type CountingChain } from './testing/counting-chain.js';
 import { startScriptableTestChain, type TestChain } from './testing/dev-chain.js';
 import { startHarness, type Harness } from './testing/harness.js';
 import { captureLogs, type LogCapture } from './testing/log-capture.js';
@@ -47,27 +50,26 @@ async function metric(api: Harness, name: string): Promise<number | undefined> {
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }
 
-async function eventually(what: string, check: () => Promise<boolean>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('the transaction index when the chain changes under it', () => {
   let db: TestDatabase;
   let api: Harness | undefined;
   const chains: TestChain[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'block-rpc-index-'));
 
-  const start = async (chainUrl: string, logs: LogCapture, autoStartIndexer: boolean) => {
+  const start = async (
+    chainUrl: string,
+    logs: LogCapture,
+    autoStartIndexer: boolean,
+    chain?: CountingChain,
+    pollMs = 50,
+  ) => {
     api = await startHarness({
       chainUrl,
+      ...(chain ? { chain } : {}),
       databaseUrl: db.url,
       redisUrl: testRedisUrl(),
       keyPrefix: uniquePrefix('block-index-recovery'),
-      env: { BLOCK_FINALITY_DEPTH: '64', BLOCK_INDEX_POLL_MS: '50' },
+      env: { BLOCK_FINALITY_DEPTH: '64', BLOCK_INDEX_POLL_MS: String(pollMs) },
       logger: logs.logger,
       autoStartIndexer,
     });
@@ -161,9 +163,19 @@ describe('the transaction index when the chain changes under it', () => {
     expect(block1.parentHash).not.toBe(block0.hash);
 
     const logs = captureLogs();
-    const running = await start(broken.url, logs, true); // polling every 50 ms
-    await eventually('stalled', async () => running.app.indexer?.status().state === 'stalled');
-    await new Promise((r) => setTimeout(r, 1_000)); // some twenty polls more
+    const spy = countingChain(createChainClient({ rpcUrl: broken.url }));
+    const running = await start(broken.url, logs, true, spy, 10); // polling every 10 ms
+    await waitFor(() => running.app.indexer?.status().state === 'stalled', {
+      what: 'stalled',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
+    // Twenty polls more (each step asks for the head once), still stalled: said only once.
+    const polls = spy.count('eth_blockNumber');
+    await waitFor(() => spy.count('eth_blockNumber') >= polls + 20, {
+      what: 'twenty polls more',
+      timeoutMs: 20_000,
+    });
     expect(logs.matching(STALLED)).toHaveLength(1);
     expect(logs.matching(STALLED)[0]).toMatchObject({
       level: 50,
@@ -190,7 +202,11 @@ describe('the transaction index when the chain changes under it', () => {
     // The same chain served consistently (its state file settled, as the dev stack does).
     await broken.stop();
     await chainAt({ port, stateFile });
-    await eventually('counted', async () => (await stats(running, '2030-03-01')) === 2);
+    await waitFor(async () => (await stats(running, '2030-03-01')) === 2, {
+      what: 'counted',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     expect(logs.matching(REPLACED)).toHaveLength(1); // the indexed block 0 was the stray one
     expect(logs.matching(RESUMED)).toHaveLength(1);
     expect(logs.matching(STALLED)).toHaveLength(1);

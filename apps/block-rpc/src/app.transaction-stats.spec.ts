@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChainClient } from '@itp/chain';
 import type { GetTransactionStatsResult } from '@itp/schemas';
-import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import { waitFor, testRedisUrl, uniquePrefix } from '@itp/testing';
 import { countingChain } from './testing/counting-chain.js';
 import { startScriptableTestChain, type TestChain } from './testing/dev-chain.js';
 import { startHarness, type Harness } from './testing/harness.js';
@@ -174,14 +174,12 @@ describe.each(['postgres', 'sqlite'] as const)('getTransactionStats on %s', (dia
       expect(await other.app.indexer?.step()).toEqual({ state: 'standby' });
       await api.close(); // releases the lease
       await chain.send(1n, at(12, 1));
-      const deadline = Date.now() + 20_000;
-      let count = 0;
-      while (Date.now() < deadline) {
-        count = (await stats(other, '2030-01-12', '2030-01-12')).count;
-        if (count === 1) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(count).toBe(1);
+      const counted = async () => (await stats(other, '2030-01-12', '2030-01-12')).count;
+      await waitFor(async () => (await counted()) >= 1, {
+        what: 'the other replica indexed the transfer',
+        timeoutMs: 20_000,
+      });
+      expect(await counted()).toBe(1);
     } finally {
       await other.close();
       api = await start();

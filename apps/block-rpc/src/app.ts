@@ -46,6 +46,8 @@ export interface BlockRpcOverrides {
   autoStartIndexer?: boolean;
   /** Answer getBlock of final blocks in memory on node:http (default true; see blockFastPath). */
   fastPath?: boolean;
+  /** The clock of the head and tip caches' TTLs (default: the real one). */
+  now?: () => number;
 }
 
 /** The parts of a wired block API (tests reach into them). */
@@ -98,6 +100,7 @@ async function wireBlockRpc(
     ttlMs: config.BLOCK_TIP_TTL_MS,
     finalityDepth: config.BLOCK_FINALITY_DEPTH,
     logger,
+    ...(overrides.now ? { now: overrides.now } : {}),
   });
   const final = new FinalCache({
     kv,
@@ -108,7 +111,7 @@ async function wireBlockRpc(
     logger,
     metrics: cacheMetrics,
   });
-  const tip = new TipCache(config.BLOCK_TIP_TTL_MS, 1_000, cacheMetrics);
+  const tip = new TipCache(config.BLOCK_TIP_TTL_MS, 1_000, cacheMetrics, overrides.now);
   const blocks = new BlockService({ chain, head, final, tip });
   const transactions = new TransactionService({ chain, head, final, tip });
   const indexStore = new BlockIndexStore(sql.db);

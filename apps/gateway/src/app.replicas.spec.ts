@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@itp/testing';
 import { startEchoUpstream, type EchoUpstream } from './testing/echo-upstream.js';
 import { startGateway, type RunningGateway } from './testing/start-gateway.js';
 
@@ -72,11 +73,15 @@ describe('an upstream with two replicas', () => {
   });
 
   it('tries a skipped replica again once the skip time is over', async () => {
-    const { gateway, a } = await start(300);
+    const { gateway, a } = await start(100);
     await a.close();
     expect((await login(gateway.url)).upstream).toBe('auth-b');
     await a.restart();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Once the 100 ms are over, a gets its turn again.
+    await waitFor(async () => (await login(gateway.url)).upstream === 'auth-a', {
+      what: 'auth-a answering again',
+      timeoutMs: 5_000,
+    });
     const seen = new Set<string | undefined>();
     for (let i = 0; i < 4; i += 1) seen.add((await login(gateway.url)).upstream);
     expect(seen).toEqual(new Set(['auth-a', 'auth-b']));

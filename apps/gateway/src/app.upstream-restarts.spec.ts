@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { HttpService } from '@itp/service-kit';
+import { waitFor } from '@itp/testing';
 import { startEchoUpstream, type EchoUpstream } from './testing/echo-upstream.js';
 import { startGateway, type RunningGateway } from './testing/start-gateway.js';
 
@@ -68,7 +69,7 @@ describe('an upstream that is stopped and restarted', () => {
 
     await Promise.all([did.close(), token.close()]);
     // Let the gateway's pool see those connections close (a request racing the close is the
-    // next test's case).
+    // next test's case). Kept as a pause: the gateway's undici pool is not observable from here.
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const rest = await fetch(`${gateway.url}/v2/did/issuers`);
@@ -152,6 +153,7 @@ describe('an upstream that shuts down gracefully while the gateway forwards load
     let started = 0;
     upstream.app.post('/v2/auth/auth-user', (_req, res) => {
       started += 1;
+      // A real duration, not a wait: each request is in flight a while when the shutdown begins.
       setTimeout(() => res.json({ ok: true }), 100);
     });
     const { url: upstreamUrl } = await upstream.listen();
@@ -186,17 +188,26 @@ describe('an upstream that shuts down gracefully while the gateway forwards load
     const lanes = Array.from({ length: 6 }, async (_, i) => {
       for (let n = 0; !stop; n++) {
         await post();
+        // Part of the load, not a wait: uneven pauses between a lane's requests.
         await new Promise((r) => setTimeout(r, ((i * 31 + n * 17) % 40) + 1));
       }
     });
-    await new Promise((r) => setTimeout(r, 400));
-    // The clients keep firing through the gateway for as long as the upstream's shutdown takes.
+    // The load is running: twelve answers back (two per lane on average), and requests in
+    // flight at the upstream when its shutdown begins.
+    await waitFor(
+      () => {
+        return outcomes.length >= 12 && started > outcomes.length;
+      },
+      { what: 'load with requests in flight' },
+    );
+    // The clients keep firing through the gateway for as long as the upstream's shutdown takes,
+    // and until the gateway has answered one sent after the upstream stopped listening.
     const startedAt = Date.now();
     await upstream.close();
     const drainMs = Date.now() - startedAt;
-    // At least one request certainly arrives after the upstream stopped listening (the lanes'
-    // timing alone does not promise one on a busy machine).
-    await post();
+    await waitFor(() => outcomes.some((o) => o.status !== 200), {
+      what: 'an answer to a request the upstream never got',
+    });
     stop = true;
     await Promise.all(lanes);
     agent.destroy();

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEV_CHAIN, type RunningAnvil } from '@itp/dev-chain';
-import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
+import { RedisKvStore } from '@itp/stores';
+import {
+  createTestDatabase,
+  waitFor,
+  freePort,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
 import {
   ONE_ETH,
   authorize,
@@ -234,12 +242,17 @@ describe('token-rpc errors', () => {
         redisPrefix,
         env: { TEMP_KEY_TTL_MS: '300' },
       });
+      const kv = new RedisKvStore({ url: testRedisUrl(), keyPrefix: redisPrefix });
       try {
         const { tempKey } = await ok(shortLived.url, '/token', 'net_getTempKey', {
           address: alice.address,
           keyType: 'transfer',
         });
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        // Redis forgets it after its 300 ms (its TTL, on Redis's clock): wait for that, then ask.
+        await waitFor(async () => (await kv.get(`tempkey:${tempKey as string}`)) === null, {
+          what: 'the tempKey expired',
+          timeoutMs: 5_000,
+        });
         const answer = await rpc(shortLived.url, '/token', 'signData', {
           from: alice.address,
           hash: sha256('x'),
@@ -248,6 +261,7 @@ describe('token-rpc errors', () => {
         });
         expect(serviceError(answer).code).toBe('409');
       } finally {
+        await kv.close();
         await shortLived.close();
       }
     });

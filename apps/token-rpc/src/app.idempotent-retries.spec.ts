@@ -3,6 +3,7 @@ import type { RunningAnvil } from '@itp/dev-chain';
 import { RedisKvStore } from '@itp/stores';
 import {
   createTestDatabase,
+  waitFor,
   loseRedisData,
   testRedisUrl,
   uniquePrefix,
@@ -168,7 +169,11 @@ describe('token-rpc idempotent retries', () => {
       const lease = `nonce:lease:${wallet.address.toLowerCase()}`;
       await kv.set(lease, 'held-by-the-test', { ttlMs: 30_000 });
       const running = rpc(first.url, '/token', 'transfer', params);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The first request has claimed the tempKey (and now waits for the lease).
+      await waitFor(
+        async () => (await kv.get(`tempkey:${params.tempKey as string}`))?.includes('"pending"'),
+        { what: 'the first request claimed the tempKey', timeoutMs: 10_000 },
+      );
       const early = await rpc(impatient.url, '/token', 'transfer', params);
       expect(early.result).toEqual({
         resultCode: '409',
@@ -178,7 +183,9 @@ describe('token-rpc idempotent retries', () => {
         resultData: '',
       });
       const waiting = rpc(second.url, '/token', 'transfer', params); // waits up to 10 s
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A real duration, not a wait: the first request keeps running (the lease stays held) for
+      // a while, and the identical retry has to wait for it meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       await kv.del(lease);
       const [done, waited]: Json[] = await Promise.all([running, waiting]);
       expect(done.result.resultCode).toBe('200');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HDNodeWallet, JsonRpcProvider, Network } from 'ethers';
 import pg from 'pg';
 import { DEV_CHAIN, type RunningAnvil } from '@itp/dev-chain';
-import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
   ONE_ETH,
   chainCall,
@@ -103,9 +103,10 @@ describe('token-rpc transaction reconciliation', () => {
     // Long timer: only the run right after start can settle it (the table shows it, before any
     // getTransactionStatus could settle it on read).
     const restarted = await start({ TX_RECONCILE_INTERVAL_MS: '600000' });
-    for (let i = 0; i < 100 && (await storedStatus(transactionId)) === 'sending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(async () => (await storedStatus(transactionId)) !== 'sending', {
+      what: 'the run after start',
+      timeoutMs: 10_000,
+    });
     expect(await storedStatus(transactionId)).toBe('mined');
     const settled = await ok(restarted.url, '/token', 'getTransactionStatus', { transactionId });
     expect(settled).toEqual({

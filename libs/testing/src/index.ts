@@ -17,4 +17,4 @@ export {
   expectServiceErrorsInCatalog,
 } from './error-catalog-check.js';
 export { loseRedisData } from './lose-redis-data.js';
-export { waitFor, type WaitForOptions } from './wait-for.js';
+export { manualClock, waitFor, type ManualClock, type WaitForOptions } from './wait-for.js';

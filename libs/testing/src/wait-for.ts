@@ -41,3 +41,19 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, left)));
   }
 }
+
+/** A clock that stands still until the test moves it (what a `now: () => number` option takes). */
+export interface ManualClock {
+  now: () => number;
+  advance(ms: number): void;
+}
+
+export function manualClock(start = Date.now()): ManualClock {
+  let at = start;
+  return {
+    now: () => at,
+    advance: (ms) => {
+      at += ms;
+    },
+  };
+}

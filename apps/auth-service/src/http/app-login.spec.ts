@@ -26,6 +26,8 @@ describe('web-site login requests over HTTP (real PostgreSQL and Redis)', () => 
   let db: TestDatabase;
   /** No poll throttle, so that tests can poll back to back. */
   let auth: RunningAuthService;
+  /** How far `auth`'s login-request clock is ahead of the real one (tests move it forward). */
+  let skewMs = 0;
   /** Same stores, a throttle of one poll per minute. */
   let throttled: RunningAuthService;
   const path = (name: string, base = auth.url) => `${base}/v2/auth/${name}`;
@@ -39,7 +41,10 @@ describe('web-site login requests over HTTP (real PostgreSQL and Redis)', () => 
       LOGIN_RESULT_GRACE_SECONDS: '0',
       LOGIN_MAX_FAILURES_PER_IP: '4',
     };
-    auth = await startAuthService({ ...shared, LOGIN_POLL_MIN_INTERVAL_MS: '0' });
+    auth = await startAuthService(
+      { ...shared, LOGIN_POLL_MIN_INTERVAL_MS: '0' },
+      { clock: () => Date.now() + skewMs },
+    );
     throttled = await startAuthService({ ...shared, LOGIN_POLL_MIN_INTERVAL_MS: '60000' });
     await auth.domain.userAdmin.add({
       id: 'alice',
@@ -182,7 +187,7 @@ describe('web-site login requests over HTTP (real PostgreSQL and Redis)', () => 
   it('times out: after waitTime the request is 400 and cannot be approved', async () => {
     const requestId = await create('http://shop.example/t?', 1);
     expect((await postJson(path('auth-user-result-by-app'), { requestId }, shop)).status).toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    skewMs += 1200; // the waitTime of 1 s runs out on the service's clock
     const res = await postJson(path('auth-user-result-by-app'), { requestId }, shop);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(UNKNOWN);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
-import { buildAuthService, type AuthDomain } from '../app.js';
+import { buildAuthService, type AuthDomain, type AuthServiceTestOptions } from '../app.js';
 import { authServiceConfigSchema, type AuthConfig } from '../config.js';
 import { generateSigningJwk } from '../jwt/signing-keys.js';
 
@@ -35,7 +35,10 @@ export async function newSigningKeysSecret(): Promise<string> {
  * (the test plays the gateway's hop and sets X-Forwarded-For); pass `TRUST_PROXY: undefined`
  * for the service's default (trust nobody).
  */
-export async function startAuthService(env: Env): Promise<RunningAuthService> {
+export async function startAuthService(
+  env: Env,
+  options: AuthServiceTestOptions = {},
+): Promise<RunningAuthService> {
   const config = loadConfig(authServiceConfigSchema, {
     APP_ENV: 'test',
     HOST: '127.0.0.1',
@@ -53,6 +56,7 @@ export async function startAuthService(env: Env): Promise<RunningAuthService> {
   const { service, domain } = await buildAuthService(
     config,
     createLogger({ name: 'auth-service', level: config.LOG_LEVEL }),
+    options,
   );
   const { url, internalUrl = '' } = await service.listen();
   return { url, internalUrl, config, domain, close: () => service.close() };

@@ -11,12 +11,22 @@ export class TipCache {
   private readonly lru: LRUCache<string, { value: unknown }> | undefined;
   private readonly flight = new SingleFlight();
 
+  /** `now`: the clock the TTL is measured on (default: lru-cache's own, performance.now). */
   constructor(
     private readonly ttlMs: number,
     maxEntries: number,
     private readonly metrics: CacheMetrics,
+    now?: () => number,
   ) {
-    this.lru = ttlMs > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs }) : undefined;
+    this.lru =
+      ttlMs > 0
+        ? new LRUCache({
+            max: maxEntries,
+            ttl: ttlMs,
+            // An injected clock is read at every access (lru-cache would reuse a reading for 1 ms).
+            ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+          })
+        : undefined;
   }
 
   async getOrLoad<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {

@@ -17,6 +17,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Default true: the node:http fast path of POST /block (BlockRpcOverrides.fastPath). */
   fastPath?: boolean;
+  /** The clock of the head and tip caches (BlockRpcOverrides.now); default the real one. */
+  now?: () => number;
 }
 
 export interface JsonRpcAnswer {
@@ -59,6 +61,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.chain ? { chain: options.chain } : {}),
     autoStartIndexer: options.autoStartIndexer ?? false,
     ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }),
+    ...(options.now ? { now: options.now } : {}),
   });
   let running: RunningService;
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { manualClock } from '@itp/testing/wait-for';
 import { cachedReads, copyRecord } from './cached-reads.js';
 
 class FakeDidStore {
@@ -51,9 +52,18 @@ describe('cachedReads', () => {
   it('forgets after the time to live', async () => {
     const store = new FakeDidStore();
     await store.importDID({ did: 'did:c', keys: [] });
-    const cached = cachedReads(store, { ...options, writes: [...options.writes], ttlMs: 20 });
+    const clock = manualClock();
+    const cached = cachedReads(store, {
+      ...options,
+      writes: [...options.writes],
+      ttlMs: 20,
+      now: clock.now,
+    });
     await cached.getDID({ did: 'did:c' });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    clock.advance(20);
+    await cached.getDID({ did: 'did:c' });
+    expect(store.reads).toBe(1); // kept for the whole time to live
+    clock.advance(1);
     await cached.getDID({ did: 'did:c' });
     expect(store.reads).toBe(2);
   });

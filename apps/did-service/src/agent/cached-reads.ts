@@ -7,6 +7,8 @@ export interface CachedReadsOptions<T> {
   writes: Array<keyof T & string>;
   ttlMs: number;
   max: number;
+  /** The clock the TTL is measured on (default: lru-cache's own, performance.now). */
+  now?: () => number;
 }
 
 /**
@@ -48,7 +50,12 @@ export function copyRecord<V>(value: V): V {
  * what the next caller gets.
  */
 export function cachedReads<T extends object>(store: T, options: CachedReadsOptions<T>): T {
-  const cache = new LRUCache<string, object>({ max: options.max, ttl: options.ttlMs });
+  const cache = new LRUCache<string, object>({
+    max: options.max,
+    ttl: options.ttlMs,
+    // An injected clock is read at every access (lru-cache would reuse a reading for 1 ms).
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+  });
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

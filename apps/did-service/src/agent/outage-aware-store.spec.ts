@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '@itp/errors';
 import { isStoreUnavailable } from '@itp/stores';
 import { startTcpProxy, type TcpProxy } from '@itp/stores/testing';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@itp/testing';
 import { outageAwareStore } from './outage-aware-store.js';
 import { openVeramoDataSource } from './veramo-data-source.js';
 
@@ -68,16 +68,14 @@ describe('outageAwareStore: Veramo stores on a PostgreSQL that goes away', () =>
 
     // Back: the same store works again and nothing committed was lost.
     await proxy.restore();
-    let back: string | undefined;
-    for (let i = 0; i < 50 && back === undefined; i++) {
-      back = await store.getDID({ did: 'did:ethr:0x1' }).then(
-        (found) => found.did,
-        async () => {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          return undefined;
-        },
-      );
-    }
+    const back = await waitFor(
+      () =>
+        store.getDID({ did: 'did:ethr:0x1' }).then(
+          (found) => found.did,
+          () => undefined,
+        ),
+      { what: 'the store answering again', timeoutMs: 5_000, intervalMs: 25 },
+    );
     expect(back).toBe('did:ethr:0x1');
     expect(await dataSource.getRepository(Identifier).count()).toBeGreaterThanOrEqual(1);
   });

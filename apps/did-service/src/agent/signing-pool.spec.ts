@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { ServiceUnavailableError } from '@itp/errors';
+import { waitFor } from '@itp/testing';
 import { createSigningPool } from './signing-pool.js';
 
 const HALF_N = secp256k1.CURVE.n >> 1n;
@@ -56,10 +57,7 @@ describe('createSigningPool (ES256K on worker threads)', () => {
       await expect(lonely.signEs256k(key, Buffer.from('meanwhile'))).rejects.toBeInstanceOf(
         ServiceUnavailableError,
       );
-      const deadline = Date.now() + 5000;
-      while (workers.length < 2 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(() => workers.length >= 2, { what: 'a replacement thread', timeoutMs: 5_000 });
       expect(workers).toHaveLength(2); // replaced
       const next = await lonely.signEs256k(key, Buffer.from('after'));
       expect(Buffer.from(next, 'base64url')).toHaveLength(64);

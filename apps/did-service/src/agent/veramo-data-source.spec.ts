@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@itp/testing';
 import { openVeramoDataSource } from './veramo-data-source.js';
 
 /**
@@ -35,10 +35,19 @@ describe('openVeramoDataSource: sessions terminated by the server', () => {
               .transaction((manager) => manager.query('SELECT pg_sleep(5)'))
               .catch((err: unknown) => err),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const admin = new pg.Client({ connectionString: testDb.url });
       await admin.connect();
       try {
+        // All four are running their pg_sleep on the server.
+        await waitFor(
+          async () => {
+            const { rows } = await admin.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query = 'SELECT pg_sleep(5)'",
+            );
+            return rows[0]!.n >= 4;
+          },
+          { what: 'four sessions in pg_sleep' },
+        );
         await admin.query(
           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
         );
@@ -47,6 +56,8 @@ describe('openVeramoDataSource: sessions terminated by the server', () => {
       }
       const failures = await Promise.all(inFlight);
       expect(failures.every((err) => err instanceof Error)).toBe(true);
+      // A real duration, not a wait: the window in which a late second 'error' of a terminated
+      // client (its socket's end) would surface as an uncaught exception.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(uncaught).toEqual([]);
       expect(await ds.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);

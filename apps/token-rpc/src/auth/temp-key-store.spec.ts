@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ServiceUnavailableError } from '@itp/errors';
 import { RedisKvStore } from '@itp/stores';
-import { freePort, testRedisUrl, uniquePrefix } from '@itp/testing';
+import { waitFor, freePort, testRedisUrl, uniquePrefix } from '@itp/testing';
 import { TempKeyStore } from './temp-key-store.js';
 
 const kv = new RedisKvStore({ url: testRedisUrl(), keyPrefix: uniquePrefix('tempkeys') });
@@ -71,7 +71,11 @@ describe('TempKeyStore (Redis)', () => {
   it('forgets an expired tempKey; stores no hashKey, signature or fingerprint input in clear', async () => {
     const store = new TempKeyStore(kv, 50);
     const tempKey = await store.issue(binding);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Redis's own clock runs the TTL: wait until it has forgotten the key (only peeking at it).
+    await waitFor(async () => (await store.peek(tempKey)) === null, {
+      what: 'the tempKey expired',
+      timeoutMs: 5_000,
+    });
     expect(await store.claim(tempKey, 'f')).toEqual({ state: 'missing' });
     const live = await new TempKeyStore(kv, 10_000).issue(binding);
     await store.claim(live, 'a'.repeat(64));

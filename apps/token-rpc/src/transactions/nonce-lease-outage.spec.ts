@@ -45,12 +45,15 @@ describe('NonceManager across a Redis outage', () => {
     expect(await send(A)).toBe(7);
     // B holds its lease (a send in flight) when Redis goes away.
     let finish: () => void = () => undefined;
+    let leaseTaken: () => void = () => undefined;
+    const taken = new Promise<void>((resolve) => (leaseTaken = resolve));
     const inFlight = nonces.withNonce(B, async (lease) => {
+      leaseTaken();
       await new Promise<void>((resolve) => (finish = resolve));
       await lease.confirm();
       return lease.nonce;
     });
-    await new Promise((resolve) => setTimeout(resolve, 100)); // B's lease is taken
+    await taken; // B's lease is taken
     await proxy.stop();
     // While Redis is away: a clear 503 at once (never queued for later), for A and for B's send.
     const started = Date.now();
@@ -58,11 +61,12 @@ describe('NonceManager across a Redis outage', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     finish();
     await expect(inFlight).rejects.toBeInstanceOf(ServiceUnavailableError);
-    // Requests keep arriving during the outage, which lasts a second (each of them would have
-    // queued a SET NX before).
+    // Requests keep arriving during the outage, which lasts half a second (each of them would
+    // have queued a SET NX before).
     for (let i = 0; i < 5; i += 1) {
       await expect(send(A)).rejects.toBeInstanceOf(ServiceUnavailableError);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A real duration, not a wait: the outage goes on while the requests arrive.
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await proxy.start();
     const back = Date.now();
@@ -82,7 +86,7 @@ async function eventually<T>(call: () => Promise<T>, ms: number): Promise<T> {
       return await call();
     } catch (err) {
       if (Date.now() >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 }

@@ -23,6 +23,7 @@ class FakePool {
   pending = 0;
   accepted: number[] = [];
   async accept(nonce: number): Promise<void> {
+    // Part of the scenario, not a wait: a node that takes 0-3 ms, so that sends interleave.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
     if (nonce !== this.pending) throw new Error(`nonce ${nonce} refused, expected ${this.pending}`);
     this.accepted.push(nonce);

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { createChainClient, type ChainClient } from '@itp/chain';
 import { DEV_CHAIN, freePort, type RunningAnvil } from '@itp/dev-chain';
 import { migrateToLatest, openSqlDatabase } from '@itp/stores';
-import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@itp/testing';
 import type { TokenDatabase, TokenSqlDatabase } from '../db/database.js';
 import { tokenMigrations } from '../db/migrations.js';
 import { SqlTransactionLog } from '../db/sql-transaction-log.js';
@@ -248,16 +248,18 @@ describe('TransactionReconciler (anvil, PostgreSQL)', () => {
     });
     const entry = await sendAndRecord(account(), { to: TO, value: 8n }, 'sending');
     await receiptOf(chain.url, entry.hash);
-    const timed = reconciler({ log: counting, intervalMs: 100 });
+    const timed = reconciler({ log: counting, intervalMs: 50 });
     timed.start();
-    for (let i = 0; i < 100 && (await log.find(entry.hash))?.status !== 'mined'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(async () => (await log.find(entry.hash))?.status === 'mined', {
+      what: 'mined',
+      timeoutMs: 5_000,
+    });
     expect((await log.find(entry.hash))?.status).toBe('mined');
     expect(runs).toBeGreaterThanOrEqual(2);
     await timed.stop();
     const stoppedAt = runs;
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // A real duration, not a wait: four intervals in which a stopped reconciler must not run.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runs).toBe(stoppedAt);
   });
 
