@@ -1,46 +1,11 @@
 /**
- * Waiting on an event instead of sleeping a fixed time: polls `condition` every `intervalMs` until
- * it gives a truthy value and resolves with that value; throws an Error naming `what` once
- * `timeoutMs` has passed (a deadline for a hung test, not a speed claim). A condition that throws
- * counts as "not yet"; the last error it threw is the timeout error's cause. The condition is
- * always checked at least once, and once more at the deadline. No jest and nothing else in its
- * imports: a spec that needs only this imports `@itp/testing/wait-for` (the package's index loads
- * the whole test harness, about a second).
+ * Waiting on an event instead of sleeping a fixed time (`waitFor`) and a clock a test moves
+ * (`manualClock`). `waitFor` lives in @itp/service-kit (its own specs need it, and it sits below
+ * this package); here it is re-exported so that every other spec finds both in one place. No jest
+ * in the imports: a spec that needs only these imports `@itp/testing/wait-for` (the package's
+ * index loads the whole test harness, about a second).
  */
-export interface WaitForOptions {
-  /** What is awaited, for the timeout error ("block-rpc to restart"). */
-  what: string;
-  /** Default 10 000 ms. */
-  timeoutMs?: number;
-  /** Pause between two checks. Default 20 ms. */
-  intervalMs?: number;
-}
-
-type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
-
-export async function waitFor<T>(
-  condition: () => T | Promise<T>,
-  { what, timeoutMs = 10_000, intervalMs = 20 }: WaitForOptions,
-): Promise<Truthy<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value as Truthy<T>;
-    } catch (err) {
-      lastError = err;
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}`,
-        lastError === undefined ? undefined : { cause: lastError },
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, left)));
-  }
-}
+export { waitFor, type WaitForOptions } from '@itp/service-kit/testing/wait-for';
 
 /** A clock that stands still until the test moves it (what a `now: () => number` option takes). */
 export interface ManualClock {

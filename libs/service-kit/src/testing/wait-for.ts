@@ -1,7 +1,7 @@
 /**
- * Test helper for service-kit's own specs: a copy of `waitFor` from @itp/testing
- * (libs/testing/src/wait-for.ts, where its spec is), which service-kit cannot import (@itp/testing
- * depends on service-kit; a spec importing it closes a circle the lint rejects). Keep both alike.
+ * Test helper (`@itp/service-kit/testing/wait-for`, re-exported by @itp/testing/wait-for, where
+ * its spec is); here because service-kit's own specs need it and cannot import @itp/testing (it
+ * depends on service-kit). Never imported by production code.
  *
  * Waiting on an event instead of sleeping a fixed time: polls `condition` every `intervalMs` until
  * it gives a truthy value and resolves with that value; throws an Error naming `what` once
