@@ -22,7 +22,7 @@ export interface SuiteFigures {
   /** After the fuzzing: every app's /health/ready through the gateway. */
   readyAfterFuzz: boolean;
   races: RaceOutcome[];
-  /** The second review's findings (issue 18 items 1–4), each a check that must pass. */
+  /** The outage, input and one-time rules of the review checks, each a check that must pass. */
   regressions: RaceOutcome[];
   faults: FaultFigures[];
   loadRequests: number;

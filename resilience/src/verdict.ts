@@ -1,6 +1,6 @@
 import type { SuiteFigures } from './run-suite.js';
 
-/** Every rule of issue 10 the run broke, in words (empty: all held). Recovery times are reported, not judged here. */
+/** Every rule of docs/reliability.md the run broke, in words (empty: all held). Recovery times are reported, not judged here. */
 export function violations(f: SuiteFigures): string[] {
   const out: string[] = [];
   const v = f.fuzz.verdicts;

@@ -10,7 +10,7 @@ import {
 } from './testing/start-auth-service.js';
 
 // auth-service against real PostgreSQL and Redis, each reached through a TCP relay that the test
-// cuts and restores: a dependency that goes down while the service runs (issue 10, defect 5).
+// cuts and restores: a dependency that goes down while the service runs.
 // A dependency outage is a 503 with Retry-After — never a 500 "Internal error" — and never
 // counts as a failed login.
 

@@ -4,7 +4,7 @@ import { waitFor, spawnApp, type SpawnedApp } from '@itp/testing';
 import { startEchoUpstream, type EchoUpstream } from './testing/echo-upstream.js';
 
 // The gateway as its own process (main.ts → runMain), stopped with SIGTERM while clients keep
-// firing requests over kept-alive connections (issue 10, "shutdown drops requests").
+// firing requests over kept-alive connections: none may be dropped.
 
 let upstreams: EchoUpstream[] = [];
 let gateway: SpawnedApp | undefined;

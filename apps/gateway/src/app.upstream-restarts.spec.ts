@@ -6,7 +6,7 @@ import { waitFor } from '@itp/testing';
 import { startEchoUpstream, type EchoUpstream } from './testing/echo-upstream.js';
 import { startGateway, type RunningGateway } from './testing/start-gateway.js';
 
-// Real upstreams that go away and come back while the gateway runs (issue 10): an upstream that
+// Real upstreams that go away and come back while the gateway runs: an upstream that
 // is stopped and restarted on the same port, one that drops a connection before answering, and
 // a service-kit upstream that shuts down gracefully while the gateway forwards load to it.
 

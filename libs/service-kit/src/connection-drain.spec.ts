@@ -7,7 +7,7 @@ import { waitFor } from './testing/wait-for.js';
 import { HttpService } from './http-service.js';
 
 // Real servers (HttpService on an ephemeral port) and real keep-alive clients: what a gateway
-// or a load balancer does to a service that receives SIGTERM while it is busy (issue 10).
+// or a load balancer does to a service that receives SIGTERM while it is busy.
 
 function capture() {
   const lines: string[] = [];

@@ -13,7 +13,7 @@ import {
 import { RedisKvStore } from './kv/redis-kv-store.js';
 import { openSqlDatabase } from './sql/open-sql-database.js';
 
-/** Redis, SQL and chain calls made inside a request appear as its child spans (issue 12). */
+/** Redis, SQL and chain calls made inside a request appear as its child spans. */
 describe('spans of the outside systems (real Redis, PostgreSQL and chain)', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: Tracing;
