@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
-import { internalTokensHeldBy } from '@itp/crypto';
+import { internalTokenEnv } from '@itp/crypto';
 import {
   createTestDatabase,
   freePort,
@@ -229,11 +229,7 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
       DATABASE_URL: (db as TestDatabase).url,
     });
     // Each service only the internal tokens of the calls it makes and answers, as deployed.
-    const internal = (app: string) =>
-      Object.fromEntries(internalTokensHeldBy(app).map((name) => [name, secrets[name]])) as Record<
-        string,
-        string
-      >;
+    const internal = (app: string) => internalTokenEnv(app, secrets);
 
     // The registry job of compose, from the did-service image: a fresh funded deployer.
     const deployer = Wallet.createRandom();

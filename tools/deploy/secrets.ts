@@ -4,12 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { newInternalTokens, type InternalTokens } from '@itp/crypto';
 
-export interface DeploymentSecrets {
-  /** Bearer tokens of the /internal/v1 calls, one per pair of services: 32 random bytes each. */
-  INTERNAL_TOKEN_DID_TO_TOKEN_RPC: string;
-  INTERNAL_TOKEN_DID_TO_AUTH: string;
-  INTERNAL_TOKEN_AUTH_TO_DID: string;
+/** Besides the internal tokens (one per pair of services, @itp/crypto's INTERNAL_TOKENS): */
+export interface DeploymentSecrets extends InternalTokens {
   /** token-rpc's wallet master key: `<id>:<base64 of 32 bytes>`; the id names it in rotations. */
   WALLET_MASTER_KEY: string;
   /**
@@ -47,9 +45,7 @@ export function newMasterKeyId(now = new Date()): string {
 
 export async function generateSecrets(): Promise<DeploymentSecrets> {
   return {
-    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
-    INTERNAL_TOKEN_DID_TO_AUTH: randomBytes(32).toString('base64url'),
-    INTERNAL_TOKEN_AUTH_TO_DID: randomBytes(32).toString('base64url'),
+    ...newInternalTokens(),
     WALLET_MASTER_KEY: `${newMasterKeyId()}:${randomBytes(32).toString('base64')}`,
     DID_KMS_SECRET_KEY: `${newMasterKeyId()}:${randomBytes(32).toString('hex')}`,
     JWT_SIGNING_KEYS: JSON.stringify([await newSigningJwk()]),

@@ -1,3 +1,4 @@
+import { newInternalTokens } from '@itp/crypto';
 import { DEV_CHAIN, assertPortFree } from '@itp/dev-chain';
 import { formatBanner } from './banner.js';
 import { bundleServices, type ServiceBundles } from './bundle-services.js';
@@ -15,7 +16,6 @@ import {
   GATEWAY,
   INTERNAL_UPSTREAMS,
   UPSTREAMS,
-  newInternalTokens,
   serviceEnv,
   serviceUrl,
   type StackAddresses,

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { INTERNAL_TOKENS, internalTokensHeldBy, type InternalTokenName } from '@itp/crypto';
+import { internalTokenEnv, type InternalTokens } from '@itp/crypto';
 import type { DevSettings } from './dev-settings.js';
 
 /**
@@ -60,19 +59,10 @@ export interface StackAddresses {
   /** Port of the internal API listener of each service that has one (INTERNAL_UPSTREAMS). */
   internalPorts: Record<string, number>;
   /** The internal API's tokens, one per pair of services: random for each start of the stack. */
-  internalTokens: Record<InternalTokenName, string>;
+  internalTokens: InternalTokens;
 }
 
 export const serviceUrl = (port: number): string => `http://127.0.0.1:${port}`;
-
-/** A fresh random token for each pair of services (one start of a stack). */
-export function newInternalTokens(): Record<InternalTokenName, string> {
-  const tokens = {} as Record<InternalTokenName, string>;
-  for (const name of Object.keys(INTERNAL_TOKENS) as InternalTokenName[]) {
-    tokens[name] = randomBytes(32).toString('hex');
-  }
-  return tokens;
-}
 
 /**
  * The whole environment of one service process: built from scratch, so that nothing of the
@@ -106,7 +96,7 @@ export function serviceEnv(
   };
   // Only the tokens of the calls this service makes and answers (auth-service never gets the
   // token of token-rpc's signer), as in production.
-  for (const token of internalTokensHeldBy(name)) env[token] = stack.internalTokens[token];
+  Object.assign(env, internalTokenEnv(name, stack.internalTokens));
   const internalPort = stack.internalPorts[name];
   if (internalPort !== undefined) env.INTERNAL_PORT = String(internalPort);
   for (const { name, urlVariable } of UPSTREAMS) {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newInternalTokens } from '@itp/crypto';
 import { DEV_CHAIN } from '@itp/dev-chain';
 import { waitFor } from '@itp/testing/wait-for';
 import { bundleServices, type ServiceBundles } from './bundle-services.js';
@@ -20,7 +21,6 @@ import { spawnService, stopServices, type ServiceProcess } from './service-proce
 import {
   INTERNAL_UPSTREAMS,
   UPSTREAMS,
-  newInternalTokens,
   serviceEnv,
   serviceUrl,
   type StackAddresses,

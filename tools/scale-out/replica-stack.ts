@@ -9,6 +9,7 @@ import {
   startAnvil,
   type RunningAnvil,
 } from '@itp/dev-chain';
+import { newInternalTokens } from '@itp/crypto';
 import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
 import { bundleServices, type ServiceBundles } from '../dev/bundle-services.js';
 import { spawnService, stopServices, type ServiceProcess } from '../dev/service-process.js';
@@ -16,7 +17,6 @@ import {
   GATEWAY,
   INTERNAL_UPSTREAMS,
   UPSTREAMS,
-  newInternalTokens,
   serviceEnv,
   serviceUrl,
   type StackAddresses,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   resolveDeploymentSecret,
+  internalTokensHeldBy,
   resolveInternalToken,
   type InternalTokenName,
   weakSecretIssues,
@@ -37,13 +38,6 @@ type SecretConfig = Pick<
   | 'INTERNAL_API_ACCEPTED_TOKENS'
 >;
 
-/** The internal API tokens did-service holds: the two it sends, then the one it accepts. */
-const TOKENS = [
-  'INTERNAL_TOKEN_DID_TO_TOKEN_RPC',
-  'INTERNAL_TOKEN_DID_TO_AUTH',
-  'INTERNAL_TOKEN_AUTH_TO_DID',
-] as const satisfies readonly InternalTokenName[];
-
 /**
  * The deployment secrets. Outside development both are required and must be strong (a
  * ConfigError names what is missing or weak — a published value, all-same-byte key material, under
@@ -62,7 +56,7 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
         `DID_KMS_SECRET_KEY: required when APP_ENV=${config.APP_ENV} (32 bytes as 64 hex digits)`,
       );
     }
-    for (const name of TOKENS) {
+    for (const name of internalTokensHeldBy('did-service')) {
       if (!config[name]) {
         issues.push(`${name}: required when APP_ENV=${config.APP_ENV} (at least 32 characters)`);
       }
@@ -79,17 +73,17 @@ export function resolveSecrets(config: SecretConfig): DidSecrets {
     if (issues.length > 0) throw new ConfigError(issues);
   }
   const kmsKeys = resolveKmsKeys(config);
-  const [tokenRpcToken, authServiceToken, authCallerToken] = TOKENS.map((name) => {
-    const token = resolveInternalToken(config, name);
-    if (!token) throw new ConfigError([`${name}: required`]);
-    return token;
-  }) as [string, string, string];
+  const token = (name: InternalTokenName): string => {
+    const value = resolveInternalToken(config, name);
+    if (!value) throw new ConfigError([`${name}: required`]);
+    return value;
+  };
   return {
     kmsKeys,
-    tokenRpcToken,
-    authServiceToken,
+    tokenRpcToken: token('INTERNAL_TOKEN_DID_TO_TOKEN_RPC'),
+    authServiceToken: token('INTERNAL_TOKEN_DID_TO_AUTH'),
     acceptedInternalApiTokens: acceptedInternalApiTokens(
-      authCallerToken,
+      token('INTERNAL_TOKEN_AUTH_TO_DID'),
       config.INTERNAL_API_ACCEPTED_TOKENS,
     ),
   };

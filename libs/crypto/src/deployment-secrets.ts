@@ -60,12 +60,35 @@ export function internalTokensHeldBy(app: string): InternalTokenName[] {
   );
 }
 
+/** Values of the internal tokens, by name. */
+export type InternalTokens = Record<InternalTokenName, string>;
+
+/** A fresh internal token: 32 random bytes, base64url. */
+const newInternalToken = (): string => randomBytes(32).toString('base64url');
+
+/** A fresh value for every internal token (one start of a stack, one test). */
+export function newInternalTokens(): InternalTokens {
+  const tokens = {} as InternalTokens;
+  for (const name of Object.keys(INTERNAL_TOKENS) as InternalTokenName[]) {
+    tokens[name] = newInternalToken();
+  }
+  return tokens;
+}
+
+/** The environment of `app`'s internal tokens: only those it holds (internalTokensHeldBy). */
+export function internalTokenEnv(app: string, tokens: InternalTokens): Record<string, string> {
+  return Object.fromEntries(internalTokensHeldBy(app).map((name) => [name, tokens[name]]));
+}
+
 /** One of the internal API tokens: its variable, or in development the dev stack's file. */
 export function resolveInternalToken(
   config: SecretSource & Partial<Record<InternalTokenName, string>>,
   name: InternalTokenName,
 ): string | undefined {
-  return resolveDeploymentSecret(config, config[name], INTERNAL_TOKENS[name].file, () =>
-    randomBytes(32).toString('base64url'),
+  return resolveDeploymentSecret(
+    config,
+    config[name],
+    INTERNAL_TOKENS[name].file,
+    newInternalToken,
   );
 }

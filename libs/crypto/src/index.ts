@@ -12,9 +12,12 @@ export {
 } from './secret-strength.js';
 export {
   INTERNAL_TOKENS,
+  internalTokenEnv,
   internalTokensHeldBy,
+  newInternalTokens,
   resolveDeploymentSecret,
   resolveInternalToken,
   type InternalTokenName,
+  type InternalTokens,
   type SecretSource,
 } from './deployment-secrets.js';

@@ -217,7 +217,7 @@ export class HttpService {
       app(req, res);
     });
     this.server = server;
-    const port = await listenOn(server, PORT, HOST);
+    const port = await listenOn(withRequestTimeouts(server), PORT, HOST);
     const url = `http://${reachableHost(HOST)}:${port}`;
     const internalUrl = await this.listenInternal();
     const metricsUrl = await this.listenForMetrics();
@@ -238,7 +238,11 @@ export class HttpService {
     });
     this.internalServer = server;
     const host = this.options.config.INTERNAL_HOST ?? this.options.config.HOST;
-    const port = await listenOn(server, internalPortFor(this.options.config), host);
+    const port = await listenOn(
+      withRequestTimeouts(server),
+      internalPortFor(this.options.config),
+      host,
+    );
     return `http://${reachableHost(host)}:${port}`;
   }
 
@@ -266,12 +270,8 @@ export class HttpService {
     });
     this.metricsServer = server;
     const host = this.options.config.METRICS_HOST ?? this.options.config.HOST;
-    server.listen(metricsPortFor(this.options.config), host);
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    return `http://${reachableHost(host)}:${(server.address() as AddressInfo).port}`;
+    const port = await listenOn(server, metricsPortFor(this.options.config), host);
+    return `http://${reachableHost(host)}:${port}`;
   }
 
   /**
@@ -322,15 +322,19 @@ export class HttpService {
 }
 
 /**
- * Starts a request listener with the timeouts every service uses (kept-alive connections outlive
- * a load balancer's 60 s idle timeout; a request must arrive whole within 30 s); resolves with
- * the port it listens on.
+ * The timeouts of a request listener (public and internal): kept-alive connections outlive a load
+ * balancer's 60 s idle timeout; a request must arrive whole within 30 s.
  */
-async function listenOn(server: Server, port: number, host: string): Promise<number> {
-  server.listen(port, host);
+function withRequestTimeouts(server: Server): Server {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
+  return server;
+}
+
+/** Starts `server` on host:port; resolves with the port it listens on. */
+async function listenOn(server: Server, port: number, host: string): Promise<number> {
+  server.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -53,10 +53,15 @@ export class Api {
     return { ...answer, body: parseJson(answer.text) };
   }
 
-  async rpc(path: string, method: string, params: unknown): Promise<RpcAnswer> {
+  /**
+   * One JSON-RPC call. `timeoutMs`: give up after that long (status 0, error set), so that a hang
+   * is seen as one instead of holding the caller up to the suite's HTTP timeout.
+   */
+  async rpc(path: string, method: string, params: unknown, timeoutMs?: number): Promise<RpcAnswer> {
     const answer = await send(this.base, path, {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       headers: { 'content-type': 'application/json', 'x-forwarded-for': this.ip },
+      ...(timeoutMs === undefined ? {} : { timeoutMs: Math.max(1, Math.round(timeoutMs)) }),
     });
     const parsed = parseJson(answer.text) as
       { result?: RpcAnswer['result']; error?: RpcAnswer['rpcError'] } | undefined;

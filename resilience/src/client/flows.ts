@@ -98,6 +98,17 @@ export class Flows {
 
   /** A fresh login VP for the user of `token`, holder `holderDid` (bound by create-did). */
   async loginVp(token: string, holderDid: string): Promise<Json> {
+    return (await this.credentialAndPresentation(token, holderDid)).vp;
+  }
+
+  /**
+   * A fresh VC of the service's issuer for holder `holderDid` (bound by create-did to the user
+   * of `token`), and a VP of it for the service's verifier: what a login sends.
+   */
+  async credentialAndPresentation(
+    token: string,
+    holderDid: string,
+  ): Promise<{ vc: Json; vp: Json }> {
     const [issuer, verifier] = await Promise.all([
       this.serviceDid('issuers'),
       this.serviceDid('verifiers'),
@@ -114,6 +125,6 @@ export class Flows {
       bearer(token),
     );
     if (vp.status !== 200) throw new Error(`create-vp: ${vp.status} ${vp.text}`);
-    return vp.body as Json;
+    return { vc: vc.body as Json, vp: vp.body as Json };
   }
 }

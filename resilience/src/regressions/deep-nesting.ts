@@ -1,8 +1,8 @@
-import { bearer, type Json, type RestAnswer } from '../client/api.js';
+import type { Json, RestAnswer } from '../client/api.js';
 import type { Flows } from '../client/flows.js';
 import type { RaceOutcome } from '../races/run-races.js';
 import type { Stack } from '../stack/start-stack.js';
-import { flowsAs, nested, postText } from './support.js';
+import { flowsAs, nested } from './support.js';
 
 const IP = '203.0.113.32';
 
@@ -51,38 +51,17 @@ export async function checkDeepNesting(stack: Stack, flows: Flows): Promise<Race
   const did = await own.createDid(holder, 'regression-deep', token);
   const holderDid = (did.body as { did?: string } | undefined)?.did;
   if (!holderDid) throw new Error(`create-did: ${did.status} ${did.text}`);
-  const [issuer, verifier] = await Promise.all([
-    own.serviceDid('issuers'),
-    own.serviceDid('verifiers'),
-  ]);
-  const vcAnswer = await own.api.rest(
-    '/v2/did/create-vc',
-    { holder: holderDid, issuer, userInfo: {} },
-    bearer(token),
-  );
-  if (vcAnswer.status !== 200) throw new Error(`create-vc: ${vcAnswer.status} ${vcAnswer.text}`);
-  const vc = vcAnswer.body as Json;
-  const vpAnswer = await own.api.rest(
-    '/v2/did/create-vp',
-    { holder: holderDid, verifier, credentials: [vc] },
-    bearer(token),
-  );
-  if (vpAnswer.status !== 200) throw new Error(`create-vp: ${vpAnswer.status} ${vpAnswer.text}`);
-  const vp = vpAnswer.body as Json;
+  const { vc, vp } = await own.credentialAndPresentation(token, holderDid);
 
   const [shallowVc, shallowVp] = await Promise.all([
-    postText(own.api, '/v2/did/verify-vc', deepText(withClaim(vc, MARK), 3)),
-    postText(own.api, '/v2/did/verify-vp', deepText(vpWithClaim(vp, MARK), 3)),
+    own.api.raw('/v2/did/verify-vc', deepText(withClaim(vc, MARK), 3)),
+    own.api.raw('/v2/did/verify-vp', deepText(vpWithClaim(vp, MARK), 3)),
   ]);
   const controls = [verdict(shallowVc), verdict(shallowVp)];
   const deep = await Promise.all([
-    postText(own.api, '/v2/did/verify-vc', deepText(withClaim(vc, MARK), 20_000)),
-    postText(own.api, '/v2/did/verify-vp', deepText(vpWithClaim(vp, MARK), 20_000)),
-    postText(
-      own.api,
-      '/v2/auth/auth-user-with-vp',
-      deepText({ vp: vpWithClaim(vp, MARK) }, 50_000),
-    ),
+    own.api.raw('/v2/did/verify-vc', deepText(withClaim(vc, MARK), 20_000)),
+    own.api.raw('/v2/did/verify-vp', deepText(vpWithClaim(vp, MARK), 20_000)),
+    own.api.raw('/v2/auth/auth-user-with-vp', deepText({ vp: vpWithClaim(vp, MARK) }, 50_000)),
   ]);
   const depths = deep.map((a) => a.status);
   return {

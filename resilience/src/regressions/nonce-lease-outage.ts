@@ -2,7 +2,7 @@ import type { Json, RpcAnswer } from '../client/api.js';
 import type { Flows, Wallet } from '../client/flows.js';
 import type { RaceOutcome } from '../races/run-races.js';
 import type { Stack } from '../stack/start-stack.js';
-import { SINK, flowsAs, rpcOutcome, rpcWithin, sleep, withRedis } from './support.js';
+import { SINK, flowsAs, rpcOutcome, sleep, withRedis } from './support.js';
 
 const IP = '203.0.113.33';
 /** Distinct senders whose lease is held when Redis stops. */
@@ -65,13 +65,7 @@ async function firstTransfer(
       // net_getTempKey / signData still refused: the services reconnect to Redis
     }
     if (params) {
-      const answer = await rpcWithin(
-        flows.api,
-        '/token',
-        'transfer',
-        params,
-        deadline - Date.now(),
-      );
+      const answer = await flows.api.rpc('/token', 'transfer', params, deadline - Date.now());
       if (answer.result?.resultCode === '200') return Date.now() - since;
     }
     await sleep(100);
@@ -114,7 +108,7 @@ export async function checkNonceLeaseOutage(
   try {
     let settled = 0;
     const inFlight = prepared.map((p) =>
-      rpcWithin(own.api, '/token', 'transfer', p[0], ANSWER_TIMEOUT_MS).finally(() => {
+      own.api.rpc('/token', 'transfer', p[0], ANSWER_TIMEOUT_MS).finally(() => {
         settled += 1;
       }),
     );
@@ -130,7 +124,7 @@ export async function checkNonceLeaseOutage(
         const answers: RpcAnswer[] = [];
         for (const [i, params] of p.slice(1).entries()) {
           await sleep(stoppedAt + (i * redisDownMs) / DURING_PER_SENDER - Date.now());
-          answers.push(await rpcWithin(own.api, '/token', 'transfer', params, ANSWER_TIMEOUT_MS));
+          answers.push(await own.api.rpc('/token', 'transfer', params, ANSWER_TIMEOUT_MS));
         }
         return answers;
       }),

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
-import { Api, type RestAnswer, type RpcAnswer } from '../client/api.js';
+import { Api, type RpcAnswer } from '../client/api.js';
 import { Flows } from '../client/flows.js';
-import { parseJson, send } from '../client/http.js';
 
 /** Where the regression checks send their transfers to. */
 export const SINK = '0x000000000000000000000000000000000000bEEF';
@@ -18,36 +17,6 @@ export const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'
  */
 export function flowsAs(flows: Flows, ip: string): Flows {
   return new Flows(new Api(flows.api.base, ip), flows.ledger);
-}
-
-/** POSTs `text` as it is, as `api`'s client (a body JSON.stringify could not make). */
-export async function postText(api: Api, path: string, text: string): Promise<RestAnswer> {
-  const answer = await send(api.base, path, {
-    body: text,
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': api.ip },
-  });
-  return { ...answer, body: parseJson(answer.text) };
-}
-
-/**
- * A JSON-RPC call that gives up after `timeoutMs` (status 0, error set): a hang is seen as one
- * instead of holding the check up to the suite's 60 s HTTP timeout.
- */
-export async function rpcWithin(
-  api: Api,
-  path: string,
-  method: string,
-  params: unknown,
-  timeoutMs: number,
-): Promise<RpcAnswer> {
-  const answer = await send(api.base, path, {
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': api.ip },
-    timeoutMs: Math.max(1, Math.round(timeoutMs)),
-  });
-  const parsed = parseJson(answer.text) as
-    { result?: RpcAnswer['result']; error?: RpcAnswer['rpcError'] } | undefined;
-  return { ...answer, result: parsed?.result, rpcError: parsed?.error };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
-import { INTERNAL_TOKENS, type InternalTokenName } from '@itp/crypto';
+import { newInternalTokens, type InternalTokens } from '@itp/crypto';
 
 /**
  * The production secrets of one run (APP_ENV=test is production for secrets), fresh and random:
@@ -8,7 +8,7 @@ import { INTERNAL_TOKENS, type InternalTokenName } from '@itp/crypto';
  */
 export interface StackSecrets {
   /** The internal API's tokens, one per pair of services. */
-  internalTokens: Record<InternalTokenName, string>;
+  internalTokens: InternalTokens;
   walletMasterKey: string;
   /** The base64 key material of walletMasterKey (what must never appear). */
   walletMasterKeyMaterial: string;
@@ -25,9 +25,7 @@ export async function makeSecrets(): Promise<StackSecrets> {
   const signing = { ...jwk, kid, alg: 'ES256', use: 'sig' };
   const material = randomBytes(32).toString('base64');
   return {
-    internalTokens: Object.fromEntries(
-      Object.keys(INTERNAL_TOKENS).map((name) => [name, randomBytes(32).toString('base64url')]),
-    ) as Record<InternalTokenName, string>,
+    internalTokens: newInternalTokens(),
     walletMasterKey: `res1:${material}`,
     walletMasterKeyMaterial: material,
     didKmsSecretKey: randomBytes(32).toString('hex'),

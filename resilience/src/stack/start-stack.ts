@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_CHAIN, freePort } from '@itp/dev-chain';
-import { internalTokensHeldBy } from '@itp/crypto';
+import { internalTokenEnv } from '@itp/crypto';
 import { PrivateChain } from '../infra/private-chain.js';
 import { PrivatePostgres } from '../infra/private-postgres.js';
 import { PrivateRedis } from '../infra/private-redis.js';
@@ -111,7 +111,7 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       INTERNAL_PORT: String(internal[names.indexOf(name)]),
       TRUST_PROXY: 'loopback',
       // Only the internal tokens of the calls it makes and answers, as in production.
-      ...Object.fromEntries(internalTokensHeldBy(name).map((t) => [t, secrets.internalTokens[t]])),
+      ...internalTokenEnv(name, secrets.internalTokens),
     });
     const stores = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
     const chainEnv = {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
+import { internalTokenEnv, newInternalTokens } from '@itp/crypto';
 import { DEV_CHAIN, deployDidRegistry } from '@itp/dev-chain';
 import {
   createTestDatabase,
@@ -42,13 +43,8 @@ async function ensureRegistry(): Promise<string> {
 }
 
 export async function startVpLoginStack(): Promise<VpLoginStack> {
-  // One token per pair of services, as in production.
-  const token = () => randomBytes(32).toString('base64url');
-  const tokens = {
-    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: token(),
-    INTERNAL_TOKEN_DID_TO_AUTH: token(),
-    INTERNAL_TOKEN_AUTH_TO_DID: token(),
-  };
+  // One token per pair of services, each service holding only its own, as in production.
+  const tokens = newInternalTokens();
   const databases: TestDatabase[] = [];
   const started: SpawnedApp[] = [];
   let auth: RunningAuthService | undefined;
@@ -60,8 +56,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
     auth = await startAuthService({
       DATABASE_URL: authDb!.url,
       DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
-      INTERNAL_TOKEN_AUTH_TO_DID: tokens.INTERNAL_TOKEN_AUTH_TO_DID,
-      INTERNAL_TOKEN_DID_TO_AUTH: tokens.INTERNAL_TOKEN_DID_TO_AUTH,
+      ...internalTokenEnv('auth-service', tokens),
       LOGIN_POLL_MIN_INTERVAL_MS: '0',
     });
     const tokenRpc = await spawnApp(
@@ -73,7 +68,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         REDIS_URL: testRedisUrl(),
         REDIS_KEY_PREFIX: uniquePrefix('token'),
         WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
-        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: tokens.INTERNAL_TOKEN_DID_TO_TOKEN_RPC,
+        ...internalTokenEnv('token-rpc', tokens),
       },
       { waitFor: 'live' },
     );
@@ -91,7 +86,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         AUTH_SERVICE_URL: auth.url,
         AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
         INTERNAL_PORT: String(didInternalPort),
-        ...tokens,
+        ...internalTokenEnv('did-service', tokens),
         DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
       },
       { waitFor: 'live' },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { newInternalTokens, type InternalTokenName } from '@itp/crypto';
 import { REDACT_PATHS, loadConfig, type Env, type Logger } from '@itp/service-kit';
 import {
   createTestDatabase,
@@ -68,13 +69,11 @@ export function memoryLogger(lines: string[]): Logger {
  */
 export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
-  const newToken = () => randomBytes(32).toString('base64url');
-  // One token per pair of services, as in production: the stand-ins accept only their own.
-  const tokens = {
-    INTERNAL_TOKEN_DID_TO_TOKEN_RPC: env.INTERNAL_TOKEN_DID_TO_TOKEN_RPC ?? newToken(),
-    INTERNAL_TOKEN_DID_TO_AUTH: env.INTERNAL_TOKEN_DID_TO_AUTH ?? newToken(),
-    INTERNAL_TOKEN_AUTH_TO_DID: env.INTERNAL_TOKEN_AUTH_TO_DID ?? newToken(),
-  };
+  // One token per pair of services, as in production (those `env` gives win): the stand-ins
+  // accept only their own.
+  const tokens = newInternalTokens();
+  for (const name of Object.keys(tokens) as InternalTokenName[])
+    tokens[name] = env[name] ?? tokens[name];
   const database = await createTestDatabase();
   const wallet = await startWalletStandIn(tokens.INTERNAL_TOKEN_DID_TO_TOKEN_RPC);
   const auth = await startAuthStandIn(tokens.INTERNAL_TOKEN_DID_TO_AUTH);

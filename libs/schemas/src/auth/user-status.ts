@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { plainText } from './plain-text.js';
 
 /**
- * auth-service's internal API (`/internal/v1/users/status`, bearer INTERNAL_TOKEN_DID_TO_AUTH; never
- * routed by the gateway): may this user still act? Services that act for a user with a JWT
+ * auth-service's internal API (`/internal/v1/users/status`, bearer INTERNAL_TOKEN_DID_TO_AUTH;
+ * never routed by the gateway): may this user still act? Services that act for a user with a JWT
  * (did-service: create-did with a bearer, create-vc, create-vp) ask before every such write, so
  * that a disabled user is refused within seconds although the JWT is still valid.
  */

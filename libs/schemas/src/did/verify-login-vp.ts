@@ -3,7 +3,8 @@ import { didString } from './primitives.js';
 
 /**
  * did-service's internal API for auth-service (`POST /internal/v1/verify-login-vp`, bearer
- * INTERNAL_TOKEN_AUTH_TO_DID; never routed by the gateway): the one implementation of the VP login rules.
+ * INTERNAL_TOKEN_AUTH_TO_DID; never routed by the gateway): the one implementation of the VP
+ * login rules.
  */
 export const verifyLoginVpRequestSchema = z
   .object({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { addressParam, addressResult } from './primitives.js';
 
 /**
- * token-rpc's internal API for did-service (`/internal/v1/wallet/*`, bearer INTERNAL_TOKEN_DID_TO_TOKEN_RPC;
- * never routed by the gateway).
+ * token-rpc's internal API for did-service (`/internal/v1/wallet/*`, bearer
+ * INTERNAL_TOKEN_DID_TO_TOKEN_RPC; never routed by the gateway).
  */
 
 /** POST /internal/v1/wallet/verify-secret */
