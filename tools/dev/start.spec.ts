@@ -118,8 +118,15 @@ async function waitForGateway(stack: Stack, url: string): Promise<void> {
     },
     { what: 'the gateway to be ready', timeoutMs: READY_DEADLINE_MS, intervalMs: 100 },
   ).catch(() => 'late');
-  if (ready === 'ready') return;
-  throw new Error(`gateway not ready (last: ${seen}); npm start said:\n${stack.output()}`);
+  if (ready !== 'ready') {
+    throw new Error(`gateway not ready (last: ${seen}); npm start said:\n${stack.output()}`);
+  }
+  // The stack supervises (restarts a service that ends) once it has seen every service ready
+  // and printed its banner; the gateway can answer ready a moment before that.
+  await waitFor(() => stack.output().includes('dev stack ready'), {
+    what: 'the dev stack banner',
+    timeoutMs: READY_DEADLINE_MS,
+  });
 }
 
 interface BlockRecord {
