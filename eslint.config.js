@@ -57,6 +57,7 @@ export default tseslint.config(
       'libs/service-kit/src/run-main.ts',
       'tools/**/*.ts',
       'libs/testing/**/*.ts',
+      'libs/harness/**/*.ts',
       'libs/*/src/testing/**/*.ts',
       'bench/**/*.ts',
       'resilience/**/*.ts',

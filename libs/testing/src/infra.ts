@@ -11,13 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startAnvil } from '@itp/dev-chain';
-import {
-  postgresUser,
-  stopChild,
-  tcpOpen,
-  waitForPostgresQueries,
-  waitUntil,
-} from './processes.js';
+import { postgresUser, stopChild, tcpOpen, waitForPostgresQueries, waitUntil } from '@itp/harness';
 
 export const TEST_ENV = {
   redis: 'ITP_TEST_REDIS_URL',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Flows } from '../client/flows.js';
-import { sleep } from '@itp/testing/processes';
+import { sleep } from '@itp/harness';
 import type { Stack } from '../stack/start-stack.js';
 import { classifyRest, classifyRpc, type MixedLoad, type Outcome } from './mixed-load.js';
 

@@ -1,6 +1,6 @@
 import type { Stack } from '../stack/start-stack.js';
 import { query } from '../stack/records.js';
-import { sleep } from '@itp/testing/processes';
+import { sleep } from '@itp/harness';
 
 export interface SettleFigures {
   records: number;

@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'nod
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@itp/dev-chain';
-import { postgresUser, tcpOpen, waitForPostgresQueries, waitUntil } from '@itp/testing/processes';
+import { postgresUser, tcpOpen, waitForPostgresQueries, waitUntil } from '@itp/harness';
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';

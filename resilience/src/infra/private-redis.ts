@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@itp/dev-chain';
-import { stopChild, tcpOpen, waitUntil } from '@itp/testing/processes';
+import { stopChild, tcpOpen, waitUntil } from '@itp/harness';
 
 /**
  * A redis-server of the suite's own, on a free port, that the fault runs stop, start and pause.

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sleep, stopChild } from '@itp/testing/processes';
+import { sleep, stopChild } from '@itp/harness';
 
 /** The repository root (this file is resilience/src/stack/app-process.ts). */
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,6 +1,6 @@
 /**
- * Child processes and readiness waits shared by the jest harness (infra.ts) and the resilience
- * suite (`@itp/testing/processes`: no jest in its imports, usable from plain scripts).
+ * Child processes and readiness waits of the harness (no jest in its imports: usable from plain
+ * scripts, the resilience suite, bench and npm start).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';

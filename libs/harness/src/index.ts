@@ -1,0 +1,8 @@
+export {
+  postgresUser,
+  sleep,
+  stopChild,
+  tcpOpen,
+  waitForPostgresQueries,
+  waitUntil,
+} from './processes.js';
