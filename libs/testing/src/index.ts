@@ -8,7 +8,7 @@ export {
   uniquePrefix,
   type TestDatabase,
 } from './test-infra.js';
-export { spawnApp, type SpawnAppOptions, type SpawnedApp } from './spawn-app.js';
+export { spawnApp, type SpawnAppOptions, type SpawnedApp } from '@itp/harness';
 export { startDevStack, type DevStack, type DevStackOptions } from './dev-stack.js';
 export { describeMinimalEnvStart, type MinimalEnvSuite } from './minimal-env-suite.js';
 export {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnApp, type SpawnedApp } from './spawn-app.js';
+import { spawnApp, type SpawnedApp } from './index.js';
 import {
   createTestDatabase,
   testChainUrl,

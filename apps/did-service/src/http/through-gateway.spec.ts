@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { SpawnedApp } from '@itp/testing';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { spawnGateway } from '../testing/spawn-gateway.js';
-import type { SpawnedService } from '../testing/spawn-service.js';
 
 // Answers are asserted field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -9,7 +9,7 @@ type Json = any;
 
 describe('the DID API through the gateway (gateway process)', () => {
   let h: DidHarness;
-  let gateway: SpawnedService;
+  let gateway: SpawnedApp;
   beforeAll(async () => {
     h = await startDidHarness();
     gateway = await spawnGateway({ didUrl: h.url });

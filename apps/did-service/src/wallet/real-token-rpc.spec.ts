@@ -2,32 +2,37 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createTestDatabase,
+  spawnApp,
   testChainUrl,
   testRedisUrl,
   uniquePrefix,
+  type SpawnedApp,
   type TestDatabase,
 } from '@itp/testing';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
-import { spawnService, type SpawnedService } from '../testing/spawn-service.js';
 
 /** did-service against the real token-rpc process: holder keys stay in its wallet. */
 describe('did-service with the real token-rpc wallet (token-rpc process)', () => {
   const internalApiToken = randomBytes(32).toString('base64url');
   let tokenDb: TestDatabase;
-  let tokenRpc: SpawnedService;
+  let tokenRpc: SpawnedApp;
   let h: DidHarness;
 
   beforeAll(async () => {
     tokenDb = await createTestDatabase();
-    tokenRpc = await spawnService('token-rpc', {
-      APP_ENV: 'test',
-      ETH_RPC_URL: testChainUrl(),
-      DATABASE_URL: tokenDb.url,
-      REDIS_URL: testRedisUrl(),
-      REDIS_KEY_PREFIX: uniquePrefix('token'),
-      WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
-      INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
-    });
+    tokenRpc = await spawnApp(
+      'token-rpc',
+      {
+        APP_ENV: 'test',
+        ETH_RPC_URL: testChainUrl(),
+        DATABASE_URL: tokenDb.url,
+        REDIS_URL: testRedisUrl(),
+        REDIS_KEY_PREFIX: uniquePrefix('token'),
+        WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
+        INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
+      },
+      { waitFor: 'live' },
+    );
     h = await startDidHarness({
       INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
       TOKEN_RPC_INTERNAL_URL: tokenRpc.internalUrl,
