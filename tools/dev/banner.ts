@@ -1,4 +1,4 @@
-import { APP_ENV } from './services.js';
+import { APP_ENV } from '@itp/harness';
 
 export interface BannerInfo {
   gatewayUrl: string;

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { WiringSettings } from '@itp/harness';
 
 /** What the dev stack runs with, read once from the environment of `npm start`. */
-export interface DevSettings {
+export interface DevSettings extends WiringSettings {
   repoRoot: string;
   /** Absolute; chain state goes to `<dataDir>/chain`, the services keep their files here. */
   dataDir: string;

@@ -1,26 +1,20 @@
 import { newInternalTokens } from '@itp/crypto';
 import { DEV_CHAIN, assertPortFree } from '@itp/dev-chain';
+import {
+  AppProcess,
+  GATEWAY,
+  INTERNAL_UPSTREAMS,
+  UPSTREAMS,
+  bundleServices,
+  serviceEnv,
+  type ServiceBundles,
+  type StackAddresses,
+} from '@itp/harness';
 import { formatBanner } from './banner.js';
-import { bundleServices, type ServiceBundles } from './bundle-services.js';
 import { choosePorts } from './choose-ports.js';
 import { startDevChain, type DevChain } from './dev-chain.js';
 import type { DevSettings } from './dev-settings.js';
 import { jobAncestors, watchJob } from './job-watch.js';
-import {
-  killServices,
-  spawnService,
-  stopServices,
-  type ServiceProcess,
-} from './service-process.js';
-import {
-  GATEWAY,
-  INTERNAL_UPSTREAMS,
-  UPSTREAMS,
-  serviceEnv,
-  serviceUrl,
-  type StackAddresses,
-} from './services.js';
-import { waitForReady } from './wait-ready.js';
 
 /**
  * A service that ends once the stack is up is restarted after this delay, doubling per restart
@@ -58,7 +52,7 @@ const complain = (message: string): void => console.error(`[dev] ${message}`);
  */
 export async function runDevStack(settings: DevSettings): Promise<void> {
   const startedAt = Date.now();
-  const services: ServiceProcess[] = [];
+  const services: AppProcess[] = [];
   let chainStarting: Promise<DevChain> | undefined;
   let chain: DevChain | undefined;
   let bundling: Promise<ServiceBundles> | undefined;
@@ -72,7 +66,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     if (stopping) return stopping;
     if (problem) complain(`${problem}; stopping everything`);
     stopping = (async () => {
-      await stopServices(services, SERVICE_GRACE_MS);
+      await Promise.all(services.map((service) => service.stop(SERVICE_GRACE_MS)));
       (await bundling?.catch(() => undefined))?.remove();
       const startedChain = await chainStarting?.catch(() => undefined);
       await startedChain?.anvil.stop();
@@ -91,7 +85,7 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     }
     if (firstSignalAt !== 0 && Date.now() - firstSignalAt < REPEAT_SIGNAL_MS) return;
     complain('forced stop: killing everything; the chain state of this session is lost');
-    killServices(services);
+    for (const service of services) void service.kill();
     chain?.anvil.process.kill('SIGKILL');
     bundles?.remove();
     process.exit(130);
@@ -106,31 +100,26 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     }
   });
 
-  /** Watches a service; `respawn` starts it again (same port, same environment). */
-  const watch = (
-    service: ServiceProcess,
-    respawn: () => ServiceProcess,
-    restartsInARow = 0,
-  ): void => {
+  /** Watches a service, and starts it again (same port, same environment) when it ends. */
+  const watch = (service: AppProcess, restartsInARow = 0): void => {
     const startedAt = Date.now();
-    void service.exited.then((how) => {
+    void service.whenEnded().then((exit) => {
       if (stopping) return;
       if (!up) {
-        void shutdown(1, `${service.name} ${how}`);
+        void shutdown(1, `${service.name} ${exit.description}`);
         return;
       }
       const inARow = Date.now() - startedAt >= RESTART_RESET_MS ? 1 : restartsInARow + 1;
       const delay = restartDelayMs(inARow);
       complain(
-        `${service.name} ${how}; restarting it in ${delay / 1000} s (restart ${inARow} in a row)`,
+        `${service.name} ${exit.description}; restarting it in ${delay / 1000} s (restart ${inARow} in a row)`,
       );
       setTimeout(() => {
         if (stopping) return;
-        const next = respawn();
-        services[services.indexOf(service)] = next;
-        watch(next, respawn, inARow);
-        void waitForReady(next, Date.now() + settings.readyTimeoutMs).then(
-          () => say(`${service.name} is back (${next.url})`),
+        service.start();
+        watch(service, inARow);
+        void service.waitReady('/health/ready', Date.now() + settings.readyTimeoutMs).then(
+          () => say(`${service.name} is back (${service.url})`),
           () => undefined,
         );
       }, delay).unref();
@@ -172,13 +161,18 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
       ),
       internalTokens: newInternalTokens(),
     };
-    const start = (name: string, port: number): ServiceProcess => {
-      const env = serviceEnv(settings, stack, name, port);
-      const script = built.entry(name);
-      const spawnIt = () => spawnService(name, serviceUrl(port), env, settings.repoRoot, script);
-      const service = spawnIt();
+    const start = (name: string, port: number): AppProcess => {
+      const service = new AppProcess({
+        name,
+        port,
+        env: serviceEnv(settings, stack, name, port),
+        run: { bundle: built.entry(name) },
+        output: 'inherit',
+        repoRoot: settings.repoRoot,
+      });
       services.push(service);
-      watch(service, spawnIt);
+      service.start();
+      watch(service);
       return service;
     };
 
@@ -189,8 +183,8 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     const upstreams = UPSTREAMS.map(({ name }) => start(name, stack.ports[name] ?? 0));
     const gateway = start(GATEWAY, settings.gatewayPort);
     say(`starting ${[...UPSTREAMS.map((u) => u.name), GATEWAY].join(', ')}`);
-    await Promise.all(upstreams.map((service) => waitForReady(service, deadline)));
-    await waitForReady(gateway, deadline);
+    await Promise.all(upstreams.map((service) => service.waitReady('/health/ready', deadline)));
+    await gateway.waitReady('/health/ready', deadline);
     if (stopping) return;
     up = true;
     console.log(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { serviceEnv, type StackAddresses } from '@itp/harness';
 import { readDevSettings } from './dev-settings.js';
-import { serviceEnv, type StackAddresses } from './services.js';
 
 const stack: StackAddresses = {
   chainUrl: 'http://127.0.0.1:9545',

@@ -12,27 +12,26 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newInternalTokens } from '@itp/crypto';
 import { DEV_CHAIN } from '@itp/dev-chain';
+import {
+  AppProcess,
+  INTERNAL_UPSTREAMS,
+  UPSTREAMS,
+  bundleServices,
+  serviceEnv,
+  type ServiceBundles,
+  type StackAddresses,
+} from '@itp/harness';
 import { waitFor } from '@itp/testing/wait-for';
-import { bundleServices, type ServiceBundles } from './bundle-services.js';
 import { choosePorts } from './choose-ports.js';
 import { startDevChain, type DevChain } from './dev-chain.js';
 import { readDevSettings } from './dev-settings.js';
-import { spawnService, stopServices, type ServiceProcess } from './service-process.js';
-import {
-  INTERNAL_UPSTREAMS,
-  UPSTREAMS,
-  serviceEnv,
-  serviceUrl,
-  type StackAddresses,
-} from './services.js';
-import { waitForReady } from './wait-ready.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
 interface Running {
   chain: DevChain;
-  blockRpc: ServiceProcess;
+  blockRpc: AppProcess;
   metricsUrl: string;
 }
 
@@ -93,15 +92,16 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
     };
     const settings = readDevSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }, repoRoot);
     const env = serviceEnv(settings, stack, 'block-rpc', port);
-    const blockRpc = spawnService(
-      'block-rpc',
-      serviceUrl(port),
+    const blockRpc = new AppProcess({
+      name: 'block-rpc',
+      port,
       env,
-      repoRoot,
-      bundles.entry('block-rpc'),
-    );
+      run: { bundle: bundles.entry('block-rpc') },
+      output: 'inherit',
+    });
+    blockRpc.start();
     running = { chain, blockRpc, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
-    await waitForReady(blockRpc, Date.now() + 60_000);
+    await blockRpc.waitReady('/health/ready', Date.now() + 60_000);
     return running;
   }
 
@@ -109,7 +109,7 @@ describe('the dev chain and block-rpc restarted on one data folder', () => {
     if (!running) return;
     const { chain, blockRpc } = running;
     running = undefined;
-    await stopServices([blockRpc], 15_000);
+    await blockRpc.stop(15_000);
     await chain.anvil.stop(); // writes the chain state, as the dev stack does last
   }
 

@@ -18,3 +18,17 @@ export {
   type SpawnAppOptions,
   type SpawnedApp,
 } from './app-process.js';
+export { bundleServices, bundlesRoot, type ServiceBundles } from './bundle-apps.js';
+export {
+  APP_ENV,
+  APP_NAMES,
+  DEV_BLOCK_FINALITY_DEPTH,
+  GATEWAY,
+  INTERNAL_UPSTREAMS,
+  UPSTREAMS,
+  serviceEnv,
+  serviceUrl,
+  type StackAddresses,
+  type UpstreamName,
+  type WiringSettings,
+} from './wiring.js';

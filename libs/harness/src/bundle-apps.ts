@@ -1,3 +1,7 @@
+/**
+ * The esbuild bundles the app processes of a stack start from (AppProcess with `run: { bundle }`):
+ * used by `npm start` (tools/dev/dev-stack.ts) and startStack (stack.ts).
+ */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';

@@ -1,5 +1,9 @@
+/**
+ * How the apps of a stack are wired to each other: which services stand behind the gateway, the
+ * variables that name their URLs, and the whole environment of one app process (serviceEnv).
+ * Used by `npm start` (tools/dev/dev-stack.ts), startStack (stack.ts) and their specs.
+ */
 import { internalTokenEnv, type InternalTokens } from '@itp/crypto';
-import type { DevSettings } from './dev-settings.js';
 
 /**
  * The services behind the gateway, in start order, with the variable that names each one's
@@ -36,6 +40,12 @@ export const INTERNAL_UPSTREAMS = UPSTREAMS.filter(
 
 export const GATEWAY = 'gateway';
 
+/** The name of a service behind the gateway. */
+export type UpstreamName = (typeof UPSTREAMS)[number]['name'];
+
+/** Every app of a stack: the upstreams in start order, then the gateway. */
+export const APP_NAMES: readonly string[] = [...UPSTREAMS.map((u) => u.name), GATEWAY];
+
 /** The one explicit switch to development mode (demo user, demo site, funded addresses). */
 export const APP_ENV = 'development';
 
@@ -62,14 +72,28 @@ export interface StackAddresses {
   internalTokens: InternalTokens;
 }
 
+/** What serviceEnv needs of the stack's settings (tools/dev's DevSettings is one). */
+export interface WiringSettings {
+  /** DATA_DIR of every app. */
+  dataDir: string;
+  /** Where clients reach the gateway: PUBLIC_URL, the API documents' server URL. */
+  publicUrl: string;
+  logLevel: string;
+  /** Further variables every app gets (REDIS_URL, DATABASE_URL, …); they override the defaults. */
+  passThrough: Record<string, string>;
+  /** APP_ENV; development (APP_ENV above) by default. */
+  appEnv?: 'development' | 'test';
+}
+
 export const serviceUrl = (port: number): string => `http://127.0.0.1:${port}`;
 
 /**
- * The whole environment of one service process: built from scratch, so that nothing of the
- * parent's environment (NODE_OPTIONS of a test runner, credentials) leaks into the services.
+ * The whole environment of one service process but PATH and HOME (AppProcess adds those): built
+ * from scratch, so that nothing of the parent's environment (NODE_OPTIONS of a test runner,
+ * credentials) leaks into the services.
  */
 export function serviceEnv(
-  settings: DevSettings,
+  settings: WiringSettings,
   stack: StackAddresses,
   name: string,
   port: number,
@@ -77,7 +101,7 @@ export function serviceEnv(
   const metricsPort = stack.metricsPorts[name];
   if (metricsPort === undefined) throw new Error(`no metrics port chosen for ${name}`);
   const env: Record<string, string> = {
-    APP_ENV,
+    APP_ENV: settings.appEnv ?? APP_ENV,
     HOST: '127.0.0.1',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
@@ -109,7 +133,5 @@ export function serviceEnv(
     if (port === undefined) throw new Error(`no internal port chosen for ${name}`);
     env[internalUrlVariable] = serviceUrl(port);
   }
-  if (process.env.PATH) env.PATH = process.env.PATH;
-  if (process.env.HOME) env.HOME = process.env.HOME;
   return env;
 }

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { bundleServices, bundlesRoot } from './bundle-services.js';
+import { bundleServices, bundlesRoot } from './bundle-apps.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('bundleServices', () => {
   it('bundles an app with the workspace libs, keeps npm packages external, and removes it', async () => {
