@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/dev-chain';
+import { startStack, type Stack } from '@itp/harness';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
 import { waitFor } from '@itp/testing/wait-for';
-import { startReplicaStack, type ReplicaStack } from './replica-stack.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers, checked field by field */
 type Json = any;
@@ -68,19 +70,35 @@ async function transfer(
  * started at the same moment.
  */
 describe('two replicas of each service behind one gateway (real Redis, PostgreSQL, chain)', () => {
-  let stack: ReplicaStack;
+  let stack: Stack;
+  let anvil: RunningAnvil | undefined;
+  let db: TestDatabase | undefined;
 
   beforeAll(async () => {
-    stack = await startReplicaStack({
-      'auth-service': 2,
-      'did-service': 2,
-      'token-rpc': 2,
-      'block-rpc': 1,
+    // A chain of its own (development mode: new addresses are funded from its account #0).
+    anvil = await startAnvil({ chainId: DEV_CHAIN.chainId });
+    db = await createTestDatabase();
+    stack = await startStack({
+      replicas: { 'auth-service': 2, 'did-service': 2, 'token-rpc': 2, 'block-rpc': 1 },
+      infra: {
+        redisUrl: testRedisUrl(),
+        databaseUrl: db.url,
+        chainUrl: anvil.url,
+        didRegistryAddress: await deployDidRegistry(
+          anvil.url,
+          DEV_CHAIN.devOnlyAccount0.privateKey,
+        ),
+      },
+      // The hand-out-once race of web-site logins is what the QR test polls for: no poll
+      // interval (its 429 slow_down would answer the concurrent polls before the race).
+      env: { 'auth-service': { LOGIN_POLL_MIN_INTERVAL_MS: '0' } },
     });
   }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();
+    await anvil?.stop();
+    await db?.drop();
   }, 60_000);
 
   it('creates the issuer and verifier DIDs and runs each migration exactly once', async () => {

@@ -20,6 +20,14 @@ export {
 } from './app-process.js';
 export { bundleServices, bundlesRoot, type ServiceBundles } from './bundle-apps.js';
 export {
+  startStack,
+  type Replica,
+  type Stack,
+  type StackInfra,
+  type StackOptions,
+} from './stack.js';
+export { startTcpBalancer, type TcpBalancer } from './tcp-balancer.js';
+export {
   APP_ENV,
   APP_NAMES,
   DEV_BLOCK_FINALITY_DEPTH,

@@ -1,6 +1,6 @@
 /**
- * What a Kubernetes Service is to the replica stack: one address in front of every replica of a
- * service. Each new connection goes to the next replica in turn; a replica that refuses the
+ * What a Kubernetes Service is to startStack (stack.ts): one address in front of every replica
+ * of a service. Each new connection goes to the next replica in turn; a replica that refuses the
  * connection (killed) is skipped and the next one tried, so the services that call another one
  * through this address reach whichever replicas are alive.
  */
