@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '@itp/dev-chain';
+import { readFileSync, readdirSync } from 'node:fs';
+import { startDevStack } from '@itp/harness';
 
 /** Where the parts of a running dev stack listen (loopback). */
 export interface StackUrls {
@@ -147,17 +144,9 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
     const { urls, pids } = discoverStack(base.replace(/\/$/, ''));
     return { urls, startupMs: undefined, residentMiB: () => memoryOf(pids), stop: async () => {} };
   }
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'itp-bench-'));
-  const started = performance.now();
-  const child: ChildProcess = spawn('npm', ['start'], {
-    cwd: repoRoot,
+  const stack = await startDevStack({
+    repoRoot,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
       // Lifted for the run (the transfer scenario makes far more than 300 calls a minute from
       // one address); said so in RESULTS.md.
       RATE_LIMIT_WALLET_PER_MINUTE: '0',
@@ -165,31 +154,18 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
       RATE_LIMIT_SIGN_DATA_PER_MINUTE: '0',
       RATE_LIMIT_READ_PER_MINUTE: '0',
     },
-    stdio: 'ignore',
-    detached: true,
+    readyTimeoutMs: 120_000,
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGINT');
-      } catch {
-        // already gone
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
-      clearTimeout(timer);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
   try {
-    const gateway = `http://127.0.0.1:${port}`;
-    await waitReady(`${gateway}/health/ready`, 120_000);
-    const startupMs = performance.now() - started;
-    const { urls, pids } = discoverStack(gateway);
-    return { urls, startupMs, residentMiB: () => memoryOf(pids), stop };
+    const { urls, pids } = discoverStack(`http://127.0.0.1:${stack.port}`);
+    return {
+      urls,
+      startupMs: stack.startupMs,
+      residentMiB: () => memoryOf(pids),
+      stop: () => stack.stop(),
+    };
   } catch (err) {
-    await stop();
+    await stack.stop();
     throw err;
   }
 }

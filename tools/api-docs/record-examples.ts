@@ -12,11 +12,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { startDevStack } from '@itp/harness';
 import type { RestExamplesFile } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '../../apps/auth-service/src/dev/demo-data.js';
 import type { RpcExamplesFile } from '../../apps/token-rpc/src/rpc/examples.js';
-// The file itself: @itp/testing's index also loads jest helpers, which a plain script cannot.
-import { startDevStack } from '../../libs/testing/src/dev-stack.js';
 import { ApiClient } from './recorder/api-client.js';
 import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';
 import { recordRestExamples } from './recorder/rest-flow.js';

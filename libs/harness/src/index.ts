@@ -19,6 +19,7 @@ export {
   type SpawnedApp,
 } from './app-process.js';
 export { bundleServices, bundlesRoot, type ServiceBundles } from './bundle-apps.js';
+export { startDevStack, type DevStack, type DevStackOptions } from './npm-start.js';
 export {
   startStack,
   type Replica,

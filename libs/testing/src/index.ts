@@ -8,8 +8,14 @@ export {
   uniquePrefix,
   type TestDatabase,
 } from './test-infra.js';
-export { spawnApp, type SpawnAppOptions, type SpawnedApp } from '@itp/harness';
-export { startDevStack, type DevStack, type DevStackOptions } from './dev-stack.js';
+export {
+  spawnApp,
+  startDevStack,
+  type DevStack,
+  type DevStackOptions,
+  type SpawnAppOptions,
+  type SpawnedApp,
+} from '@itp/harness';
 export { describeMinimalEnvStart, type MinimalEnvSuite } from './minimal-env-suite.js';
 export {
   errorClassesOf,

@@ -1,12 +1,15 @@
+/**
+ * `npm start` (the dev stack of tools/dev: dev chain, every service, the gateway in development
+ * mode, demo user and relying party seeded) as a child process group: startDevStack. Used by the
+ * end-to-end specs that want the product exactly as a developer starts it (through @itp/testing),
+ * by bench (bench/src/stack.ts) and by tools/api-docs.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '@itp/dev-chain';
-
-/** The repository root (this file is libs/testing/src/dev-stack.ts). */
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+import { REPO_ROOT } from './app-process.js';
 
 export interface DevStackOptions {
   /** Variables for `npm start` besides PORT, DATA_DIR, PATH and HOME (e.g. LOG_LEVEL, REDIS_URL). */
@@ -15,6 +18,8 @@ export interface DevStackOptions {
   readyTimeoutMs?: number;
   /** SIGINT, then SIGKILL after this many milliseconds when stopping; 15 s by default. */
   stopGraceMs?: number;
+  /** The repository whose `npm start` runs; this one by default. */
+  repoRoot?: string;
 }
 
 export interface DevStack {
@@ -23,6 +28,8 @@ export interface DevStack {
   port: number;
   /** The data folder (a fresh temporary one, removed by `stop`). */
   dataDir: string;
+  /** Milliseconds from spawning `npm start` to the gateway's first 200 on /health/ready. */
+  startupMs: number;
   /** The last 20 000 characters `npm start` wrote (stdout and stderr). */
   output(): string;
   /** Stops the whole stack (its process group) and removes the data folder. Idempotent. */
@@ -32,10 +39,8 @@ export interface DevStack {
 const POLL_MS = 250;
 
 /**
- * Test helper: `npm start` (the dev stack of tools/dev: dev chain, every service, the gateway in
- * dev mode, demo user and relying party seeded) as a child process group, on a free gateway port
- * and a fresh temporary DATA_DIR, with LOG_LEVEL=warn and nothing of the test runner's environment
- * but PATH and HOME. Resolves once the gateway's /health/ready answers 200; rejects with what the
+ * `npm start` as a child process group, on a free gateway port and a fresh temporary DATA_DIR,
+ * with LOG_LEVEL=warn and nothing of the caller's environment but PATH and HOME. Resolves once the gateway's /health/ready answers 200; rejects with what the
  * stack said when it ends first or the time runs out (it is then stopped).
  */
 export async function startDevStack(options: DevStackOptions = {}): Promise<DevStack> {
@@ -48,8 +53,9 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
   if (process.env.HOME) env.HOME = process.env.HOME;
   // The stack's ports come from this jest worker's slice of the range (see freePort).
   if (process.env.JEST_WORKER_ID) env.JEST_WORKER_ID = process.env.JEST_WORKER_ID;
+  const started = performance.now();
   const npm: ChildProcess = spawn('npm', ['start'], {
-    cwd: repoRoot,
+    cwd: options.repoRoot ?? REPO_ROOT,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,6 +94,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     url: `http://localhost:${port}`,
     port,
     dataDir,
+    startupMs: 0,
     output: () => output,
     stop,
   };
@@ -96,7 +103,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     try {
       const res = await fetch(`${stack.url}/health/ready`, { signal: AbortSignal.timeout(3000) });
       await res.arrayBuffer();
-      if (res.status === 200) return stack;
+      if (res.status === 200) return { ...stack, startupMs: performance.now() - started };
     } catch {
       // not listening yet
     }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { startDevStack } from './dev-stack.js';
+import { startDevStack } from './npm-start.js';
 
 // The ready path is exercised by every spec that uses the helper (libs/client/src/client.e2e.spec.ts,
 // apps/gateway/src/demo/demo.browser.spec.ts); this one checks the failure path without a whole stack.
