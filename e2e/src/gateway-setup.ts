@@ -1,0 +1,50 @@
+/**
+ * The setups the suites run against: the whole product behind one gateway (development mode, the
+ * apps as their bundles), with `replicas` instances of each upstream service, on the test run's
+ * Redis, a database of its own and a chain of its own (new addresses are funded from its
+ * account #0, so no other spec's transactions share its nonces).
+ */
+import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/dev-chain';
+import { startStack, type Stack, type UpstreamName } from '@itp/harness';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
+import { SETUP_ENV } from './setup-settings.js';
+import type { GatewayStack } from './suites/context.js';
+
+export interface GatewaySetup {
+  stack: Stack & GatewayStack;
+  stop(): Promise<void>;
+}
+
+export async function startGatewaySetup(
+  replicas: Partial<Record<UpstreamName, number>>,
+): Promise<GatewaySetup> {
+  let anvil: RunningAnvil | undefined;
+  let db: TestDatabase | undefined;
+  let stack: Stack | undefined;
+  const stop = async (): Promise<void> => {
+    await stack?.stop();
+    await anvil?.stop();
+    await db?.drop();
+  };
+  try {
+    anvil = await startAnvil({ chainId: DEV_CHAIN.chainId });
+    db = await createTestDatabase();
+    stack = await startStack({
+      replicas,
+      infra: {
+        redisUrl: testRedisUrl(),
+        databaseUrl: db.url,
+        chainUrl: anvil.url,
+        didRegistryAddress: await deployDidRegistry(
+          anvil.url,
+          DEV_CHAIN.devOnlyAccount0.privateKey,
+        ),
+      },
+      env: SETUP_ENV,
+    });
+    return { stack, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * What a suite gets from its setup: a running stack behind one gateway, started by the spec that
+ * runs the suites (one replica of each service, two replicas, …) before any test.
+ */
+export interface GatewayStack {
+  gatewayUrl: string;
+  chainUrl: string;
+  databaseUrl: string;
+  /** Every instance of each upstream service, by name, in index order (public URLs). */
+  replicas: Record<string, ReadonlyArray<{ index: number; url: string }>>;
+}
+
+export interface SuiteContext {
+  /** The stack of the current setup (call it inside a test: it is started in beforeAll). */
+  stack(): GatewayStack;
+}
+
+/** A suite registers its describe/it blocks against whatever stack the context gives. */
+export type Suite = (context: SuiteContext) => void;

@@ -1,0 +1,13 @@
+/**
+ * Every suite, in the order the setups run them. A new feature adds its suite file here and is
+ * then tested through the gateway against every setup (one-replica.spec.ts, two-replicas.spec.ts).
+ */
+import { authSuite } from './auth.suite.js';
+import type { Suite } from './context.js';
+import { didSuite } from './did.suite.js';
+import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
+import { tokenSuite } from './token.suite.js';
+
+export const SUITES: readonly Suite[] = [authSuite, didSuite, tokenSuite, jsonRpcEnvelopeSuite];
+
+export type { GatewayStack, Suite, SuiteContext } from './context.js';
