@@ -40,7 +40,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
-      // Configuration is read once, at start, in main.ts (or a tool / test harness).
+      // Configuration is read once, at start, in main.ts or migrate.ts (or a tool / test harness).
       'no-restricted-properties': [
         'error',
         {
@@ -54,6 +54,7 @@ export default tseslint.config(
   {
     files: [
       'apps/*/src/main.ts',
+      'apps/*/src/migrate.ts',
       'libs/service-kit/src/run-main.ts',
       'tools/**/*.ts',
       'libs/testing/**/*.ts',
