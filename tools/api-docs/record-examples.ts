@@ -13,9 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import type { RestExamplesFile } from '@itp/schemas';
-import { DEMO_CLIENT, DEMO_USER } from '../../apps/auth-service/src/dev/demo-data.js';
-import type { RpcExamplesFile } from '../../apps/token-rpc/src/rpc/examples.js';
-// The file itself: @itp/testing's index also loads jest helpers, which a plain script cannot.
+import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
+import type { RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
+// The file itself: @itp/testing's index also loads jest helpers, which a plain script cannot,
+// and the package declares no entry point for the dev stack alone.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- until @itp/testing exports it
 import { startDevStack } from '../../libs/testing/src/dev-stack.js';
 import { ApiClient } from './recorder/api-client.js';
 import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';
