@@ -3,6 +3,49 @@ import nx from '@nx/eslint-plugin';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Every app's package name and the entry points it declares for other projects (the subpaths of
+ * its package.json `exports`, e.g. `testing` for `@itp/token-rpc/testing`).
+ */
+const appPackages = readdirSync(join(import.meta.dirname, 'apps'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => {
+    const manifest = JSON.parse(
+      readFileSync(join(import.meta.dirname, 'apps', entry.name, 'package.json'), 'utf8'),
+    );
+    return { name: manifest.name, entryPoints: Object.keys(manifest.exports ?? {}) };
+  });
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Matches `name` and every `name/…` except the declared entry points (`./x` → `name/x`). */
+const undeclaredImportOf = (name, entryPoints) => {
+  const declared = entryPoints.map((entry) => `${escapeRegex(entry.slice(1))}$`);
+  return `^${escapeRegex(name)}${declared.length > 0 ? `(?!${declared.join('|')})` : ''}(/.*)?$`;
+};
+
+/**
+ * Projects and their tags (package.json `nx` field or project.json): apps (`type:app`) import only
+ * libs, never apps; libs (`type:lib`) import only libs, never apps or tools; tools (`type:tool`:
+ * tools/, bench/, resilience/) import libs, and apps only through the entry points the apps
+ * declare (`allow` of the tools' block below: Nx refuses every other import of an app project).
+ * Across projects only by package name, never by relative path.
+ */
+const MODULE_BOUNDARIES = {
+  enforceBuildableLibDependency: false,
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
+  ],
+};
+/** `^@itp/<app>/<entry>$` of every declared entry point (Nx reads `allow` as a regex). */
+const DECLARED_APP_ENTRY_POINTS = appPackages.flatMap(({ name, entryPoints }) =>
+  entryPoints.map((entry) => `^${escapeRegex(`${name}${entry.slice(1)}`)}$`),
+);
+const APP_CODE_MESSAGE =
+  "Tools reach an app only through an entry point it declares in its package.json `exports` (e.g. '@itp/token-rpc/testing'): declare one there and import it by package name.";
 
 export default tseslint.config(
   {
@@ -21,26 +64,14 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     rules: {
-      // Apps never import apps; libs never import apps; libs import only libs.
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { ...MODULE_BOUNDARIES, allow: [] }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
-      // Configuration is read once, at start, in main.ts (or a tool / test harness).
+      // Configuration is read once, at start, in main.ts or migrate.ts (or a tool / test harness).
       'no-restricted-properties': [
         'error',
         {
@@ -54,6 +85,7 @@ export default tseslint.config(
   {
     files: [
       'apps/*/src/main.ts',
+      'apps/*/src/migrate.ts',
       'libs/service-kit/src/run-main.ts',
       'tools/**/*.ts',
       'libs/testing/**/*.ts',
@@ -80,6 +112,30 @@ export default tseslint.config(
               message:
                 'Production code imports @itp/dev-chain/constants only (dev tooling stays out of the images).',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tools import an app only through the entry points it declares in its package.json
+    // `exports`: never its files by relative path, never `@itp/<app>` itself or an undeclared
+    // subpath such as `@itp/<app>/src/…`.
+    files: ['tools/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'resilience/**/*.{ts,mjs}'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { ...MODULE_BOUNDARIES, allow: DECLARED_APP_ENTRY_POINTS },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.{1,2}/(.*/)?apps/', message: APP_CODE_MESSAGE },
+            ...appPackages.map(({ name, entryPoints }) => ({
+              regex: undeclaredImportOf(name, entryPoints),
+              message: APP_CODE_MESSAGE,
+            })),
           ],
         },
       ],

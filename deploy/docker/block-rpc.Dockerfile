@@ -31,6 +31,7 @@ COPY libs/client/package.json libs/client/
 COPY libs/crypto/package.json libs/crypto/
 COPY libs/dev-chain/package.json libs/dev-chain/
 COPY libs/errors/package.json libs/errors/
+COPY libs/harness/package.json libs/harness/
 COPY libs/jsonrpc/package.json libs/jsonrpc/
 COPY libs/schemas/package.json libs/schemas/
 COPY libs/service-kit/package.json libs/service-kit/

@@ -15,7 +15,7 @@ import { freePort } from '@itp/dev-chain';
 import { REST_ENDPOINTS } from '@itp/schemas';
 import { launchChromium } from '@itp/testing/chromium';
 import { waitFor } from '@itp/testing/wait-for';
-import { startGateway, type RunningGateway } from '../../apps/gateway/src/testing/start-gateway.js';
+import { startGateway, type RunningGateway } from '@itp/gateway/testing';
 import { startRpcUpstreams, type RpcUpstreams } from './rpc-upstreams.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));

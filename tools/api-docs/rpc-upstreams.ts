@@ -5,11 +5,8 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
-import { startHarness, type Harness } from '../../apps/block-rpc/src/testing/harness.js';
-import {
-  startTokenApp,
-  type TokenTestApp,
-} from '../../apps/token-rpc/src/testing/token-test-kit.js';
+import { startHarness, type Harness } from '@itp/block-rpc/testing';
+import { startTokenApp, type TokenTestApp } from '@itp/token-rpc/testing';
 
 export interface RpcUpstreams {
   /** token-rpc: /token and /token/erc20. */

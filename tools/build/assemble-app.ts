@@ -5,7 +5,7 @@
  *
  *   <out>/package.json           {"type": "module"}: nothing else, nothing to install
  *   <out>/dist/main.js           the app: its code, the @itp/* libs and every bundlable npm package
- *   <out>/dist/<entry>.js        more entry points of the app (the operator CLI, one-shot jobs)
+ *   <out>/dist/<entry>.js        more entries (src/cli.ts, src/migrate.ts, one-shot jobs)
  *   <out>/dist/itp.js            the one CLI (apps/cli), in every image
  *   <out>/dist/healthcheck.js    the image's HEALTHCHECK (GET /health/live, no curl needed)
  *   <out>/node_modules/…         only the packages esbuild must leave external (native addons,
@@ -42,11 +42,6 @@ export const IMAGE_APPS = {
 export type ImageApp = keyof typeof IMAGE_APPS;
 
 /**
- * Entry points besides `src/main.ts`, by app (name in dist/ → source file from the repo root).
- * `src/cli.ts` of an app is picked up on its own as `dist/cli.js`; `tools/deploy/migrate/<app>.ts`
- * (the Kubernetes migration Job) as `dist/migrate.js`.
- */
-/**
  * Packages an app reads by path at run time (require.resolve, never imported), so esbuild's
  * metafile does not name them: copied into that app's image all the same.
  */
@@ -55,6 +50,16 @@ const RUNTIME_FILE_PACKAGES: Record<string, string[]> = {
   gateway: ['swagger-ui-dist'],
 };
 
+/** Entry points of an app's own `src/` besides `main.ts`, picked up when the file exists. */
+const APP_ENTRIES = [
+  'cli', // the operator CLI: dist/cli.js
+  'migrate', // the Kubernetes migration Job: dist/migrate.js
+] as const;
+
+/**
+ * Entry points from outside the app's `src/`, by app (name in dist/ → source file from the repo
+ * root).
+ */
 const EXTRA_ENTRIES: Record<string, Record<string, string>> = {
   // compose's one-shot job: deploys the ERC-1056 registry on a fresh dev chain.
   'did-service': { 'deploy-did-registry': 'tools/deploy/deploy-did-registry.ts' },
@@ -158,9 +163,9 @@ function entriesOf(app: string): Record<string, string> {
   const src = join(repoRoot, 'apps', app, 'src');
   if (!existsSync(join(src, 'main.ts'))) throw new Error(`no such app: apps/${app}/src/main.ts`);
   const entries: Record<string, string> = { main: join(src, 'main.ts') };
-  if (existsSync(join(src, 'cli.ts'))) entries.cli = join(src, 'cli.ts');
-  const migrate = join(repoRoot, 'tools', 'deploy', 'migrate', `${app}.ts`);
-  if (existsSync(migrate)) entries.migrate = migrate;
+  for (const name of APP_ENTRIES) {
+    if (existsSync(join(src, `${name}.ts`))) entries[name] = join(src, `${name}.ts`);
+  }
   for (const [name, file] of Object.entries(EXTRA_ENTRIES[app] ?? {})) {
     entries[name] = join(repoRoot, file);
   }

@@ -11,10 +11,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
  */
 describe('jest and the build output', () => {
   it('ignores dist/ for specs and for the module map', async () => {
-    // @ts-expect-error -- jest.config.js is plain JavaScript without a declaration file
-    const config = (await import('../../jest.config.js')).default as {
-      testPathIgnorePatterns: string[];
-      modulePathIgnorePatterns: string[];
+    // The repository's own jest.config.js, loaded by its location: a root file, no project's module.
+    const configFile = new URL('../../jest.config.js', import.meta.url).href;
+    const { default: config } = (await import(configFile)) as {
+      default: { testPathIgnorePatterns: string[]; modulePathIgnorePatterns: string[] };
     };
     const built = `${root}/dist/libs/client/package.json`;
     const matches = (patterns: string[]) =>

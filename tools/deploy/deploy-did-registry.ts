@@ -8,10 +8,11 @@
  *   EXPECTED_ADDRESS       optional: fail unless the registry lands there, the address did-service
  *                          is configured with (DID_REGISTRY_ADDRESS)
  *
- * Only the deployer is imported (not @itp/dev-chain's index, which holds the anvil launcher).
+ * Only the deployer is imported (@itp/dev-chain/deploy-did-registry, not the package's index,
+ * which holds the anvil launcher).
  */
 import { getAddress } from 'ethers';
-import { deployDidRegistry } from '../../libs/dev-chain/src/deploy-did-registry.js';
+import { deployDidRegistry } from '@itp/dev-chain/deploy-did-registry';
 
 const env = process.env;
 const rpcUrl = env.ETH_RPC_URL;

@@ -1,7 +1,7 @@
 /**
  * Writes the Kubernetes base (deploy/k8s/base/<service>.yaml) and the optional Gateway API route
  * set (deploy/k8s/gateway-api/httproutes.yaml) from one table, so that the five services stay
- * alike and the public routes are the gateway's own (apps/gateway/src/upstreams/upstreams.ts).
+ * alike and the public routes are the gateway's own (@itp/gateway/upstreams).
  * The files are committed; tools/deploy/k8s.spec.ts fails when they differ from what this
  * writes. After changing the table or the gateway's routes:  npx tsx tools/deploy/k8s-manifests.ts
  */
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
 import { internalTokensHeldBy, type InternalTokenName } from '@itp/crypto';
-import { upstreamsFrom } from '../../apps/gateway/src/upstreams/upstreams.js';
+import { upstreamsFrom } from '@itp/gateway/upstreams';
 
 const root = resolve(import.meta.dirname, '../..');
 const PART_OF = 'itp';

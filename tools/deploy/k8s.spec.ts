@@ -18,7 +18,7 @@ import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
-import { upstreamsFrom } from '../../apps/gateway/src/upstreams/upstreams.js';
+import { upstreamsFrom } from '@itp/gateway/upstreams';
 import { SERVICES, generatedFiles } from './k8s-manifests.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -6,6 +6,7 @@ export { createKvStore, type CreateKvStoreOptions } from './kv/create-kv-store.j
 export type { MigrationSet, SqlDatabase, SqlDialectName } from './sql/sql-database.js';
 export { openSqlDatabase, type OpenSqlDatabaseOptions } from './sql/open-sql-database.js';
 export { migrateToLatest } from './sql/migrate-to-latest.js';
+export { migrateDatabaseAt, runMigrations, type MigrationRunOutput } from './sql/run-migrations.js';
 export { parseInt8 } from './sql/int8.js';
 
 export { storeConfigShape, type StoreConfig } from './config/store-config.js';

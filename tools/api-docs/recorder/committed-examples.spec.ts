@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { DEMO_CLIENT, DEMO_USER } from '../../../apps/auth-service/src/dev/demo-data.js';
+import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import { redactSecrets } from './placeholders.js';
 
 // The committed example files hold no secret: redacting them again changes nothing (every

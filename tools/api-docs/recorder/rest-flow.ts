@@ -5,7 +5,7 @@ import type {
   ServiceDidList,
   VerifiableCredentialBody,
 } from '@itp/schemas';
-import { DEMO_CLIENT, DEMO_USER } from '../../../apps/auth-service/src/dev/demo-data.js';
+import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { ApiClient, SendOptions } from './api-client.js';
 import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
 import { RestRecorder } from './rest-recorder.js';

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  RecordedRpcExample,
-  RpcApi,
-  RpcExamplesFile,
-} from '../../../apps/token-rpc/src/rpc/examples.js';
+import type { RecordedRpcExample, RpcApi, RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
 import type { ApiClient, RpcResult } from './api-client.js';
 import { PUBLIC_TEST_MNEMONIC, shownSafely } from './placeholders.js';
 

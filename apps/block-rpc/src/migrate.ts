@@ -1,0 +1,11 @@
+/**
+ * block-rpc's migration entry (`dist/migrate.js` of its image, the Kubernetes migration Job):
+ * applies its pending migrations to DATABASE_URL and exits. An entry point like main.ts: the
+ * environment is read here once.
+ */
+import { migrateDatabaseAt, runMigrations } from '@itp/stores';
+import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './db/migrations.js';
+
+process.exitCode = await runMigrations('block-rpc', process.env.DATABASE_URL, (url) =>
+  migrateDatabaseAt(url, { tableName: BLOCK_RPC_MIGRATION_TABLE, migrations: blockRpcMigrations }),
+);
