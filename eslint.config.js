@@ -28,7 +28,7 @@ const undeclaredImportOf = (name, entryPoints) => {
 /**
  * Projects and their tags (package.json `nx` field or project.json): apps (`type:app`) import only
  * libs, never apps; libs (`type:lib`) import only libs, never apps or tools; tools (`type:tool`:
- * tools/, bench/, resilience/) import libs, and apps only through the entry points the apps
+ * tools/, bench/, resilience/, e2e/) import libs, and apps only through the entry points the apps
  * declare (`allow` of the tools' block below: Nx refuses every other import of an app project).
  * Across projects only by package name, never by relative path.
  */
@@ -93,6 +93,7 @@ export default tseslint.config(
       'libs/*/src/testing/**/*.ts',
       'bench/**/*.ts',
       'resilience/**/*.ts',
+      'e2e/**/*.ts',
       '**/*.spec.ts',
     ],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
@@ -121,7 +122,12 @@ export default tseslint.config(
     // Tools import an app only through the entry points it declares in its package.json
     // `exports`: never its files by relative path, never `@itp/<app>` itself or an undeclared
     // subpath such as `@itp/<app>/src/…`.
-    files: ['tools/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'resilience/**/*.{ts,mjs}'],
+    files: [
+      'tools/**/*.{ts,mjs}',
+      'bench/**/*.{ts,mjs}',
+      'resilience/**/*.{ts,mjs}',
+      'e2e/**/*.{ts,mjs}',
+    ],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
