@@ -22,7 +22,7 @@ import {
 
 /**
  * The seed flow end to end, in dev mode (as `npm start` runs it), over HTTP against token-rpc
- * (the gateway hop: app.through-gateway.spec.ts): createAddress (funded) → net_getTempKey →
+ * (through the gateway: e2e/src/suites/token.suite.ts): createAddress (funded) → net_getTempKey →
  * hashKey → signData → transfer → the transaction in a block.
  */
 describe('token-rpc seed flow (dev mode)', () => {

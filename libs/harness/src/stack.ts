@@ -1,7 +1,7 @@
 /**
  * A whole stack of the product on one machine, as Kubernetes would run it: any number of replicas
  * of each service behind one gateway, on the Redis, PostgreSQL and chain the caller gives
- * (startStack). Used by the scale-out specs (tools/scale-out); the caller starts and stops the
+ * (startStack). Used by the end-to-end setups (e2e/src/gateway-setup.ts); the caller starts and stops the
  * infrastructure, the stack only its app processes.
  *
  * Every replica of a service shares one Redis key prefix and the one database with the others;
