@@ -42,6 +42,19 @@ export const kmsPreviousSecretKeysSetting = z
   )
   .optional();
 
+/** DID_NETWORK (also read by the CLI's `credentials` commands, to resolve the issuer DIDs). */
+export const didNetworkSetting = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .regex(
+      /^(0x[1-9a-f][0-9a-f]*|[a-z][a-z0-9_-]{0,63})$/,
+      'must be a chain id in lower-case hex without leading zeros (0x7a69) or a network name (a–z, 0–9, _ and -)',
+    )
+    .refine((value) => value !== 'mainnet', 'leave it unset for mainnet (did:ethr:<address>)')
+    .optional(),
+);
+
 const serviceUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 /** A comma list of DID aliases (each 1–100 characters, no duplicates). */
@@ -110,17 +123,7 @@ export const didServiceConfigSchema = z
      * checked against the chain at start) or a network name (`sepolia`, `itp-dev`), giving
      * `did:ethr:<network>:<address>`. Both forms are resolved either way.
      */
-    DID_NETWORK: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z
-        .string()
-        .regex(
-          /^(0x[1-9a-f][0-9a-f]*|[a-z][a-z0-9_-]{0,63})$/,
-          'must be a chain id in lower-case hex without leading zeros (0x7a69) or a network name (a–z, 0–9, _ and -)',
-        )
-        .refine((value) => value !== 'mainnet', 'leave it unset for mainnet (did:ethr:<address>)')
-        .optional(),
-    ),
+    DID_NETWORK: didNetworkSetting,
 
     /** How long a resolved DID document is reused (0 = always ask the chain). */
     DID_RESOLUTION_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),

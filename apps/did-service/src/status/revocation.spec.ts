@@ -353,7 +353,7 @@ describe('revocation (W3C Bitstring Status List)', () => {
     });
 
     it('status_unavailable for an entry that cannot be checked; VCs without an entry still verify', async () => {
-      const craft = (credentialStatus?: Record<string, unknown>) =>
+      const craft = (credentialStatus?: { id: string; type: string; [member: string]: unknown }) =>
         h.app.agent.createVerifiableCredential({
           proofFormat: 'jwt',
           credential: {
@@ -373,7 +373,7 @@ describe('revocation (W3C Bitstring Status List)', () => {
         statusListCredential: listUrl,
       });
       const ours = (await issue(alice)).credentialStatus.statusListCredential as string;
-      const cases: Array<[Record<string, unknown>, RegExp]> = [
+      const cases: Array<[{ id: string; type: string; [member: string]: unknown }, RegExp]> = [
         [entry('https://elsewhere.example/status/1', '7'), /is not one of this service's/],
         [entry(ours, '131071'), /has no entry 131071/],
         [

@@ -37,3 +37,23 @@ export class StatusListUrls {
     return isStatusListId(listId) ? listId : undefined;
   }
 }
+
+/**
+ * Recognises a list URL of this service under any public base: the operator CLI, which revokes
+ * VCs issued under an earlier PUBLIC_URL too (safe there: a list only counts when its issuer
+ * signed the VC that names it).
+ */
+export const ANY_BASE_STATUS_LIST_URLS: Pick<StatusListUrls, 'listIdOf'> = {
+  listIdOf(url: string): string | undefined {
+    let path: string;
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return undefined;
+    }
+    const at = path.lastIndexOf(`${STATUS_LISTS_PATH}/`);
+    if (at < 0) return undefined;
+    const listId = path.slice(at + STATUS_LISTS_PATH.length + 1);
+    return isStatusListId(listId) ? listId : undefined;
+  },
+};
