@@ -11,7 +11,7 @@ import { buildApp } from './app.js';
 import { ensureTestDidRegistry } from './testing/did-registry.js';
 
 // The README's production minimum: DATABASE_URL, REDIS_URL, ETH_RPC_URL, DID_REGISTRY_ADDRESS,
-// TOKEN_RPC_INTERNAL_URL, AUTH_SERVICE_URL, AUTH_SERVICE_INTERNAL_URL, the three
+// TOKEN_RPC_INTERNAL_URL, AUTH_SERVICE_URL, AUTH_SERVICE_INTERNAL_URL, PUBLIC_URL, the three
 // INTERNAL_TOKEN_* and DID_KMS_SECRET_KEY (here: the harness'
 // servers, the test registry and freshly generated strong secrets). token-rpc and auth-service are
 // called per request, not at start: their URLs may point at nothing for this test (the aggregate
@@ -30,6 +30,7 @@ describeMinimalEnvStart({
       TOKEN_RPC_INTERNAL_URL: 'http://127.0.0.1:2',
       AUTH_SERVICE_URL: 'http://127.0.0.1:2',
       AUTH_SERVICE_INTERNAL_URL: 'http://127.0.0.1:2',
+      PUBLIC_URL: 'https://api.example.test',
       INTERNAL_TOKEN_DID_TO_TOKEN_RPC: randomBytes(32).toString('base64url'),
       INTERNAL_TOKEN_DID_TO_AUTH: randomBytes(32).toString('base64url'),
       INTERNAL_TOKEN_AUTH_TO_DID: randomBytes(32).toString('base64url'),
@@ -55,6 +56,8 @@ describeMinimalEnvStart({
     VC_LIFETIME_SECONDS: 7_776_000,
     USER_STATUS_CACHE_MS: 5_000,
     WALLET_TIMEOUT_MS: 10_000,
+    STATUS_LIST_LENGTH: 131_072,
+    STATUS_LIST_MAX_AGE_SECONDS: 300,
   },
   metricsPort: 9082,
   internalPort: 8182,

@@ -26,12 +26,18 @@ import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
 import { didMigrations, type DidTables } from './db/did-tables.js';
 import { HolderBindings } from './db/holder-bindings.js';
+import { StatusListStore } from './db/status-lists.js';
 import { didServiceConfigSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
 import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
 import { didRouter } from './http/did-router.js';
 import { internalRouter } from './http/internal-router.js';
 import { resolveSecrets } from './secrets.js';
+import { CredentialStatusChecker } from './status/credential-status.js';
+import { agentSignerCheck } from './status/revoke-credential.js';
+import { StatusIndexAllocator } from './status/status-index-allocator.js';
+import { StatusListPublisher } from './status/status-list-publisher.js';
+import { StatusListUrls } from './status/status-list-urls.js';
 import { ActiveUsers } from './users/active-users.js';
 import { AuthServiceUserStatus } from './users/auth-service-user-status.js';
 import type { UserStatusPort } from './users/user-status-port.js';
@@ -51,6 +57,9 @@ export interface DidServiceParts {
   agent: DidAgent;
   serviceDids: ServiceDids;
   bindings: HolderBindings;
+  statusLists: StatusListStore;
+  /** Signs and keeps the status list credentials GET /v2/did/status-lists/<listId> answers. */
+  statusPublisher: StatusListPublisher;
 }
 
 const APP_NAME = 'did-service';
@@ -74,6 +83,7 @@ async function wireDidService(
     keyPrefix: 'did:',
     migrations: didMigrations,
   });
+  const statusUrls = new StatusListUrls(publicUrl(config));
   const chain: ChainClient = await scope.open(
     'chain',
     () =>
@@ -137,9 +147,12 @@ async function wireDidService(
   });
 
   const bindings = new HolderBindings(database);
+  const statusLists = new StatusListStore(database);
+  const statusPublisher = new StatusListPublisher({ store: statusLists, agent, urls: statusUrls });
   const context: CredentialContext = {
     agent,
     serviceDids,
+    status: new CredentialStatusChecker(statusLists, statusUrls),
     assertChainAvailable: async () => {
       try {
         await chain.ping();
@@ -183,7 +196,18 @@ async function wireDidService(
   service.app.use(
     didRouter({
       createDid: { agent, wallet, bindings, kv, didNetwork: config.DID_NETWORK, logger },
-      credentials: { ...context, bindings, vcLifetimeSeconds: config.VC_LIFETIME_SECONDS },
+      credentials: {
+        ...context,
+        bindings,
+        vcLifetimeSeconds: config.VC_LIFETIME_SECONDS,
+        allocator: new StatusIndexAllocator(statusLists, config.STATUS_LIST_LENGTH),
+        statusUrls,
+      },
+      status: {
+        revoke: { verifySigner: agentSignerCheck(context), store: statusLists, urls: statusUrls },
+        publisher: statusPublisher,
+        maxAgeSeconds: config.STATUS_LIST_MAX_AGE_SECONDS,
+      },
       users,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
@@ -196,7 +220,7 @@ async function wireDidService(
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
-  return { service, agent, serviceDids, bindings };
+  return { service, agent, serviceDids, bindings, statusLists, statusPublisher };
 }
 
 /** The composition root runMain calls (apps/did-service/src/main.ts). */
@@ -231,6 +255,18 @@ function registryAddress(config: DidConfig): string {
   if (config.APP_ENV === 'development') return DEV_CHAIN.didRegistryAddress;
   throw new ConfigError([
     `DID_REGISTRY_ADDRESS: required when APP_ENV=${config.APP_ENV} (the ERC-1056 registry on the chain)`,
+  ]);
+}
+
+/**
+ * The public base of the status list URLs in issued VCs: PUBLIC_URL; in development without it,
+ * this service's own address (it serves the lists itself).
+ */
+function publicUrl(config: DidConfig): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  if (config.APP_ENV === 'development') return `http://127.0.0.1:${config.PORT}`;
+  throw new ConfigError([
+    `PUBLIC_URL: required when APP_ENV=${config.APP_ENV} (where clients reach the API: issued VCs name their status list under it)`,
   ]);
 }
 

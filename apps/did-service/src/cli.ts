@@ -1,5 +1,5 @@
 /**
- * Operator CLI of did-service (the local KMS's key rotation). An entry point like main.ts: it
+ * Operator CLI of did-service (the local KMS's key rotation, revoking credentials). An entry point like main.ts: it
  * reads the environment once and hands it down. In the image: `node dist/cli.js --help`.
  */
 import { runCli } from './cli/run-cli.js';
@@ -9,4 +9,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
 });

@@ -71,6 +71,29 @@ describe('did-service config', () => {
     ).toThrow(/TOKEN_RPC_INTERNAL_URL/);
   });
 
+  it('reads the status list settings: length at least 131,072, cache time, PUBLIC_URL', () => {
+    const config = loadConfig(didServiceConfigSchema, base);
+    expect([config.STATUS_LIST_LENGTH, config.STATUS_LIST_MAX_AGE_SECONDS]).toEqual([131_072, 300]);
+    expect(config.PUBLIC_URL).toBeUndefined();
+    const set = loadConfig(didServiceConfigSchema, {
+      ...base,
+      STATUS_LIST_LENGTH: '262144',
+      STATUS_LIST_MAX_AGE_SECONDS: '0',
+      PUBLIC_URL: 'https://api.example.com/',
+    });
+    expect([set.STATUS_LIST_LENGTH, set.STATUS_LIST_MAX_AGE_SECONDS, set.PUBLIC_URL]).toEqual([
+      262_144,
+      0,
+      'https://api.example.com',
+    ]);
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, STATUS_LIST_LENGTH: '131071' }),
+    ).toThrow(/STATUS_LIST_LENGTH: must be at least 131072/);
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...base, PUBLIC_URL: 'api.example.com' }),
+    ).toThrow(/PUBLIC_URL/);
+  });
+
   it('refuses the retired shared INTERNAL_API_TOKEN, naming the per-pair tokens', () => {
     expect(() =>
       loadConfig(didServiceConfigSchema, { ...base, INTERNAL_API_TOKEN: 'x'.repeat(40) }),

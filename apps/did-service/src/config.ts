@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   baseConfigShape,
   internalApiAcceptedTokensSetting,
+  publicUrlSetting,
   internalListenerConfigShape,
   internalTokenSetting,
   retiredInternalApiTokenSetting,
@@ -12,6 +13,8 @@ import { didAlias } from '@itp/schemas';
 import { parseKmsKey } from './agent/kms-keyring.js';
 
 const positiveInt = z.coerce.number().int().positive();
+/** The smallest status list the W3C Bitstring Status List allows (16 KiB of bits: herd privacy). */
+export const STATUS_LIST_MIN_LENGTH = 131_072;
 function isKmsKey(value: string): boolean {
   try {
     parseKmsKey(value);
@@ -38,6 +41,19 @@ export const kmsPreviousSecretKeysSetting = z
     `each key ${KMS_KEY_FORMAT}`,
   )
   .optional();
+
+/** DID_NETWORK (also read by the CLI's `credentials` commands, to resolve the issuer DIDs). */
+export const didNetworkSetting = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .regex(
+      /^(0x[1-9a-f][0-9a-f]*|[a-z][a-z0-9_-]{0,63})$/,
+      'must be a chain id in lower-case hex without leading zeros (0x7a69) or a network name (a–z, 0–9, _ and -)',
+    )
+    .refine((value) => value !== 'mainnet', 'leave it unset for mainnet (did:ethr:<address>)')
+    .optional(),
+);
 
 const serviceUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
@@ -107,17 +123,7 @@ export const didServiceConfigSchema = z
      * checked against the chain at start) or a network name (`sepolia`, `itp-dev`), giving
      * `did:ethr:<network>:<address>`. Both forms are resolved either way.
      */
-    DID_NETWORK: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z
-        .string()
-        .regex(
-          /^(0x[1-9a-f][0-9a-f]*|[a-z][a-z0-9_-]{0,63})$/,
-          'must be a chain id in lower-case hex without leading zeros (0x7a69) or a network name (a–z, 0–9, _ and -)',
-        )
-        .refine((value) => value !== 'mainnet', 'leave it unset for mainnet (did:ethr:<address>)')
-        .optional(),
-    ),
+    DID_NETWORK: didNetworkSetting,
 
     /** How long a resolved DID document is reused (0 = always ask the chain). */
     DID_RESOLUTION_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -138,6 +144,22 @@ export const didServiceConfigSchema = z
     USER_STATUS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Timeout of one call to token-rpc. */
     WALLET_TIMEOUT_MS: positiveInt.default(10_000),
+    /**
+     * Where clients reach the public API (the gateway's URL). Every issued VC names its status
+     * list as `<PUBLIC_URL>/v2/did/status-lists/<listId>`, so it is required outside development
+     * (development without it: this service's own `http://127.0.0.1:<PORT>`). Changing it later
+     * leaves the VCs issued before pointing at the old address.
+     */
+    PUBLIC_URL: publicUrlSetting,
+    /** Entries of each new status list (W3C Bitstring Status List: at least 131,072). */
+    STATUS_LIST_LENGTH: z.coerce
+      .number()
+      .int()
+      .min(STATUS_LIST_MIN_LENGTH, `must be at least ${STATUS_LIST_MIN_LENGTH}`)
+      .max(2 ** 24)
+      .default(STATUS_LIST_MIN_LENGTH),
+    /** Cache-Control max-age of GET /v2/did/status-lists/<listId>: how long verifiers may cache it. */
+    STATUS_LIST_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   })
   .superRefine((config, ctx) => {
     const both = config.DID_ISSUER_ALIASES.filter((a) => config.DID_VERIFIER_ALIASES.includes(a));

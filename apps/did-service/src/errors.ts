@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, UnauthorizedError } from '@itp/errors';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '@itp/errors';
 
 /**
  * The business failures of the DID API. Each is a BaseError from @itp/errors, turned into
@@ -42,5 +42,22 @@ export class NotAVerifierError extends BadRequestError {
 export class DisabledUserError extends UnauthorizedError {
   constructor() {
     super('This user is disabled: the token no longer authorises changes');
+  }
+}
+
+/** revoke-vc: a VC this service cannot revoke (not its own, or without its status entry). */
+export class NotRevocableError extends BadRequestError {}
+
+/** revoke-vc: the VC was issued to another user than the bearer's. */
+export class NotYourCredentialError extends ForbiddenError {
+  constructor() {
+    super('This credential was issued to another user: only that user can revoke it');
+  }
+}
+
+/** GET /v2/did/status-lists/<listId> of a list that does not exist (or a malformed id). */
+export class StatusListNotFoundError extends NotFoundError {
+  constructor() {
+    super('No such status list');
   }
 }

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { reportCliError, UsageError, type Env } from '@itp/service-kit';
@@ -6,13 +6,16 @@ import { KmsSecretBox } from '../agent/kms-keyring.js';
 import { kmsKeyReport, reencryptKmsKeys } from '../agent/kms-rotation.js';
 import { openVeramoDataSource } from '../agent/veramo-data-source.js';
 import { resolveKmsKeys } from '../secrets.js';
-import { cliDatabaseUrl, loadCliConfig } from './cli-config.js';
+import { cliDatabaseUrl, loadCliConfig, loadCredentialsCliConfig } from './cli-config.js';
+import { revokeFromCli } from './revoke-command.js';
 import { USAGE } from './usage.js';
 
 export interface CliIo {
   env: Env;
   stdout: Writable;
   stderr: Writable;
+  /** Where `credentials revoke` reads the VC when no argument gives it. */
+  stdin?: Readable;
 }
 
 const counts = (byId: Record<string, number>) =>
@@ -29,6 +32,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       (group ? io.stdout : io.stderr).write(USAGE);
       return group ? 0 : 2;
     }
+    if (group === 'credentials') return await runCredentials(command, rest, io);
     if (group !== 'kms') throw new UsageError(`unknown group: ${group}`);
     if (command !== 'status' && command !== 'reencrypt') {
       throw new UsageError(command ? `unknown command: kms ${command}` : 'kms needs a command');
@@ -74,4 +78,49 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await dataSource?.destroy();
   }
+}
+
+/** `credentials revoke [<jwt> | -] [--json]`. */
+async function runCredentials(
+  command: string | undefined,
+  rest: string[],
+  io: CliIo,
+): Promise<number> {
+  if (command !== 'revoke') {
+    throw new UsageError(
+      command ? `unknown command: credentials ${command}` : 'credentials needs a command',
+    );
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) throw new UsageError('credentials revoke takes one VC');
+  const [given] = positionals;
+  let input = given;
+  if (given === undefined || given === '-') {
+    if (!io.stdin) throw new UsageError('give the VC (its JWT) as an argument or on stdin');
+    input = await readAll(io.stdin);
+  }
+  if (!input?.trim()) throw new UsageError('credentials revoke needs a VC (its JWT or JSON)');
+  const config = loadCredentialsCliConfig(io.env);
+  const result = await revokeFromCli(config, input);
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : `revoked: index ${result.statusListIndex} of ${result.statusListCredential}\n`,
+  );
+  return 0;
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -11,7 +11,9 @@ import {
 /**
  * Verifies a VC JWT (signature against the issuer's resolved DID document, nbf / exp) and, when
  * the client sent the VC as JSON, that the JSON says exactly what the JWT says; the issuer must
- * be an issuer DID of this service. Never throws for a bad credential: the failure says why.
+ * be an issuer DID of this service, and the VC not revoked (its status entries, read from this
+ * service's lists: `revoked`, or `status_unavailable` when that cannot be told). Never throws for
+ * a bad credential: the failure says why.
  */
 export async function checkCredential(
   ctx: CredentialContext,
@@ -44,12 +46,16 @@ export async function checkCredential(
   if (!ctx.serviceDids.isIssuer(success.issuer)) {
     return failure('foreign_issuer', `${success.issuer} is not an issuer DID of this service`);
   }
+  // The JWT's claims, not the JSON: a status entry added to or removed from the JSON alone is a
+  // json_mismatch above (when the JSON was sent) and counts for nothing here.
+  const statusFailure = await ctx.status.check(success.payload.vc);
+  if (statusFailure) return statusFailure;
   return success;
 }
 
 /** Resolver failures: 503 when the chain is down; otherwise a message without upstream details. */
 export async function resolverAware(
-  ctx: CredentialContext,
+  ctx: Pick<CredentialContext, 'assertChainAvailable'>,
   result: VerificationFailure,
 ): Promise<VerificationFailure> {
   if (result.error.code !== 'resolver_error') return result;

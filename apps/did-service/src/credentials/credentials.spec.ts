@@ -57,8 +57,21 @@ describe('credentials and presentations', () => {
 
   describe('create-vc', () => {
     it('issues the VC of docs/api.md §3.2', () => {
+      const { statusListCredential, statusListIndex } = vc.credentialStatus;
+      const credentialStatus = {
+        id: `${statusListCredential}#${statusListIndex}`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: expect.stringMatching(/^(0|[1-9][0-9]*)$/),
+        statusListCredential: expect.stringMatching(
+          /^http:\/\/api\.did-harness\.test\/v2\/did\/status-lists\/[A-Za-z0-9_-]{22}$/,
+        ),
+      };
       expect(vc).toEqual({
-        '@context': ['https://www.w3.org/2018/credentials/v1'],
+        '@context': [
+          'https://www.w3.org/2018/credentials/v1',
+          'https://www.w3.org/ns/credentials/status/v1',
+        ],
         type: ['VerifiableCredential', 'Profile'],
         issuer: { id: issuer },
         issuanceDate: expect.stringMatching(ISO_MS),
@@ -71,11 +84,15 @@ describe('credentials and presentations', () => {
           adult: true,
           age: 30,
         },
+        credentialStatus,
         proof: { type: 'JwtProof2020', jwt: expect.any(String) },
       });
       expect(decodePayload(vc.proof.jwt)).toEqual({
         vc: {
-          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          '@context': [
+            'https://www.w3.org/2018/credentials/v1',
+            'https://www.w3.org/ns/credentials/status/v1',
+          ],
           type: ['VerifiableCredential', 'Profile'],
           credentialSubject: {
             sub: 'alice',
@@ -84,6 +101,7 @@ describe('credentials and presentations', () => {
             adult: true,
             age: 30,
           },
+          credentialStatus,
         },
         sub: alice.did,
         nbf: expect.any(Number),

@@ -1,8 +1,16 @@
 import type { VerifiableCredential } from '@veramo/core';
-import { W3C_CREDENTIALS_CONTEXT, type CreateVcRequest } from '@itp/schemas';
+import {
+  W3C_CREDENTIALS_CONTEXT,
+  W3C_STATUS_CONTEXT,
+  type BitstringStatusListEntry,
+  type CreateVcRequest,
+} from '@itp/schemas';
 import type { HolderBindings } from '../db/holder-bindings.js';
 import { canonicalDid } from '../dids/did-ethr.js';
 import { HolderNotBoundError, NotAnIssuerError } from '../errors.js';
+import { REVOCATION, STATUS_ENTRY_TYPE } from '../status/credential-status.js';
+import type { StatusIndexAllocator } from '../status/status-index-allocator.js';
+import type { StatusListUrls } from '../status/status-list-urls.js';
 import type { CredentialContext } from './credential-context.js';
 import { holderIdentifier } from './holder-identifier.js';
 
@@ -10,13 +18,19 @@ export interface IssueCredentialDeps extends CredentialContext {
   bindings: HolderBindings;
   /** JWT exp = issuance + this; undefined = the VC does not expire. */
   vcLifetimeSeconds?: number;
+  /** Hands out the status list entry of each new VC. */
+  allocator: StatusIndexAllocator;
+  statusUrls: StatusListUrls;
 }
 
 /**
  * create-vc (docs/api.md §3.2, §4.1 rule 7, docs/api.md §3): `issuer` must be an issuer DID of this
  * service (400); `holder` a DID create-did made (400) and bound to the calling user by create-did
  * with the wallet's secretKey and the user's bearer (403 otherwise: create-vc never binds). The VC says `credentialSubject: { id: holder, sub: userId,
- * ...userInfo }` and carries a JwtProof2020 signed with the issuer's key.
+ * ...userInfo }`, carries a revocation entry of one of the issuer's status lists (W3C Bitstring
+ * Status List; the entry records the user, who alone may revoke it) and a JwtProof2020 signed
+ * with the issuer's key. An entry whose VC then fails to be signed stays unused (its bit is never
+ * set).
  */
 export async function issueCredential(
   deps: IssueCredentialDeps,
@@ -27,9 +41,18 @@ export async function issueCredential(
   if (!deps.serviceDids.isIssuer(issuer)) throw new NotAnIssuerError(request.issuer);
   const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
   if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderNotBoundError(holder);
+  const { listId, index } = await deps.allocator.allocate(issuer, userId);
+  const listUrl = deps.statusUrls.listUrl(listId);
+  const credentialStatus: BitstringStatusListEntry = {
+    id: `${listUrl}#${index}`,
+    type: STATUS_ENTRY_TYPE,
+    statusPurpose: REVOCATION,
+    statusListIndex: String(index),
+    statusListCredential: listUrl,
+  };
   const now = new Date();
   const credential = {
-    '@context': [W3C_CREDENTIALS_CONTEXT],
+    '@context': [W3C_CREDENTIALS_CONTEXT, W3C_STATUS_CONTEXT],
     type: ['VerifiableCredential', 'Profile'],
     issuer: { id: issuer },
     issuanceDate: now.toISOString(),
@@ -37,6 +60,7 @@ export async function issueCredential(
       ? { expirationDate: new Date(now.getTime() + deps.vcLifetimeSeconds * 1000).toISOString() }
       : {}),
     credentialSubject: { id: holder, sub: userId, ...request.userInfo },
+    credentialStatus,
   };
   return deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });
 }

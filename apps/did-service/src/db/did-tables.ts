@@ -10,6 +10,36 @@ export interface DidTables {
     /** ISO 8601 UTC. */
     bound_at: string;
   };
+  /** The issuers' status lists (W3C Bitstring Status List, purpose revocation). */
+  did_status_lists: {
+    /** Short random url-safe id, the last segment of the list URL. */
+    id: string;
+    /** The issuer DID that signs the list and the VCs pointing at it. */
+    issuer: string;
+    /** Number of entries (bits). */
+    length: number;
+    /** 1 once every index is handed out: new VCs go to another list. */
+    is_full: number;
+    /** Bumped by every revocation: the signed list of an older revision is stale. */
+    revision: number;
+    /** The signed list credential (the VC JSON with proof.jwt) of `credential_revision`. */
+    credential: string | null;
+    credential_revision: number | null;
+    /** ISO 8601 UTC. */
+    created_at: string;
+  };
+  /** One handed-out index of a status list: the VC that carries it. */
+  did_status_entries: {
+    list_id: string;
+    status_index: number;
+    /** The user the VC was issued to (credentialSubject.sub). */
+    user_id: string;
+    /** ISO 8601 UTC. */
+    issued_at: string;
+    /** 1 once revoked (for good). */
+    revoked: number;
+    revoked_at: string | null;
+  };
 }
 
 export const didMigrations: MigrationSet = {
@@ -28,6 +58,38 @@ export const didMigrations: MigrationSet = {
           .createIndex('did_holder_bindings_user_id')
           .on('did_holder_bindings')
           .column('user_id')
+          .execute();
+      },
+    },
+    '0002_status_lists': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema
+          .createTable('did_status_lists')
+          .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('issuer', 'varchar(200)', (c) => c.notNull())
+          .addColumn('length', 'integer', (c) => c.notNull())
+          .addColumn('is_full', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('credential', 'text')
+          .addColumn('credential_revision', 'integer')
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('did_status_lists_issuer')
+          .on('did_status_lists')
+          .columns(['issuer', 'is_full', 'created_at'])
+          .execute();
+        // The primary key is what keeps two replicas from handing out one index twice.
+        await db.schema
+          .createTable('did_status_entries')
+          .addColumn('list_id', 'varchar(64)', (c) => c.notNull())
+          .addColumn('status_index', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+          .addColumn('issued_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('revoked', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('revoked_at', 'varchar(32)')
+          .addPrimaryKeyConstraint('did_status_entries_pk', ['list_id', 'status_index'])
           .execute();
       },
     },

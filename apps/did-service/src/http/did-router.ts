@@ -1,5 +1,10 @@
 import { Router } from 'express';
-import { createDidRequestSchema, createVcRequestSchema, createVpRequestSchema } from '@itp/schemas';
+import {
+  createDidRequestSchema,
+  createVcRequestSchema,
+  createVpRequestSchema,
+  revokeVcRequestSchema,
+} from '@itp/schemas';
 import {
   createPresentation,
   type CreatePresentationDeps,
@@ -7,12 +12,23 @@ import {
 import { issueCredential, type IssueCredentialDeps } from '../credentials/issue-credential.js';
 import { verifyCredentialBody, verifyPresentationBody } from '../credentials/verify-bodies.js';
 import { createDid, type CreateDidDeps } from '../dids/create-did.js';
+import { StatusListNotFoundError } from '../errors.js';
+import { revokeCredential, type RevokeCredentialDeps } from '../status/revoke-credential.js';
+import type { StatusListPublisher } from '../status/status-list-publisher.js';
+import { isStatusListId } from '../status/status-list-urls.js';
 import { jsonBody, parseBody } from '@itp/service-kit';
 import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
+import { sendStatusList } from './status-list-answer.js';
 
 export interface DidRouterDeps {
   createDid: CreateDidDeps;
   credentials: IssueCredentialDeps & CreatePresentationDeps;
+  status: {
+    revoke: RevokeCredentialDeps;
+    publisher: StatusListPublisher;
+    /** Cache-Control max-age of the lists (STATUS_LIST_MAX_AGE_SECONDS). */
+    maxAgeSeconds: number;
+  };
   users: UserAuthentication;
   bodyLimitBytes: number;
 }
@@ -47,6 +63,21 @@ export function didRouter(deps: DidRouterDeps): Router {
 
   router.post('/v2/did/verify-vp', async (req, res) => {
     res.json(await verifyPresentationBody(credentials, req.body));
+  });
+
+  router.post('/v2/did/revoke-vc', async (req, res) => {
+    const userId = await requireUser(req, deps.users);
+    const request = parseBody(revokeVcRequestSchema, req.body);
+    const jwt = request.jwt ?? request.vc?.proof.jwt ?? '';
+    res.json(await revokeCredential(deps.status.revoke, jwt, userId));
+  });
+
+  // Public (no authentication): verifiers anywhere fetch the lists the VCs point at.
+  router.get('/v2/did/status-lists/:listId', async (req, res) => {
+    const { listId } = req.params;
+    const signed = isStatusListId(listId) ? await deps.status.publisher.current(listId) : undefined;
+    if (!signed) throw new StatusListNotFoundError();
+    sendStatusList(req, res, signed, deps.status.maxAgeSeconds);
   });
 
   router.get('/v2/did/issuers', (_req, res) => {

@@ -51,6 +51,14 @@ export interface DidHarness {
   close(): Promise<void>;
 }
 
+/** PUBLIC_URL of the harness: status list URLs start with it. */
+export const HARNESS_PUBLIC_URL = 'http://api.did-harness.test';
+
+/** The path of a status list URL (statusListCredential), to fetch it from the harness itself. */
+export function statusListPath(listUrl: string): string {
+  return new URL(listUrl).pathname;
+}
+
 /** A logger like service-kit's (same redaction) that keeps its lines in memory. */
 export function memoryLogger(lines: string[]): Logger {
   const stream = new Writable({
@@ -92,6 +100,9 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
     AUTH_SERVICE_INTERNAL_URL: auth.url,
     ...tokens,
     DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
+    // Where a gateway would be: the base of the status list URLs in issued VCs (never fetched;
+    // specs read a list from this service at the same path, see `statusListPath`).
+    PUBLIC_URL: HARNESS_PUBLIC_URL,
     ...env,
   };
   const configWith = (changes: Env) =>

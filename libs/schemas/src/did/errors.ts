@@ -12,6 +12,11 @@ export const DID_ERRORS = {
     code: '400',
     when: "a body that is no VC / VP; an issuer / verifier that is not the service's; a holder create-did did not make; credentials that do not verify or are not the holder's",
   },
+  notRevocable: {
+    status: 400,
+    code: '400',
+    when: 'revoke-vc: a VC whose JWT does not verify as issued by this service, or without a status entry of this service',
+  },
   unauthenticated: {
     status: 401,
     code: '401',
@@ -27,7 +32,17 @@ export const DID_ERRORS = {
     code: '403',
     when: "create-vc / create-vp: the holder DID is not bound to the caller (unbound or another user's; the message says how to bind); a credential names another user",
   },
+  notYourCredential: {
+    status: 403,
+    code: '403',
+    when: 'revoke-vc: the VC was issued to another user',
+  },
   noRoute: { status: 404, code: '404', when: 'no such route' },
+  noStatusList: {
+    status: 404,
+    code: '404',
+    when: 'GET /v2/did/status-lists/<listId>: no such status list (unknown or malformed listId)',
+  },
   charset: {
     status: 415,
     code: '415',

@@ -12,6 +12,7 @@ export * from './user-info.js';
 export * from './verifiable-credential.js';
 export * from './verifiable-presentation.js';
 export * from './verification-result.js';
+export * from './credential-status.js';
 export * from './verify-login-vp.js';
 export * from './auth-user-with-vp.js';
 export { DID_ERRORS } from './errors.js';

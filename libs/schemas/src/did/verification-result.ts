@@ -16,6 +16,8 @@ export const VERIFICATION_FAILURE_CODES = [
   'missing_id',
   'no_credentials',
   'user_mismatch',
+  'revoked',
+  'status_unavailable',
 ] as const;
 export type VerificationFailureCode = (typeof VERIFICATION_FAILURE_CODES)[number];
 

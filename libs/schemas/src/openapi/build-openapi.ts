@@ -166,11 +166,20 @@ function operation(
 ): Json {
   const base = pascal(endpoint.path.replace(/^\/v2\//, ''));
   const op: Json = {
-    operationId: `${endpoint.tag}.${endpoint.path.split('/').pop()}`,
+    operationId: endpoint.operationId ?? `${endpoint.tag}.${endpoint.path.split('/').pop()}`,
     tags: [endpoint.tag],
     summary: endpoint.summary,
   };
   if (endpoint.description) op['description'] = endpoint.description;
+  if (endpoint.pathParameters) {
+    op['parameters'] = endpoint.pathParameters.map(({ name, description, pattern }) => ({
+      name,
+      in: 'path',
+      required: true,
+      description,
+      schema: { type: 'string', ...(pattern ? { pattern } : {}) },
+    }));
+  }
   if (endpoint.security) {
     const scheme = endpoint.security.scheme === 'basic' ? 'clientBasic' : 'userBearer';
     op['security'] = endpoint.security.optional ? [{ [scheme]: [] }, {}] : [{ [scheme]: [] }];
@@ -188,14 +197,35 @@ function operation(
   }
   const ok: Json = { description: endpoint.response ? 'Success' : 'Success (no body)' };
   if (endpoint.response) {
+    const others = Object.fromEntries(
+      (endpoint.otherMediaTypes ?? []).map(({ type, description }) => [
+        type,
+        { schema: { type: 'string', description } },
+      ]),
+    );
     ok['content'] = {
+      ...others,
       'application/json': {
         schema: components.convert(endpoint.response, 'output', `${base}Response`),
         ...withExamples(examplesOf(recorded.examples, 'response')),
       },
     };
   }
-  op['responses'] = { '200': ok, ...errorResponses(endpoint.errors, recorded.errors) };
+  if (endpoint.responseHeaders) {
+    ok['headers'] = Object.fromEntries(
+      Object.entries(endpoint.responseHeaders).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' } },
+      ]),
+    );
+  }
+  op['responses'] = {
+    '200': ok,
+    ...(endpoint.conditional
+      ? { '304': { description: 'Not modified: If-None-Match names the current ETag' } }
+      : {}),
+    ...errorResponses(endpoint.errors, recorded.errors),
+  };
   return op;
 }
 

@@ -16,6 +16,9 @@ import {
   createVcRequestSchema,
   createVpRequestSchema,
   didRecordSchema,
+  revokeVcRequestSchema,
+  revokeVcResultSchema,
+  statusListCredentialSchema,
   serviceDidListSchema,
   verifiableCredentialSchema,
   verifiablePresentationSchema,
@@ -42,6 +45,19 @@ export interface RestEndpoint {
   security?: { scheme: 'basic' | 'bearer'; optional?: boolean };
   /** Every error this endpoint can answer, from its API's catalog. */
   errors: RestErrorDoc[];
+  /** The operation id; default `<tag>.<last path segment>`. */
+  operationId?: string;
+  /** The `{name}` segments of `path`. */
+  pathParameters?: Array<{ name: string; description: string; pattern?: string }>;
+  /**
+   * Media types of the 200 answer besides `application/json`, chosen by `Accept`; the first is
+   * the default (answered without an Accept that prefers JSON). Their bodies are text.
+   */
+  otherMediaTypes?: Array<{ type: string; description: string }>;
+  /** Headers of the 200 answer: name → description. */
+  responseHeaders?: Record<string, string>;
+  /** Answers 304 (no body) when If-None-Match names the current ETag. */
+  conditional?: boolean;
 }
 
 const A = AUTH_ERRORS;
@@ -168,6 +184,57 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     request: verifiablePresentationSchema,
     response: verificationResultSchema,
     errors: [...DID_BODY, D.notOurs, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/revoke-vc',
+    tag: 'did',
+    summary: 'Revoke a verifiable credential of the caller (for good)',
+    description:
+      'The body is the VC as create-vc answered it (`vc`) or its compact JWT (`jwt`). The JWT ' +
+      'must verify as issued by an issuer DID of this service (an expired VC may still be ' +
+      'revoked) and carry a status entry of this service; the bearer must be the user the VC was ' +
+      'issued to. Revoking again answers 200 again. Its status list shows the bit set from the ' +
+      'next signed revision; verify-vc, verify-vp and logins see it at once.',
+    request: revokeVcRequestSchema,
+    response: revokeVcResultSchema,
+    security: { scheme: 'bearer' },
+    errors: [...DID_BODY, D.notRevocable, D.unauthenticated, D.notYourCredential, D.unavailable],
+  },
+  {
+    method: 'get',
+    path: '/v2/did/status-lists/{listId}',
+    tag: 'did',
+    operationId: 'did.status-list',
+    summary: 'A status list credential (W3C Bitstring Status List v1.0): public, cacheable',
+    description:
+      'The BitstringStatusListCredential (purpose `revocation`) that the `credentialStatus` of ' +
+      'issued VCs points at, signed by the same issuer DID. By default a compact JWT ' +
+      '(`application/vc+jwt`); with `Accept: application/json` the same credential in the VC ' +
+      'JSON shape of create-vc (with `proof.jwt`). `credentialSubject.encodedList` is "u" + ' +
+      'base64url (no padding) of the GZIP-compressed bitstring, index 0 the left-most bit; a set ' +
+      'bit is a revoked VC. `Cache-Control: max-age` says how long it may be cached; `ETag` / ' +
+      '`If-None-Match` answer 304 while it is unchanged.',
+    response: statusListCredentialSchema,
+    pathParameters: [
+      {
+        name: 'listId',
+        description: 'the list id, last segment of statusListCredential',
+        pattern: '^[A-Za-z0-9_-]{22}$',
+      },
+    ],
+    otherMediaTypes: [
+      {
+        type: 'application/vc+jwt',
+        description: 'the credential as a compact JWT (ES256K, did:ethr issuer)',
+      },
+    ],
+    responseHeaders: {
+      'Cache-Control': 'public, max-age=<STATUS_LIST_MAX_AGE_SECONDS> (default 300)',
+      ETag: 'changes when the list changes (a revocation); differs between the JWT and JSON forms',
+    },
+    conditional: true,
+    errors: [D.noStatusList, D.internal, D.unavailable],
   },
   {
     method: 'get',

@@ -1,0 +1,62 @@
+import { randomInt } from 'node:crypto';
+import type { StatusListStore } from '../db/status-lists.js';
+import { newStatusListId } from './status-list-urls.js';
+
+/** A status list entry handed out for one VC. */
+export interface AllocatedEntry {
+  listId: string;
+  index: number;
+}
+
+/** Random draws before the allocator lists the free indexes instead (a nearly full list). */
+const RANDOM_DRAWS = 8;
+/** Rounds (list chosen, index tried) before giving up: only reached under extreme contention. */
+const MAX_ROUNDS = 50;
+
+/**
+ * Hands out status list indexes (W3C Bitstring Status List §2.1: at random among the free ones,
+ * so an index says nothing about when or to whom a VC was issued). The database decides: an index
+ * is claimed by inserting its entry (primary key list id + index), so two replicas never hand out
+ * the same one; a draw that hits a taken index draws again. After a few misses (a list close to
+ * full) the free indexes are listed and one of them is picked at random; none left marks the list
+ * full and the next list is used, created when there is none. Replicas that create a list at the
+ * same time each create one: both are used, the oldest first.
+ */
+export class StatusIndexAllocator {
+  constructor(
+    private readonly store: StatusListStore,
+    /** Entries of each new list (STATUS_LIST_LENGTH). */
+    private readonly length: number,
+  ) {}
+
+  async allocate(issuer: string, userId: string): Promise<AllocatedEntry> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const list = await this.currentList(issuer);
+      for (let draw = 0; draw < RANDOM_DRAWS; draw++) {
+        const index = randomInt(list.length);
+        if (await this.store.claim(list.id, index, userId)) return { listId: list.id, index };
+      }
+      const used = new Set(await this.store.usedIndexes(list.id));
+      const free: number[] = [];
+      for (let i = 0; i < list.length; i++) if (!used.has(i)) free.push(i);
+      while (free.length > 0) {
+        const at = randomInt(free.length);
+        const index = free[at] as number;
+        if (await this.store.claim(list.id, index, userId)) return { listId: list.id, index };
+        // Taken meanwhile by another caller: drop it and pick again.
+        free[at] = free[free.length - 1] as number;
+        free.pop();
+      }
+      await this.store.markFull(list.id);
+    }
+    throw new Error(`no free status list index for ${issuer} after ${MAX_ROUNDS} rounds`);
+  }
+
+  private async currentList(issuer: string): Promise<{ id: string; length: number }> {
+    const current = await this.store.currentList(issuer);
+    if (current) return { id: current.id, length: Number(current.length) };
+    const id = newStatusListId();
+    await this.store.createList(id, issuer, this.length);
+    return { id, length: this.length };
+  }
+}
