@@ -134,6 +134,7 @@ export async function startStack(options: { log?: (line: string) => void } = {})
         AUTH_SERVICE_URL: url('auth-service'),
         AUTH_SERVICE_INTERNAL_URL: internalUrl('auth-service'),
         DID_KMS_SECRET_KEY: secrets.didKmsSecretKey,
+        PUBLIC_URL: url('gateway'),
       },
       'token-rpc': {
         ...stores,

@@ -53,6 +53,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
     databases.push(authDb!, didDb!, tokenDb!);
     const registry = await ensureRegistry();
     const didInternalPort = await freePort();
+    const gatewayPort = await freePort();
     auth = await startAuthService({
       DATABASE_URL: authDb!.url,
       DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
@@ -86,6 +87,8 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         AUTH_SERVICE_URL: auth.url,
         AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
         INTERNAL_PORT: String(didInternalPort),
+        // Where clients reach the API: the status lists' URLs of the credentials it issues.
+        PUBLIC_URL: `http://localhost:${gatewayPort}`,
         ...internalTokenEnv('did-service', tokens),
         DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
       },
@@ -101,7 +104,7 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
         TOKEN_RPC_URL: tokenRpc.url,
         BLOCK_RPC_URL: 'http://127.0.0.1:9',
       },
-      { waitFor: 'live' },
+      { waitFor: 'live', port: gatewayPort },
     );
     started.push(gateway);
     const running = auth;
