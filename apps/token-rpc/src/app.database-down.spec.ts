@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningAnvil } from '@itp/dev-chain';
+import { startTcpProxy, type TcpProxy } from '@itp/harness';
 import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 import {
   ONE_ETH,
   chainCall,
@@ -46,7 +46,7 @@ describe('token-rpc with the database going away', () => {
     proxy = await startTcpProxy(db.url);
     app = await startTokenApp({
       chainUrl: chain.url,
-      databaseUrl: proxy.rewrite(db.url),
+      databaseUrl: proxy.proxiedUrl(db.url),
       redisPrefix: uniquePrefix('token'),
     });
     wallet = await createAddress(app.url);
@@ -78,7 +78,7 @@ describe('token-rpc with the database going away', () => {
       'pending',
     ]);
 
-    await proxy.stop();
+    await proxy.cut();
     const unavailable = {
       code: '503',
       message: expect.stringMatching(/^Database unavailable: /),
@@ -127,7 +127,7 @@ describe('token-rpc with the database going away', () => {
     );
 
     // Back: the pool reconnects, the same calls work again.
-    await proxy.start();
+    await proxy.restore();
     expect((await rpc(app.url, '/token', 'createAddress')).result.resultCode).toBe('200');
     const status = await ok(app.url, '/token', 'getTransactionStatus', {
       transactionId: earlierId,

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
+import { startTcpProxy, type TcpProxy } from '@itp/harness';
 import {
   createTestDatabase,
   testRedisUrl,
@@ -12,7 +13,6 @@ import {
 import { RedisKvStore } from './kv/redis-kv-store.js';
 import { openSqlDatabase } from './sql/open-sql-database.js';
 import type { SqlDatabase } from './sql/sql-database.js';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 import {
   STORE_UNAVAILABLE_MESSAGES,
   isStoreUnavailable,

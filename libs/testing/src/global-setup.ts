@@ -1,4 +1,9 @@
-import { provisionInfra, TEST_ENV, type Infra } from './infra.js';
+/**
+ * jest's global setup and teardown: Redis, PostgreSQL and a dev chain for the whole run, resolved
+ * once by @itp/harness (provisionInfra) and handed to the test workers as ITP_TEST_* variables.
+ */
+import { provisionInfra, type Infra } from '@itp/harness';
+import { TEST_ENV } from './test-infra.js';
 
 declare global {
   var __ITP_INFRA__: Infra | undefined;

@@ -1,6 +1,7 @@
 export { freePort } from '@itp/dev-chain';
-export { TEST_ENV, provisionInfra, type Infra, type Provisioned } from './infra.js';
+export { provisionInfra, type Infra, type Provisioned } from '@itp/harness';
 export {
+  TEST_ENV,
   createTestDatabase,
   testAdminDatabaseUrl,
   testChainUrl,

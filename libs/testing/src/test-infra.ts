@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { TEST_ENV } from './infra.js';
+
+/**
+ * The environment variables jest's global setup (global-setup.ts) hands the resolved
+ * infrastructure URLs to the test workers in.
+ */
+export const TEST_ENV = {
+  redis: 'ITP_TEST_REDIS_URL',
+  database: 'ITP_TEST_DATABASE_URL',
+  chain: 'ITP_TEST_ETH_RPC_URL',
+} as const;
 
 function required(name: string): string {
   const value = process.env[name];

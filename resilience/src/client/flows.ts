@@ -1,5 +1,5 @@
 import { HDNodeWallet } from 'ethers';
-import type { PrivateChain } from '../infra/private-chain.js';
+import type { LocalChain } from '@itp/harness';
 import type { SecretLedger } from '../hygiene/secret-ledger.js';
 import { bearer, sha256, type Api, type Json, type RpcAnswer } from './api.js';
 
@@ -51,7 +51,7 @@ export class Flows {
     return this.noteWallet(await this.api.ok('/token', 'createAddress', {}));
   }
 
-  async fund(chain: PrivateChain, address: string): Promise<void> {
+  async fund(chain: LocalChain, address: string): Promise<void> {
     await chain.call('anvil_setBalance', [address, '0x56BC75E2D63100000']); // 100 ETH
   }
 

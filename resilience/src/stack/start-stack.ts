@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_CHAIN, freePort } from '@itp/dev-chain';
 import { internalTokenEnv } from '@itp/crypto';
-import { PrivateChain } from '../infra/private-chain.js';
-import { PrivatePostgres } from '../infra/private-postgres.js';
-import { PrivateRedis } from '../infra/private-redis.js';
+import { LocalChain, LocalPostgres, LocalRedis } from '@itp/harness';
 import { AppProcess, REPO_ROOT } from './app-process.js';
 import { makeSecrets, type StackSecrets } from './secrets.js';
 
@@ -18,9 +16,9 @@ export interface StackAccounts {
 
 export interface Stack {
   dir: string;
-  redis: PrivateRedis;
-  postgres: PrivatePostgres;
-  chain: PrivateChain;
+  redis: LocalRedis;
+  postgres: LocalPostgres;
+  chain: LocalChain;
   databaseUrl: string;
   apps: Record<AppName, AppProcess>;
   gatewayUrl: string;
@@ -87,9 +85,9 @@ export async function startStack(options: { log?: (line: string) => void } = {})
   try {
     say('starting private Redis, PostgreSQL and anvil');
     const [redis, postgres, chain, secrets] = await Promise.all([
-      PrivateRedis.start(dir),
-      PrivatePostgres.start(dir),
-      PrivateChain.start(dir),
+      LocalRedis.start({ dir, persist: true }),
+      LocalPostgres.start({ dir }),
+      LocalChain.start({ stateFile: join(dir, 'chain.json'), deployRegistry: true }),
       makeSecrets(),
     ]);
     closers.push(

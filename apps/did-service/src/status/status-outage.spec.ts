@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTcpProxy, type TcpProxy } from '@itp/stores/testing';
+import { startTcpProxy, type TcpProxy } from '@itp/harness';
 import { createTestDatabase, waitFor, type TestDatabase } from '@itp/testing';
 import { startDidHarness, statusListPath, type DidHarness } from '../testing/did-harness.js';
 

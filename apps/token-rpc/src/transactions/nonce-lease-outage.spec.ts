@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { ServiceUnavailableError } from '@itp/errors';
+import { startTcpProxy, type TcpProxy } from '@itp/harness';
 import { RedisKvStore } from '@itp/stores';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
-import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
 import { NonceManager } from './nonce-manager.js';
 
 const logger = pino({ level: 'silent' });
@@ -29,7 +29,7 @@ describe('NonceManager across a Redis outage', () => {
   beforeAll(async () => {
     proxy = await startTcpProxy(testRedisUrl());
     kv = new RedisKvStore({
-      url: proxy.rewrite(testRedisUrl()),
+      url: proxy.proxiedUrl(testRedisUrl()),
       keyPrefix: uniquePrefix('nonce-outage'),
       commandTimeoutMs: 500,
     });
@@ -54,7 +54,7 @@ describe('NonceManager across a Redis outage', () => {
       return lease.nonce;
     });
     await taken; // B's lease is taken
-    await proxy.stop();
+    await proxy.cut();
     // While Redis is away: a clear 503 at once (never queued for later), for A and for B's send.
     const started = Date.now();
     await expect(send(A)).rejects.toBeInstanceOf(ServiceUnavailableError);
@@ -68,7 +68,7 @@ describe('NonceManager across a Redis outage', () => {
       // A real duration, not a wait: the outage goes on while the requests arrive.
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await proxy.start();
+    await proxy.restore();
     const back = Date.now();
     // Both addresses work again within 5 s: no lease taken by a replayed command, and B's
     // unreleased lease (its release failed) ends within its TTL.
