@@ -4,8 +4,7 @@
  * Redis, a database of its own and a chain of its own (new addresses are funded from its
  * account #0, so no other spec's transactions share its nonces).
  */
-import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/dev-chain';
-import { startStack, type Stack, type UpstreamName } from '@itp/harness';
+import { LocalChain, startStack, type Stack, type UpstreamName } from '@itp/harness';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@itp/testing';
 import { SETUP_ENV } from './setup-settings.js';
 import type { GatewayStack } from './suites/context.js';
@@ -18,27 +17,24 @@ export interface GatewaySetup {
 export async function startGatewaySetup(
   replicas: Partial<Record<UpstreamName, number>>,
 ): Promise<GatewaySetup> {
-  let anvil: RunningAnvil | undefined;
+  let chain: LocalChain | undefined;
   let db: TestDatabase | undefined;
   let stack: Stack | undefined;
   const stop = async (): Promise<void> => {
     await stack?.stop();
-    await anvil?.stop();
+    await chain?.close();
     await db?.drop();
   };
   try {
-    anvil = await startAnvil({ chainId: DEV_CHAIN.chainId });
+    chain = await LocalChain.start({ deployRegistry: true });
     db = await createTestDatabase();
     stack = await startStack({
       replicas,
       infra: {
         redisUrl: testRedisUrl(),
         databaseUrl: db.url,
-        chainUrl: anvil.url,
-        didRegistryAddress: await deployDidRegistry(
-          anvil.url,
-          DEV_CHAIN.devOnlyAccount0.privateKey,
-        ),
+        chainUrl: chain.url,
+        didRegistryAddress: chain.didRegistryAddress,
       },
       env: SETUP_ENV,
       // Only what goes wrong: the suites provoke 4xx answers on purpose (warn level).

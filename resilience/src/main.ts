@@ -12,7 +12,7 @@ import { closeAgent } from './client/http.js';
 import { PROFILES } from './profiles.js';
 import { figuresMarkdown, replaceFigures } from './report/write-report.js';
 import { runSuite } from './run-suite.js';
-import { REPO_ROOT } from './stack/app-process.js';
+import { REPO_ROOT } from '@itp/harness';
 import { violations } from './verdict.js';
 
 const name = process.argv.includes('--profile')

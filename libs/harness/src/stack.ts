@@ -14,7 +14,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newInternalTokens } from '@itp/crypto';
+import { newInternalTokens, type InternalTokens } from '@itp/crypto';
 import { DEV_CHAIN, deployDidRegistry, freePort } from '@itp/dev-chain';
 import { AppProcess, REPO_ROOT, type AppOutput } from './app-process.js';
 import { bundleServices, type ServiceBundles } from './bundle-apps.js';
@@ -63,6 +63,14 @@ export interface StackOptions {
   logLevel?: string;
   /** How long every process has to answer GET /health/ready with 200; 120 s by default. */
   readyTimeoutMs?: number;
+  /**
+   * Each app's Redis keys start with `<keyPrefix><app>:`; a unique prefix by default (stacks may
+   * share one Redis). `''` leaves the apps' own default prefixes, as in production (a Redis of
+   * the stack's own).
+   */
+  keyPrefix?: string;
+  /** The internal API's tokens (one per pair of services); fresh random ones by default. */
+  internalTokens?: InternalTokens;
 }
 
 export interface Replica {
@@ -81,6 +89,8 @@ export interface Stack {
   /** Every upstream instance, by service name, in index order. */
   replicas: Record<string, Replica[]>;
   gateway: AppProcess;
+  /** The internal API's tokens the services were given. */
+  internalTokens: InternalTokens;
   /** SIGKILL one replica (a crash), and wait until it is gone. */
   kill(replica: Replica): Promise<void>;
   /** Stops every process of the stack (not the infrastructure) and removes its files. */
@@ -146,7 +156,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         deployDidRegistry(infra.chainUrl, DEV_CHAIN.devOnlyAccount0.privateKey),
     ]);
     bundles = await bundling;
-    const prefix = `stack:${randomBytes(6).toString('hex')}:`;
+    const prefix = options.keyPrefix ?? `stack:${randomBytes(6).toString('hex')}:`;
     if (options.logDir) mkdirSync(options.logDir, { recursive: true });
 
     const plan: Array<{ name: string; index: number; port: number; internalPort: number }> = [];
@@ -183,7 +193,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       // Any free port: several instances of one service on one host.
       metricsPorts: Object.fromEntries(APP_NAMES.map((name) => [name, 0])),
       internalPorts: Object.fromEntries(INTERNAL_UPSTREAMS.map(({ name }) => [name, 0])),
-      internalTokens: newInternalTokens(),
+      internalTokens: options.internalTokens ?? newInternalTokens(),
     };
     const appEnv = options.appEnv ?? 'development';
     const settings: WiringSettings = {
@@ -197,7 +207,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const envFor = (name: string, port: number, internalPort?: number): Record<string, string> => {
       const env = serviceEnv(settings, stack, name, port);
-      env.REDIS_KEY_PREFIX = `${prefix}${name}:`;
+      if (prefix) env.REDIS_KEY_PREFIX = `${prefix}${name}:`;
       if (internalPort !== undefined && env.INTERNAL_PORT !== undefined) {
         env.INTERNAL_PORT = String(internalPort);
       }
@@ -244,6 +254,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       didRegistryAddress,
       replicas,
       gateway,
+      internalTokens: stack.internalTokens,
       kill: (replica) => replica.process.kill(),
       stop,
     };

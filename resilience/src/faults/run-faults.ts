@@ -73,7 +73,7 @@ async function inject(kind: FaultKind, stack: Stack): Promise<() => Promise<void
       await app.stop();
       return async () => {
         app.start();
-        await app.waitHealthy('/health/live');
+        await app.waitReady('/health/live', Date.now() + 120_000);
       };
     }
   }

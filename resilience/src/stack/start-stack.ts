@@ -2,10 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEV_CHAIN, freePort } from '@itp/dev-chain';
-import { internalTokenEnv } from '@itp/crypto';
-import { LocalChain, LocalPostgres, LocalRedis } from '@itp/harness';
-import { AppProcess, REPO_ROOT } from './app-process.js';
+import {
+  LocalChain,
+  LocalPostgres,
+  LocalRedis,
+  REPO_ROOT,
+  startStack as startAppStack,
+  type AppProcess,
+} from '@itp/harness';
 import { makeSecrets, type StackSecrets } from './secrets.js';
 
 /** Who the suite logs in as, and the relying party of the QR (web-site) login. */
@@ -49,8 +53,23 @@ export type AppName = (typeof APP_NAMES)[number];
  * - TRUST_PROXY loopback on every process, gateway included: the suite's clients say who they are
  *   with X-Forwarded-For, so the fuzzers' failed logins and wallet calls hit their own per-address
  *   limits (which stay at their defaults) and never those of the load.
+ * The secrets are the run's own (secrets.ts), so that the secret scan knows what to look for.
  */
-const CHAIN_TIMEOUT_MS = '3000';
+function stackEnv(secrets: StackSecrets): Partial<Record<AppName, Record<string, string>>> {
+  const chain = { ETH_RPC_TIMEOUT_MS: '3000' };
+  return {
+    'auth-service': { JWT_SIGNING_KEYS: secrets.jwtSigningKeys, LOGIN_POLL_MIN_INTERVAL_MS: '0' },
+    'did-service': { ...chain, DID_KMS_SECRET_KEY: secrets.didKmsSecretKey },
+    'token-rpc': {
+      ...chain,
+      WALLET_MASTER_KEY: secrets.walletMasterKey,
+      TX_RECONCILE_INTERVAL_MS: '5000',
+      TX_RECONCILE_GRACE_MS: '3000',
+    },
+    'block-rpc': chain,
+    gateway: { TRUST_PROXY: 'loopback' },
+  };
+}
 
 function runCli(args: string[], env: Record<string, string>, stdin: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -96,78 +115,28 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       () => chain.stop(),
     );
     const databaseUrl = await postgres.createDatabase('itp');
-    const names = APP_NAMES;
-    const ports = await Promise.all(names.map(() => freePort()));
-    const metrics = await Promise.all(names.map(() => freePort()));
-    const internal = await Promise.all(names.map(() => freePort()));
-    const url = (name: AppName) => `http://127.0.0.1:${ports[names.indexOf(name)]}`;
-    const internalUrl = (name: AppName) => `http://127.0.0.1:${internal[names.indexOf(name)]}`;
-    const common = (name: AppName): Record<string, string> => ({
-      APP_ENV: 'test',
-      LOG_LEVEL: 'info',
-      METRICS_PORT: String(metrics[names.indexOf(name)]),
-      INTERNAL_PORT: String(internal[names.indexOf(name)]),
-      TRUST_PROXY: 'loopback',
-      // Only the internal tokens of the calls it makes and answers, as in production.
-      ...internalTokenEnv(name, secrets.internalTokens),
+    say('starting auth-service, did-service, token-rpc, block-rpc and the gateway');
+    const stack = await startAppStack({
+      infra: {
+        redisUrl: redis.url,
+        databaseUrl,
+        chainUrl: chain.url,
+        didRegistryAddress: chain.didRegistryAddress,
+      },
+      appEnv: 'test',
+      env: stackEnv(secrets),
+      internalTokens: secrets.internalTokens,
+      // The Redis is the stack's own: the apps' production key prefixes (the checks read them).
+      keyPrefix: '',
+      logDir: dir,
     });
-    const stores = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
-    const chainEnv = {
-      ETH_RPC_URL: chain.url,
-      CHAIN_ID: String(DEV_CHAIN.chainId),
-      ETH_RPC_TIMEOUT_MS: CHAIN_TIMEOUT_MS,
-    };
-    const env: Record<AppName, Record<string, string>> = {
-      'auth-service': {
-        ...stores,
-        JWT_SIGNING_KEYS: secrets.jwtSigningKeys,
-        DID_SERVICE_INTERNAL_URL: internalUrl('did-service'),
-        LOGIN_POLL_MIN_INTERVAL_MS: '0',
-      },
-      'did-service': {
-        ...stores,
-        ...chainEnv,
-        DID_REGISTRY_ADDRESS: chain.didRegistryAddress,
-        TOKEN_RPC_INTERNAL_URL: internalUrl('token-rpc'),
-        AUTH_SERVICE_URL: url('auth-service'),
-        AUTH_SERVICE_INTERNAL_URL: internalUrl('auth-service'),
-        DID_KMS_SECRET_KEY: secrets.didKmsSecretKey,
-        PUBLIC_URL: url('gateway'),
-      },
-      'token-rpc': {
-        ...stores,
-        ...chainEnv,
-        WALLET_MASTER_KEY: secrets.walletMasterKey,
-        TX_RECONCILE_INTERVAL_MS: '5000',
-        TX_RECONCILE_GRACE_MS: '3000',
-      },
-      'block-rpc': { ...stores, ...chainEnv },
-      gateway: {
-        AUTH_SERVICE_URL: url('auth-service'),
-        DID_SERVICE_URL: url('did-service'),
-        TOKEN_RPC_URL: url('token-rpc'),
-        BLOCK_RPC_URL: url('block-rpc'),
-      },
-    };
+    closers.push(() => stack.stop());
     const apps = Object.fromEntries(
-      names.map((name, i) => [
+      APP_NAMES.map((name) => [
         name,
-        new AppProcess(name, ports[i] as number, { ...common(name), ...env[name] }, dir),
+        name === 'gateway' ? stack.gateway : stack.replicas[name]![0]!.process,
       ]),
     ) as Record<AppName, AppProcess>;
-    for (const app of Object.values(apps)) closers.push(() => app.close());
-    say('starting auth-service, did-service, token-rpc, block-rpc and the gateway');
-    // Migrations of the services sharing one database run one after the other (auth and
-    // block first, then token-rpc, whose wallet did-service needs at start).
-    apps['auth-service'].start();
-    apps['block-rpc'].start();
-    apps['token-rpc'].start();
-    await Promise.all([
-      apps['auth-service'].waitHealthy('/health/live'),
-      apps['token-rpc'].waitHealthy('/health/live'),
-    ]);
-    apps['did-service'].start();
-    apps.gateway.start();
     const accounts: StackAccounts = {
       users: ['res-load', 'res-race', 'res-fault'].map((id) => ({
         id,
@@ -198,7 +167,6 @@ export async function startStack(options: { log?: (line: string) => void } = {})
         accounts.client.secret,
       ),
     ]);
-    await Promise.all(Object.values(apps).map((app) => app.waitHealthy('/health/ready')));
     say('stack ready');
     return {
       dir,
@@ -207,11 +175,11 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       chain,
       databaseUrl,
       apps,
-      gatewayUrl: apps.gateway.url,
+      gatewayUrl: stack.gatewayUrl,
       secrets,
       accounts,
       logFiles: () => [
-        ...Object.values(apps).map((a) => a.logFile),
+        ...Object.values(apps).flatMap((a) => (a.logFile ? [a.logFile] : [])),
         redis.logFile,
         postgres.logFile,
       ],
