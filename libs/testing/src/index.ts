@@ -25,3 +25,8 @@ export {
 } from './error-catalog-check.js';
 export { loseRedisData } from './lose-redis-data.js';
 export { manualClock, waitFor, type ManualClock, type WaitForOptions } from './wait-for.js';
+export {
+  describeMigrateEntry,
+  type MigrateEntrySuite,
+  type MigrationTable,
+} from './migrate-entry-suite.js';

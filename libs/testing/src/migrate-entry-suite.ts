@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from './test-infra.js';
+
+/** A migration table of the app and the names every migration of it records there. */
+export interface MigrationTable {
+  /** `schema.table` or `table`. */
+  table: string;
+  /** Every migration's name; `count` alone when the names are another library's. */
+  names?: readonly string[];
+  count?: number;
+}
+
+export interface MigrateEntrySuite {
+  app: string;
+  /** `new URL('./migrate.ts', import.meta.url)` of the app's spec. */
+  entry: URL;
+  tables: readonly MigrationTable[];
+}
+
+function runEntry(entry: URL, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(entry)], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr.on('data', (c: Buffer) => chunks.push(c));
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output: Buffer.concat(chunks).toString('utf8') })),
+  );
+}
+
+/** What each table records: its migration names, or their number where only a count is given. */
+async function recorded(url: string, tables: readonly MigrationTable[]): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: unknown[] = [];
+    for (const t of tables) {
+      const rows = (await client.query<{ name: string }>(`SELECT name FROM ${t.table}`)).rows;
+      const names = rows.map((row) => row.name).sort();
+      out.push(t.names ? names : names.length);
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * An app's migration entry (`apps/<app>/src/migrate.ts`) as the Kubernetes Job runs it: its own
+ * process with DATABASE_URL only. On a fresh database it applies every migration, a second run
+ * finds none pending, and without DATABASE_URL it exits 2.
+ */
+export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite): void {
+  describe(`${app} migrate entry (src/migrate.ts)`, () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await db?.drop();
+    });
+
+    it('without DATABASE_URL exits 2', async () => {
+      expect(await runEntry(entry, {})).toEqual({
+        code: 2,
+        output: `${app} migrate: DATABASE_URL is required\n`,
+      });
+    });
+
+    it('applies every migration to a fresh database, then finds none pending', async () => {
+      const all = tables.map((t) => (t.names ? [...t.names].sort() : t.count));
+      const applied = { code: 0, output: `${app}: migrations applied\n` };
+      expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+      expect(await recorded(db.url, tables)).toEqual(all);
+      expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+      expect(await recorded(db.url, tables)).toEqual(all);
+    });
+  });
+}
