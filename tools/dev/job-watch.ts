@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isAlive } from '@itp/harness';
 
 function statOf(pid: number): { ppid: number; pgrp: number } | undefined {
   try {
@@ -26,15 +27,6 @@ export function jobAncestors(): number[] {
   }
   return ancestors;
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Calls `onGone` once when one of `pids` has ended. A SIGTERM sent to npm alone ends npm and its

@@ -1,22 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Resolver } from 'did-resolver';
 import { verifyCredential } from 'did-jwt-vc';
-import { getResolver } from 'ethr-did-resolver';
-import { testChainUrl } from '@itp/testing';
 import { startDidHarness, type DidHarness } from './testing/did-harness.js';
-
-const DEV_CHAIN_ID = 31337;
-
-/**
- * A third-party verifier: a fresh ethr-did-resolver + did-resolver Resolver configured only with
- * what the README tells integrators (network name, chain id, RPC URL, registry), and
- * did-jwt-vc's verifyCredential. Nothing of did-service's own resolver is shared.
- */
-function thirdPartyResolver(name: string, registry: string): Resolver {
-  return new Resolver(
-    getResolver({ networks: [{ name, chainId: DEV_CHAIN_ID, rpcUrl: testChainUrl(), registry }] }),
-  );
-}
+import { thirdPartyResolver } from './testing/third-party-resolver.js';
 
 async function issueFor(h: DidHarness, userId: string) {
   const issuer = (await h.get('/v2/did/issuers')).body[0].did as string;
@@ -63,7 +48,7 @@ describe.each([
   });
 
   it("verifies with a third party's did-jwt-vc + ethr-did-resolver configured as documented", async () => {
-    const resolver = thirdPartyResolver(resolverName, h.config.DID_REGISTRY_ADDRESS as string);
+    const resolver = thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS as string, resolverName);
     const verified = await verifyCredential(issued.vc.proof.jwt, resolver);
     expect(verified.verified).toBe(true);
     expect(verified.issuer).toBe(issued.issuer);
@@ -97,7 +82,7 @@ describe('both forms on one chain', () => {
 
   it('a resolver knowing only "mainnet" does not resolve a named network (the segment matters)', async () => {
     const { vc } = await issueFor(h, 'fay');
-    const resolver = thirdPartyResolver('mainnet', h.config.DID_REGISTRY_ADDRESS as string);
+    const resolver = thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS as string);
     await expect(verifyCredential(vc.proof.jwt, resolver)).rejects.toThrow(
       /unknownNetwork|resolve/,
     );

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SecretBox } from '@veramo/kms-local';
 import pg from 'pg';
 import { ConfigError } from '@itp/service-kit';
 import { KmsSecretBox, parseKmsKey } from './agent/kms-keyring.js';
 import { VERAMO_PG_SCHEMA } from './agent/veramo-data-source.js';
-import { runCli } from './cli/run-cli.js';
 import { startDidHarness, type DidHarness } from './testing/did-harness.js';
+import { runCliCaptured } from './testing/run-cli-captured.js';
 
 // Rotating DID_KMS_SECRET_KEY with rolling updates (docs/operations.md, ADR 0016), on the real
 // PostgreSQL: keys stored by an earlier release (Veramo's SecretBox, no key id) under OLD keep
@@ -38,23 +37,7 @@ async function storedKeys(url: string): Promise<Record<string, string>> {
   });
 }
 
-async function cli(args: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const sink = (write: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        write(chunk.toString('utf8'));
-        cb();
-      },
-    });
-  const code = await runCli(args, {
-    env: { APP_ENV: 'test', ...env },
-    stdout: sink((s) => (out += s)),
-    stderr: sink((s) => (err += s)),
-  });
-  return { code, out, err };
-}
+const cli = (args: string[], env: Record<string, string>) => runCliCaptured(args, env);
 
 describe('DID_KMS_SECRET_KEY rotation', () => {
   let h: DidHarness;

@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { isAlive } from './processes.js';
 
 /** Where the bundles of each run go: inside the repository, so that node_modules resolves. */
 export const bundlesRoot = (repoRoot: string): string =>
@@ -20,15 +21,6 @@ const npmExternal: Plugin = {
       args.path.startsWith('@itp/') ? undefined : { path: args.path, external: true },
     );
   },
-};
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 };
 
 export interface ServiceBundles {

@@ -1,4 +1,5 @@
 export {
+  isAlive,
   postgresUser,
   sleep,
   stopChild,

@@ -79,3 +79,13 @@ export async function waitForPostgresQueries(url: string, timeoutMs = 30_000): P
     timeoutMs,
   );
 }
+
+/** True while process `pid` exists (also one of another user, which signals refuse with EPERM). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,9 +1,8 @@
-import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { testChainUrl } from '@itp/testing';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { editJwtPayload, foreignCredential } from '../testing/jwt-tampering.js';
-import { runCli } from './run-cli.js';
+import { runCliCaptured } from '../testing/run-cli-captured.js';
 
 // The operator CLI's `credentials revoke` against the harness' database and the dev chain: no
 // user check, the VC from an argument or stdin (JWT or the VC JSON), refused for a VC that is not
@@ -14,29 +13,16 @@ describe('did-service CLI: credentials revoke', () => {
   let holder: string;
   let auth: Record<string, string>;
 
-  async function cli(args: string[], stdin?: string) {
-    let out = '';
-    let err = '';
-    const sink = (write: (s: string) => void) =>
-      new Writable({
-        write(chunk: Buffer, _enc, cb) {
-          write(chunk.toString('utf8'));
-          cb();
-        },
-      });
-    const code = await runCli(args, {
-      env: {
-        APP_ENV: 'test',
+  const cli = (args: string[], stdin?: string) =>
+    runCliCaptured(
+      args,
+      {
         DATABASE_URL: h.database.url,
         ETH_RPC_URL: testChainUrl(),
         DID_REGISTRY_ADDRESS: h.config.DID_REGISTRY_ADDRESS ?? '',
       },
-      stdout: sink((s) => (out += s)),
-      stderr: sink((s) => (err += s)),
-      ...(stdin !== undefined ? { stdin: Readable.from([Buffer.from(stdin)]) } : {}),
-    });
-    return { code, out, err };
-  }
+      stdin,
+    );
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const issue = async (): Promise<any> =>
     (await h.post('/v2/did/create-vc', { holder, issuer, userInfo: {} }, auth)).body;

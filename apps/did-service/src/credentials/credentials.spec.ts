@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyJWT } from 'did-jwt';
-import { Resolver } from 'did-resolver';
-import { getResolver } from 'ethr-did-resolver';
 import { Wallet } from 'ethers';
-import { testChainUrl } from '@itp/testing';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import { thirdPartyResolver } from '../testing/third-party-resolver.js';
 import {
   breakSignature,
   decodePayload,
@@ -616,18 +614,7 @@ describe('credentials and presentations', () => {
       });
 
       it('an independent verifier (did-jwt, its own resolver) accepts the VC and VP JWTs', async () => {
-        const resolver = new Resolver(
-          getResolver({
-            networks: [
-              {
-                name: 'mainnet',
-                chainId: 31337,
-                rpcUrl: testChainUrl(),
-                registry: h.config.DID_REGISTRY_ADDRESS ?? '',
-              },
-            ],
-          }),
-        );
+        const resolver = thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS ?? '');
         const vcResult = await verifyJWT(vc.proof.jwt, { resolver });
         expect(vcResult.verified).toBe(true);
         expect(vcResult.issuer).toBe(issuer);

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list';
 import { verifyCredential } from 'did-jwt-vc';
-import { Resolver } from 'did-resolver';
-import { getResolver } from 'ethr-did-resolver';
 import { statusListCredentialSchema } from '@itp/schemas';
-import { testChainUrl } from '@itp/testing';
 import {
   HARNESS_PUBLIC_URL,
   startDidHarness,
@@ -12,6 +9,7 @@ import {
   type DidHarness,
 } from '../testing/did-harness.js';
 import { decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
+import { thirdPartyResolver } from '../testing/third-party-resolver.js';
 
 const CREDENTIALS_V1 = 'https://www.w3.org/2018/credentials/v1';
 const STATUS_V1 = 'https://www.w3.org/ns/credentials/status/v1';
@@ -58,19 +56,7 @@ describe('revocation (W3C Bitstring Status List)', () => {
       Number(vc.credentialStatus.statusListIndex),
     );
   };
-  const resolver = () =>
-    new Resolver(
-      getResolver({
-        networks: [
-          {
-            name: 'mainnet',
-            chainId: 31337,
-            rpcUrl: testChainUrl(),
-            registry: h.config.DID_REGISTRY_ADDRESS ?? '',
-          },
-        ],
-      }),
-    );
+  const resolver = () => thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS ?? '');
 
   beforeAll(async () => {
     h = await startDidHarness({ USER_STATUS_CACHE_MS: '0', STATUS_LIST_MAX_AGE_SECONDS: '120' });
