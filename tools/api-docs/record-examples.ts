@@ -8,6 +8,12 @@
  *   apps/token-rpc/src/rpc/recorded-examples.json (OpenRPC examples of /token and /token/erc20)
  * Commit both. CI never needs the stack for them: rest-examples.spec.ts and examples.spec.ts
  * check that the committed examples still fit the current schemas.
+ *
+ * The stack runs with PUBLIC_URL=http://localhost:8080 (the address `npm start` has by default),
+ * not its own free port: issued VCs name their status list under PUBLIC_URL inside their signed
+ * JWT, so the URL cannot be rewritten afterwards, and a fixed one keeps recordings comparable.
+ * Nothing calls that address (the recorder takes the list's path and asks this stack); it must
+ * not be the dev default http://127.0.0.1:<port>, which the served API document may not name.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +23,7 @@ import type { RestExamplesFile } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
 import { ApiClient } from './recorder/api-client.js';
+import { addUser } from './recorder/operator-cli.js';
 import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';
 import { recordRestExamples } from './recorder/rest-flow.js';
 import { recordTokenExamples } from './recorder/token-flow.js';
@@ -24,6 +31,7 @@ import { recordTokenExamples } from './recorder/token-flow.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const REST_FILE = 'libs/schemas/src/openapi/rest-examples.json';
 const RPC_FILE = 'apps/token-rpc/src/rpc/recorded-examples.json';
+const PUBLIC_URL = 'http://localhost:8080';
 const COMMENT =
   'Recorded from a dev stack by tools/api-docs/record-examples.ts (secrets replaced by ' +
   'placeholders); do not edit by hand, record again.';
@@ -33,20 +41,28 @@ async function write(path: string, value: object, secrets: string[]): Promise<vo
   const options = (await prettier.resolveConfig(file)) ?? {};
   const text = await prettier.format(JSON.stringify(value), { ...options, filepath: file });
   assertNoSecrets(text, secrets, path);
+  if (text.includes('127.0.0.1')) throw new Error(`${path} names 127.0.0.1; not written`);
   writeFileSync(file, text);
   console.log(`[record-examples] wrote ${path}`);
 }
 
-const stack = await startDevStack({ readyTimeoutMs: 120_000 });
+const stack = await startDevStack({ readyTimeoutMs: 120_000, env: { PUBLIC_URL } });
 console.log(`[record-examples] dev stack ready at ${stack.url}`);
 try {
   const client = new ApiClient(stack.url);
   const recordedAt = new Date().toISOString();
+  const otherUser = await addUser(stack.dataDir, 'example-other-user', 'Other User');
   const apis = await recordTokenExamples(client);
-  const endpoints = await recordRestExamples(client);
+  const endpoints = await recordRestExamples(client, { otherUser });
   const rpc = redactSecrets<RpcExamplesFile>({ $comment: COMMENT, recordedAt, apis });
   const rest = redactSecrets<RestExamplesFile>({ $comment: COMMENT, recordedAt, endpoints });
-  const secrets = [...rpc.replaced, ...rest.replaced, DEMO_USER.password, DEMO_CLIENT.secret];
+  const secrets = [
+    ...rpc.replaced,
+    ...rest.replaced,
+    DEMO_USER.password,
+    DEMO_CLIENT.secret,
+    otherUser.password,
+  ];
   await write(RPC_FILE, rpc.value, secrets);
   await write(REST_FILE, rest.value, secrets);
 } catch (err) {

@@ -26,4 +26,10 @@ describe.each(FILES)('%s', (file) => {
     expect(text).not.toContain(DEMO_USER.password);
     expect(text).not.toContain(DEMO_CLIENT.secret);
   });
+
+  // The served API document may not name 127.0.0.1 (docs-router.spec.ts); the recorder's stack
+  // runs with PUBLIC_URL=http://localhost:8080 so that the status list URLs in VCs do not.
+  it('names no 127.0.0.1 address', () => {
+    expect(text).not.toContain('127.0.0.1');
+  });
 });

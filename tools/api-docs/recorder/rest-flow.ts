@@ -2,6 +2,7 @@ import type {
   DidRecord,
   LoginResult,
   RestEndpointExamples,
+  RevokeVcResult,
   ServiceDidList,
   VerifiableCredentialBody,
 } from '@itp/schemas';
@@ -21,6 +22,8 @@ const POLL_PAUSE_MS = 1_500;
 const MAX_FAILURES_PER_ID = 5;
 /** Above its LOGIN_MAX_FAILURES_PER_IP default (50). */
 const MAX_FAILURES_PER_IP = 60;
+/** A well-formed list id (22 base64url characters) that no status list has. */
+const UNKNOWN_LIST_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,14 +32,25 @@ interface Wallet {
   secretKey: string;
 }
 
+export interface RestFlowOptions {
+  /** A user of the stack besides the demo user (the owner of "another user's" credential). */
+  otherUser: { id: string; password: string };
+}
+
+/** The JWT with the signature of another JWT: well formed, but not what its issuer signed. */
+const withForeignSignature = (jwt: string, other: string): string =>
+  `${jwt.slice(0, jwt.lastIndexOf('.'))}${other.slice(other.lastIndexOf('.'))}`;
+
 /**
  * Every REST endpoint of /v2/auth and /v2/did the way an integrator meets them (the demo user,
  * its wallet, DID, credential and presentation, a QR login approved by the phone app, one
- * cancelled), then the error answers that a dev stack can give on purpose. Outages (503) and
- * bugs (500) cannot be provoked: their examples stay the catalog lines.
+ * cancelled, two more credentials revoked and their status list), then the error answers that a
+ * dev stack can give on purpose. Outages (503) and bugs (500) cannot be provoked: their examples
+ * stay the catalog lines.
  */
 export async function recordRestExamples(
   client: ApiClient,
+  options: RestFlowOptions,
 ): Promise<Record<string, RestEndpointExamples>> {
   const rec = new RestRecorder(client);
   const basic = { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret };
@@ -201,6 +215,48 @@ export async function recordRestExamples(
   await rec.bodyErrors(`${DID}/verify-vc`);
   await rec.bodyErrors(`${DID}/create-vp`, { bearer });
   await rec.bodyErrors(`${DID}/verify-vp`);
+
+  // Revocation: two more credentials (the first one stays valid for the presentations and logins
+  // here), revoked by their user, one as create-vc answered it, one as its JWT; their status list
+  // then has both bits set.
+  const issue = () =>
+    rec.ok<VerifiableCredentialBody>('POST', `${DID}/create-vc`, { json: vcRequest, bearer });
+  const revokedVc = await issue();
+  const revokedJwt = (await issue()).proof.jwt;
+  const revocation = await rec.ok<RevokeVcResult>('POST', `${DID}/revoke-vc`, {
+    json: { vc: revokedVc },
+    bearer,
+    summary: 'the user revokes a credential of theirs (as create-vc answered it)',
+  });
+  await rec.ok('POST', `${DID}/revoke-vc`, {
+    json: { jwt: revokedJwt },
+    bearer,
+    summary: 'or sends its JWT',
+  });
+  await rec.ok('POST', `${DID}/verify-vc`, {
+    json: revokedVc,
+    summary: 'a revoked credential: verified false (HTTP 200)',
+  });
+  // The list URL starts with the stack's PUBLIC_URL; the call goes to this stack's gateway.
+  const listPath = new URL(revocation.statusListCredential).pathname;
+  await rec.ok('GET', listPath, {
+    summary:
+      'a status list with two revoked credentials, with Accept: application/json (without it: ' +
+      'the same credential as a compact JWT, application/vc+jwt)',
+  });
+  await rec.fails('GET', `${DID}/status-lists/${UNKNOWN_LIST_ID}`, 'noStatusList');
+  await rec.fails('POST', `${DID}/revoke-vc`, 'notRevocable', {
+    json: { jwt: withForeignSignature(revokedJwt, vc.proof.jwt) },
+    bearer,
+  });
+  await rec.fails('POST', `${DID}/revoke-vc`, 'unauthenticated', { json: { jwt: revokedJwt } });
+  const other = await client.send('POST', `${AUTH}/auth-user`, { json: options.otherUser });
+  if (other.status !== 200) throw new Error(`login of ${options.otherUser.id}: ${other.status}`);
+  await rec.fails('POST', `${DID}/revoke-vc`, 'notYourCredential', {
+    json: { jwt: revokedJwt },
+    bearer: (other.body as LoginResult).token,
+  });
+  await rec.bodyErrors(`${DID}/revoke-vc`, { bearer });
 
   // Last: failures per id lock that (unknown) id for a while...
   const locked = { id: 'example-locked-user', password: 'not-the-password' };

@@ -11,6 +11,19 @@ import { shownSafely as shown } from './placeholders.js';
 type Method = 'GET' | 'POST';
 
 /**
+ * A path of REST_ENDPOINTS as a pattern of request paths: each `{name}` segment stands for one
+ * non-empty segment, everything else must be as written.
+ */
+export function pathPattern(template: string): RegExp {
+  const parts = template
+    .split(/(\{[^/{}]+\})/)
+    .map((part) =>
+      /^\{[^/{}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    );
+  return new RegExp(`^${parts.join('')}$`);
+}
+
+/**
  * Calls the REST endpoints through the gateway and keeps what they answered: successful
  * exchanges (request and response bodies) and error answers, each filed under the catalog entry
  * it must be (status and code checked against the endpoint's documented errors, so a provocation
@@ -21,8 +34,11 @@ export class RestRecorder {
 
   constructor(private readonly client: ApiClient) {}
 
+  /** The endpoint a request path is for: its path as is, or its `{name}` segments filled in. */
   private endpoint(method: Method, path: string): RestEndpoint {
-    const found = REST_ENDPOINTS.find((e) => e.method === method.toLowerCase() && e.path === path);
+    const found = REST_ENDPOINTS.find(
+      (e) => e.method === method.toLowerCase() && pathPattern(e.path).test(path),
+    );
     if (!found) throw new Error(`${method} ${path} is not in REST_ENDPOINTS`);
     return found;
   }
