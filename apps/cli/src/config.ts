@@ -5,7 +5,8 @@
  *   --url    ITP_URL    the gateway's base URL (default http://127.0.0.1:8080, `npm start`'s)
  *   --token  ITP_TOKEN  a JWT from `itp login`, for the commands that act for a user
  *            ITP_AUTH_ADMIN_CLI / ITP_DID_ADMIN_CLI  the auth-service / did-service operator CLI
- *            (a .js or .ts file) that `itp users|clients` / `itp kms` run, instead of the one found
+ *            (a .js or .ts file) that `itp users|clients` / `itp kms|credentials` run, instead of
+ *            the one found
  */
 import { ConfigError } from './errors.js';
 

@@ -8,7 +8,7 @@
  *      bad --url / ITP_URL, no token where one is needed
  *   3  service unavailable: the gateway cannot be reached or times out, or answers 502 / 503 / 504
  *
- * Operator groups (users, clients, kms) exit with their own CLI's code (0, 1 or 2 as well).
+ * Operator groups (users, clients, kms, credentials) exit with their own CLI's code (0, 1 or 2 as well).
  */
 import {
   BadGatewayError,

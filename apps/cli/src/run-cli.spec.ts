@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import {
+  ForbiddenError,
   InvalidCredentialsError,
   NetworkError,
   NotFoundError,
@@ -406,6 +407,75 @@ describe('runCli: credentials', () => {
     );
   });
 
+  describe('vc revoke', () => {
+    const LIST = 'http://127.0.0.1:8080/v2/did/status-lists/AAAAAAAAAAAAAAAAAAAAAA';
+    const JWT = 'eyJhbGciOiJFUzI1NksifQ.eyJ2YyI6e319.c2ln';
+    const vc = { credentialStatus: { statusListIndex: '7' }, proof: { jwt: JWT } };
+    function revokeClient(answer?: () => never) {
+      const calls: unknown[] = [];
+      const client = {
+        did: {
+          revokeVc: async (credential: unknown) => {
+            calls.push(credential);
+            if (answer) answer();
+            return { revoked: true, statusListCredential: LIST, statusListIndex: '7' };
+          },
+        },
+      };
+      return { calls, client };
+    }
+    const env = { ITP_TOKEN: 'jwt' };
+
+    it('revokes the VC JSON or the compact JWT read from stdin and prints where its bit is', async () => {
+      const { calls, client } = revokeClient();
+      const text = await run(['vc', 'revoke', '-'], { env, client, stdin: JSON.stringify(vc) });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toBe(
+        `revoked               true\nstatusListCredential  ${LIST}\nstatusListIndex       7\n`,
+      );
+      expect(text.stderr).toContain('revoked for good');
+      const json = await run(['vc', 'revoke', '-', '--json'], { env, client, stdin: `${JWT}\n` });
+      expect(JSON.parse(json.stdout)).toEqual({
+        revoked: true,
+        statusListCredential: LIST,
+        statusListIndex: '7',
+      });
+      expect(calls).toEqual([vc, JWT]);
+    });
+
+    it('needs a token and one input that is a VC or a JWT (2), and exits 1 when refused', async () => {
+      const { calls, client } = revokeClient();
+      const usage: Array<[string[], Options, string]> = [
+        [['vc', 'revoke', '-'], { client, stdin: JSON.stringify(vc) }, 'give a login token'],
+        [['vc', 'revoke'], { env, client }, 'expected <VC file, or - for stdin>, got none'],
+        [['vc', 'revoke', '-'], { env, client, stdin: 'not a credential' }, 'neither a VC'],
+        [['vc', 'revoke', '-'], { env, client, stdin: '[1]' }, 'must hold a JSON object'],
+        [['vc', 'revoke', 'no-such-file.json'], { env, client }, 'no such file'],
+      ];
+      for (const [argv, options, message] of usage) {
+        const result = await run(argv, options);
+        expect([argv, result.code, result.stdout]).toEqual([argv, 2, '']);
+        expect(result.stderr).toContain(message);
+      }
+      expect(calls).toEqual([]);
+
+      const refused = revokeClient(() => {
+        throw new ForbiddenError('the credential was issued to another user', {
+          source: 'rest',
+          status: 403,
+          code: '403',
+        });
+      });
+      const result = await run(['vc', 'revoke', '-'], {
+        env,
+        client: refused.client,
+        stdin: JSON.stringify(vc),
+      });
+      expect([result.code, result.stdout]).toEqual([1, '']);
+      expect(result.stderr).toBe('error [403]: the credential was issued to another user\n');
+    });
+  });
+
   it('vp create reads each --vc and refuses two inputs from stdin', async () => {
     const result = await run(
       ['vp', 'create', '--holder', 'did:ethr:0x2', '--vc', '-', '--vc', '-'],
@@ -433,7 +503,7 @@ describe('runCli: operator groups', () => {
     return { found, ran, deps };
   }
 
-  it('hands users and clients to auth-service, kms to did-service, with the environment and exit code', async () => {
+  it('hands users and clients to auth-service, kms and credentials to did-service, with the environment and exit code', async () => {
     const { found, ran, deps } = operatorDeps(7);
     const env = { APP_ENV: 'development', DATA_DIR: '/data', ITP_DID_ADMIN_CLI: '/my/cli.js' };
     expect(
@@ -441,10 +511,12 @@ describe('runCli: operator groups', () => {
     ).toBe(7);
     await run(['--json', 'clients', 'list'], { env, deps });
     await run(['kms', 'status'], { env, deps });
+    await run(['credentials', 'revoke', '-'], { env, deps });
     await run(['users', '--help'], { env, deps });
     expect(found).toEqual([
       ['auth-service', undefined],
       ['auth-service', undefined],
+      ['did-service', '/my/cli.js'],
       ['did-service', '/my/cli.js'],
       ['auth-service', undefined],
     ]);
@@ -452,6 +524,7 @@ describe('runCli: operator groups', () => {
       ['users', 'add', 'bob', '--name', 'Bob', '--password-stdin'],
       ['clients', 'list', '--json'],
       ['kms', 'status'],
+      ['credentials', 'revoke', '-'],
       ['--help'],
     ]);
     expect(ran[0]?.env).toBe(env);

@@ -60,6 +60,7 @@ export const OPERATOR_GROUPS: Readonly<Record<string, AdminService>> = {
   users: 'auth-service',
   clients: 'auth-service',
   kms: 'did-service',
+  credentials: 'did-service',
 };
 
 /** The global options before the first word: `itp --url x --json wallet create …`. */

@@ -38,6 +38,9 @@ DIDs, credentials and presentations
   vc issue --holder <did> [--issuer <did>] [--claim <name>=<value> …] [--claims <file|->]
         a credential for the token's user (needs --token); default issuer: the first listed
   vc verify <file|->                 exit 1 when it does not verify
+  vc revoke <file|->
+        revokes the credential for good (needs the --token of the user it was issued to): the
+        VC as vc issue printed it, or its compact JWT; revoking again answers the same
   vp create --holder <did> [--verifier <did>] --vc <file|-> [--vc <file> …]
         a presentation (needs --token); default verifier: the first listed
   vp verify <file|->                 exit 1 when it does not verify
@@ -52,6 +55,7 @@ APP_ENV=development the SQLite files in DATA_DIR; DID_KMS_SECRET_KEY for kms)
   users …      auth-service users: add, list, disable, enable, reset-password   (itp users --help)
   clients …    auth-service relying parties: add, list, disable, enable
   kms …        did-service local KMS: status, reencrypt                        (itp kms --help)
+  credentials … did-service issued VCs: revoke (any user's)               (itp credentials --help)
   Found in this repository, or in a service image beside itp; ITP_AUTH_ADMIN_CLI /
   ITP_DID_ADMIN_CLI name another cli.js. Their output and exit codes are passed through.
 

@@ -5,6 +5,8 @@
 export interface GatewayStack {
   gatewayUrl: string;
   chainUrl: string;
+  /** The ERC-1056 DID registry on that chain: what a did:ethr resolver of a third party reads. */
+  didRegistryAddress: string;
   databaseUrl: string;
   /** Every instance of each upstream service, by name, in index order (public URLs). */
   replicas: Record<string, ReadonlyArray<{ index: number; url: string }>>;

@@ -6,8 +6,15 @@ import { authSuite } from './auth.suite.js';
 import type { Suite } from './context.js';
 import { didSuite } from './did.suite.js';
 import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
+import { revocationSuite } from './revocation.suite.js';
 import { tokenSuite } from './token.suite.js';
 
-export const SUITES: readonly Suite[] = [authSuite, didSuite, tokenSuite, jsonRpcEnvelopeSuite];
+export const SUITES: readonly Suite[] = [
+  authSuite,
+  didSuite,
+  revocationSuite,
+  tokenSuite,
+  jsonRpcEnvelopeSuite,
+];
 
 export type { GatewayStack, Suite, SuiteContext } from './context.js';

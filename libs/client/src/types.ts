@@ -108,6 +108,39 @@ export type CreateVcParams = Omit<CreateVcRequest, 'userInfo'> & { userInfo?: Us
 export type VerificationResult = OutputOf<typeof verificationResultSchema>;
 export type VerificationFailure = OutputOf<typeof verificationFailureSchema>;
 
+/**
+ * The `credentialStatus` create-vc puts in every VC (W3C Bitstring Status List v1.0 §2.1): the
+ * VC's bit in a status list. `statusListCredential` is the list's public URL (it answers the list
+ * credential as a compact JWT, or as this API's VC JSON with `Accept: application/json`); `id` is
+ * `<statusListCredential>#<statusListIndex>`.
+ */
+export interface CredentialStatusEntry {
+  id: string;
+  type: 'BitstringStatusListEntry';
+  statusPurpose: 'revocation';
+  /** the index of the VC's bit in the list, in decimal */
+  statusListIndex: string;
+  statusListCredential: string;
+}
+
+/*
+ * revoke-vc's request and answer, as docs/api.md states them. Declared here rather than taken
+ * from @itp/schemas (which has no revoke-vc schema to take them from yet); the body the SDK sends
+ * is exactly one of the two forms.
+ */
+
+/** POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT. */
+export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
+
+/** revoke-vc's answer; the same when the VC was revoked before. */
+export interface RevokeVcResult {
+  revoked: true;
+  /** the URL of the VC's status list */
+  statusListCredential: string;
+  /** the VC's index in it, in decimal */
+  statusListIndex: string;
+}
+
 // ---- options -----------------------------------------------------------------------------------
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -223,7 +256,21 @@ export interface DidApi {
   createDid(params: CreateDidRequest, options?: CallOptions): Promise<DidRecord>;
   /** create-vc (bearer JWT of the user the holder DID is bound to). */
   createVc(params: CreateVcParams, options?: CallOptions): Promise<VerifiableCredential>;
+  /**
+   * verify-vc. A revoked VC answers `verified: false` with `error.code` "revoked"; one whose
+   * status list cannot be read, "status_unavailable".
+   */
   verifyVc(vc: VerifiableCredential, options?: CallOptions): Promise<VerificationResult>;
+  /**
+   * revoke-vc: revokes `credential` (the VC as createVc returned it, or its compact JWT) for good;
+   * revoking it again answers the same. Bearer JWT of the user the VC was issued to. Throws
+   * BadRequestError (not a VC of this service, or one without a status entry), UnauthorizedError
+   * (no or a bad token), ForbiddenError (another user's VC).
+   */
+  revokeVc(
+    credential: VerifiableCredential | string,
+    options?: CallOptions,
+  ): Promise<RevokeVcResult>;
   /** create-vp (bearer JWT of the user the holder DID is bound to). */
   createVp(params: CreateVpRequest, options?: CallOptions): Promise<VerifiablePresentation>;
   verifyVp(vp: VerifiablePresentation, options?: CallOptions): Promise<VerificationResult>;

@@ -1,11 +1,11 @@
 /**
- * `itp vc issue | verify` and `itp vp create | verify`. Issued documents (a VC, a VP) are printed
- * as JSON in both output modes, so `> vc.json` saves what `vc verify` / `vp create --vc` read.
- * A document that does not verify prints the result and exits 1.
+ * `itp vc issue | verify | revoke` and `itp vp create | verify`. Issued documents (a VC, a VP) are
+ * printed as JSON in both output modes, so `> vc.json` saves what `vc verify`, `vc revoke` and
+ * `vp create --vc` read. A document that does not verify prints the result and exits 1.
  */
 import type { VerifiableCredential, VerifiablePresentation, VerificationResult } from '@itp/client';
 import { FailedError, UsageError } from '../errors.js';
-import { readJson } from '../input/read-input.js';
+import { readJson, readText } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
 import type { Command, CommandContext, CommandResult } from './command.js';
 import { optionalString, positionals, requiredString, requireToken, stringList } from './values.js';
@@ -95,6 +95,46 @@ export const vcVerifyCommand: Command = {
     const vc = await documentArg(ctx, 'VC');
     const result = await ctx.client.did.verifyVc(vc as unknown as VerifiableCredential);
     return verificationResult(result, 'VC');
+  },
+};
+
+/** A compact JWS, three base64url parts: a VC's `proof.jwt`. */
+const COMPACT_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The VC to revoke: its JSON (as `vc issue` printed it) or its compact JWT, from a file or stdin. */
+async function credentialToRevoke(ctx: CommandContext): Promise<VerifiableCredential | string> {
+  const [source] = positionals(ctx, ['VC file, or - for stdin']) as [string];
+  const text = (await readText(source, ctx.stdin, ctx.settings.workDir, 'a VC')).trim();
+  if (COMPACT_JWT.test(text)) return text;
+  const where = source === '-' ? 'stdin' : source;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${where} holds neither a VC (JSON) nor its compact JWT`);
+  }
+  if (!isObject(doc)) throw new UsageError(`${where} must hold a JSON object (a VC)`);
+  return doc as unknown as VerifiableCredential;
+}
+
+export const vcRevokeCommand: Command = {
+  words: ['vc', 'revoke'],
+  options: {},
+  async run(ctx) {
+    positionals(ctx, ['VC file, or - for stdin']);
+    requireToken(ctx, 'vc revoke');
+    const result = await ctx.client.did.revokeVc(await credentialToRevoke(ctx));
+    return {
+      json: result,
+      text: keyValues({
+        revoked: result.revoked,
+        statusListCredential: result.statusListCredential,
+        statusListIndex: result.statusListIndex,
+      }),
+      notice:
+        'revoked for good: the platform refuses it from now on, other verifiers once their copy ' +
+        'of the status list expires',
+    };
   },
 };
 

@@ -3,6 +3,7 @@ import { blockGetCommand } from './block.js';
 import type { Command } from './command.js';
 import {
   vcIssueCommand,
+  vcRevokeCommand,
   vcVerifyCommand,
   vpCreateCommand,
   vpVerifyCommand,
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   didVerifiersCommand,
   vcIssueCommand,
   vcVerifyCommand,
+  vcRevokeCommand,
   vpCreateCommand,
   vpVerifyCommand,
   blockGetCommand,

@@ -1,6 +1,7 @@
 /**
- * Where the services' operator CLIs are, for `itp users|clients` (auth-service) and `itp kms`
- * (did-service). Apps never import apps, so itp runs them as their own node process. In order:
+ * Where the services' operator CLIs are, for `itp users|clients` (auth-service) and
+ * `itp kms|credentials` (did-service). Apps never import apps, so itp runs them as their own node
+ * process. In order:
  *
  * 1. the override (ITP_AUTH_ADMIN_CLI / ITP_DID_ADMIN_CLI): a .js file, or a .ts file run through tsx;
  * 2. in this repository (itp run from source or from dist/apps/cli/main.js): the service's

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { UsageError } from '../errors.js';
-import { StdinReader, readJson, readSecret } from './read-input.js';
+import { StdinReader, readJson, readSecret, readText } from './read-input.js';
 
 const stdinOf = (text: string) => new StdinReader(Readable.from([Buffer.from(text)]));
 const dir = mkdtempSync(join(tmpdir(), 'itp-read-input-'));
@@ -70,5 +70,18 @@ describe('readJson', () => {
     writeFileSync(bad, '{nope');
     await expect(readJson(bad, stdinOf(''))).rejects.toThrow(new RegExp(`^${bad} is not JSON`));
     await expect(readJson('-', stdinOf('x'))).rejects.toThrow(/^stdin is not JSON/);
+  });
+});
+
+describe('readText', () => {
+  it('reads a file as it is, or stdin for - named by what it gives', async () => {
+    const file = join(dir, 'vc.jwt');
+    writeFileSync(file, 'a.b.c\n');
+    expect(await readText(file, stdinOf(''))).toBe('a.b.c\n');
+    const stdin = stdinOf('a.b.c\n');
+    expect(await readText('-', stdin, '.', 'a VC')).toBe('a.b.c');
+    await expect(readText('-', stdin)).rejects.toThrow(
+      'stdin is already used for a VC (-); it cannot also give a JSON document (-)',
+    );
   });
 });

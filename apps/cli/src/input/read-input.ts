@@ -1,6 +1,7 @@
 /**
  * What commands read besides their options: a secret from stdin (`--password-stdin`,
- * `--secret-key-stdin`) and JSON documents (a VC, a VP) from a file or `-` for stdin.
+ * `--secret-key-stdin`) and documents (a VC or VP as JSON, a VC as a compact JWT) from a file or
+ * `-` for stdin.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -57,26 +58,32 @@ export async function readSecret(
   return secret;
 }
 
+/** The text of a file, or of stdin for `-` (`what` names it in the stdin-used-twice error). */
+export async function readText(
+  source: string,
+  stdin: StdinReader,
+  workDir = '.',
+  what = 'a JSON document',
+): Promise<string> {
+  if (source === '-') return stdin.read(`${what} (-)`);
+  try {
+    // Relative to the caller's directory (CliSettings.workDir), not to where npm ran itp.
+    return await readFile(resolve(workDir, source), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT' ? `no such file: ${source}` : `cannot read ${source} (${code ?? err})`,
+    );
+  }
+}
+
 /** A JSON document from a file, or from stdin for `-`. */
 export async function readJson(
   source: string,
   stdin: StdinReader,
   workDir = '.',
 ): Promise<unknown> {
-  let text: string;
-  if (source === '-') {
-    text = await stdin.read('a JSON document (-)');
-  } else {
-    try {
-      // Relative to the caller's directory (CliSettings.workDir), not to where npm ran itp.
-      text = await readFile(resolve(workDir, source), 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        code === 'ENOENT' ? `no such file: ${source}` : `cannot read ${source} (${code ?? err})`,
-      );
-    }
-  }
+  const text = await readText(source, stdin, workDir);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

@@ -4,6 +4,8 @@ import type {
   CallOptions,
   DidApi,
   DidRecord,
+  RevokeVcRequest,
+  RevokeVcResult,
   ServiceDidEntry,
   VerifiableCredential,
   VerifiablePresentation,
@@ -14,7 +16,8 @@ const DID = '/v2/did';
 
 /**
  * /v2/did: DIDs, VCs and VPs. The bearer JWT (the call's, else the client's) goes with every POST
- * that takes one: create-vc and create-vp need it, create-did binds the DID to its user with it.
+ * that takes one: create-vc, create-vp and revoke-vc need it, create-did binds the DID to its user
+ * with it.
  */
 export function didApi(http: HttpTransport): DidApi {
   const post = <T>(path: string, body: unknown, call: CallOptions | undefined, bearer: boolean) =>
@@ -32,6 +35,11 @@ export function didApi(http: HttpTransport): DidApi {
         true,
       ),
     verifyVc: (vc, call) => post<VerificationResult>('/verify-vc', vc, call, false),
+    revokeVc: (credential, call) => {
+      const body: RevokeVcRequest =
+        typeof credential === 'string' ? { jwt: credential } : { vc: credential };
+      return post<RevokeVcResult>('/revoke-vc', body, call, true);
+    },
     createVp: (params, call) => post<VerifiablePresentation>('/create-vp', params, call, true),
     verifyVp: (vp, call) => post<VerificationResult>('/verify-vp', vp, call, false),
     issuers: (call) => get<ServiceDidEntry[]>('/issuers', call),

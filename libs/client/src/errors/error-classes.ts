@@ -67,7 +67,7 @@ export class InsufficientFundsError extends ItpError {
   static override readonly code: string = '402';
 }
 
-/** "403": authenticated but not allowed (a DID not bound to the caller, a requestId outside the client's prefixes, the dev chain's public mnemonic). */
+/** "403": authenticated but not allowed (a DID not bound to the caller, another user's VC to revoke, a requestId outside the client's prefixes, the dev chain's public mnemonic). */
 export class ForbiddenError extends ItpError {
   static override readonly code: string = '403';
 }

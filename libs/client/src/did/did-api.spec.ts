@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals';
+import { createClient } from '../client.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  UnauthorizedError,
+  VpRefusedError,
+} from '../errors/error-classes.js';
+import { fakeFetch } from '../testing/fake-fetch.js';
+import type { VerifiableCredential } from '../types.js';
+
+const LIST = 'http://gw/v2/did/status-lists/AAAAAAAAAAAAAAAAAAAAAA';
+const JWT = 'eyJhbGciOiJFUzI1NksifQ.eyJ2YyI6e319.c2ln';
+
+/** A VC as create-vc answers it (only what the SDK passes on matters here). */
+const vc = {
+  '@context': [
+    'https://www.w3.org/2018/credentials/v1',
+    'https://www.w3.org/ns/credentials/status/v1',
+  ],
+  type: ['VerifiableCredential'],
+  issuer: { id: 'did:ethr:0x1' },
+  issuanceDate: '2026-01-01T00:00:00.000Z',
+  credentialSubject: { id: 'did:ethr:0x2', sub: 'demo' },
+  credentialStatus: {
+    id: `${LIST}#7`,
+    type: 'BitstringStatusListEntry',
+    statusPurpose: 'revocation',
+    statusListIndex: '7',
+    statusListCredential: LIST,
+  },
+  proof: { type: 'JwtProof2020', jwt: JWT },
+} as unknown as VerifiableCredential;
+
+const revoked = { revoked: true, statusListCredential: LIST, statusListIndex: '7' };
+
+describe('did.revokeVc (POST /v2/did/revoke-vc)', () => {
+  it('sends the VC as { vc } or a compact JWT as { jwt }, with the bearer JWT, and returns the answer', async () => {
+    const { fetch, seen } = fakeFetch(() => ({ body: revoked }));
+    const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'client-jwt' });
+    await expect(itp.did.revokeVc(vc)).resolves.toEqual(revoked);
+    await expect(itp.did.revokeVc(JWT, { token: 'call-jwt' })).resolves.toEqual(revoked);
+    expect(
+      seen.map(({ url, method, headers, body }) => [url, method, headers['authorization'], body]),
+    ).toEqual([
+      ['http://gw/v2/did/revoke-vc', 'POST', 'Bearer client-jwt', { vc }],
+      ['http://gw/v2/did/revoke-vc', 'POST', 'Bearer call-jwt', { jwt: JWT }],
+    ]);
+  });
+
+  it('sends no Authorization header without a token (the service answers 401)', async () => {
+    const { fetch, seen } = fakeFetch(() => ({
+      status: 401,
+      body: { error: { code: '401', message: 'Missing bearer token' } },
+    }));
+    const err = await createClient({ baseUrl: 'http://gw', fetch })
+      .did.revokeVc(vc)
+      .catch((e: unknown) => e);
+    expect(seen[0]?.headers['authorization']).toBeUndefined();
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(err).not.toBeInstanceOf(VpRefusedError);
+  });
+
+  it('maps the refusals to the SDK error classes: 400 not ours, 403 another user’s VC', async () => {
+    const answers: Record<string, { status: number; message: string }> = {
+      foreign: { status: 400, message: 'not a credential of this service' },
+      theirs: { status: 403, message: 'the credential was issued to another user' },
+    };
+    const { fetch } = fakeFetch((req) => {
+      const { status, message } = answers[(req.body as { jwt: string }).jwt]!;
+      return { status, body: { error: { code: String(status), message } } };
+    });
+    const did = createClient({ baseUrl: 'http://gw', fetch, token: 't' }).did;
+    const foreign = await did.revokeVc('foreign').catch((e: unknown) => e);
+    expect(foreign).toBeInstanceOf(BadRequestError);
+    expect(foreign).toMatchObject({
+      code: '400',
+      status: 400,
+      source: 'rest',
+      operation: '/v2/did/revoke-vc',
+      message: 'not a credential of this service',
+    });
+    const theirs = await did.revokeVc('theirs').catch((e: unknown) => e);
+    expect(theirs).toBeInstanceOf(ForbiddenError);
+    expect(theirs).toMatchObject({ code: '403', status: 403, operation: '/v2/did/revoke-vc' });
+  });
+});
