@@ -317,6 +317,7 @@ describe('security headers and CORS', () => {
     await echoOf(response);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(response.headers.get('access-control-expose-headers')).toMatch(/x-request-id/i);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/etag/i);
     const vary = (response.headers.get('vary') ?? '').toLowerCase();
     expect(vary).toContain('origin');
     expect(vary).toContain('accept-encoding');

@@ -23,8 +23,9 @@ export function securityHeaders(hstsMaxAgeSeconds: number): RequestHandler {
 
 const CORS_COMMON: CorsOptions = {
   methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
-  exposedHeaders: ['X-Request-Id', 'Retry-After'],
+  // If-None-Match / ETag: a browser verifier revalidates a status list it has cached.
+  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match'],
+  exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
   // Bearer / Basic credentials travel in headers; the API sets no cookies.
   credentials: false,
   maxAge: 600,
