@@ -289,6 +289,7 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
       TOKEN_RPC_INTERNAL_URL: token.internalUrl,
       AUTH_SERVICE_URL: auth.url,
       AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
+      PUBLIC_URL: 'https://api.example.test',
     });
     running['did-service'] = did;
     const gateway = await startFromFolder(assembled.gateway, {
