@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@itp/dev-chain';
 import { REPO_ROOT } from './app-process.js';
+import { guard } from './reaper.js';
 
 export interface DevStackOptions {
   /** Variables for `npm start` besides PORT, DATA_DIR, PATH and HOME (e.g. LOG_LEVEL, REDIS_URL). */
@@ -65,6 +66,13 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
   npm.stdout?.on('data', keep);
   npm.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+  // A caller killed before stop(): the reaper stops the whole group and removes the data folder.
+  const guarded = guard({
+    label: 'npm start',
+    pid: npm.pid as number,
+    processGroup: true,
+    dir: dataDir,
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -88,6 +96,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
         clearTimeout(timer);
       }
       rmSync(dataDir, { recursive: true, force: true });
+      guarded.release();
     })());
 
   const stack: DevStack = {

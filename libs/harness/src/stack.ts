@@ -18,6 +18,7 @@ import { newInternalTokens, type InternalTokens } from '@itp/crypto';
 import { DEV_CHAIN, deployDidRegistry, freePort } from '@itp/dev-chain';
 import { AppProcess, REPO_ROOT, type AppOutput } from './app-process.js';
 import { bundleServices, type ServiceBundles } from './bundle-apps.js';
+import { guard } from './reaper.js';
 import { startTcpBalancer, type TcpBalancer } from './tcp-balancer.js';
 import {
   APP_NAMES,
@@ -140,11 +141,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const balancers: TcpBalancer[] = [];
   let bundles: ServiceBundles | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'itp-stack-'));
+  // The apps end with their caller (their IPC channel closes); their data folder is the reaper's.
+  const guarded = guard({ label: 'stack data', dir: dataDir });
   const stop = async (): Promise<void> => {
     await Promise.all(processes.map((p) => p.close(STOP_GRACE_MS)));
     for (const b of balancers) await b.close();
     bundles?.remove();
     rmSync(dataDir, { recursive: true, force: true });
+    guarded.release();
   };
   try {
     const run = options.run ?? 'bundle';

@@ -47,12 +47,12 @@ describe('/demo in a browser (npm start, chromium)', () => {
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const [started, launched] = await Promise.all([
-      startDevStack({ readyTimeoutMs: READY_DEADLINE_MS }),
-      launchChromium('the /demo browser test'),
+    // Both started at once; each kept as soon as it is up, so that afterAll stops it even when
+    // the other one failed.
+    await Promise.all([
+      startDevStack({ readyTimeoutMs: READY_DEADLINE_MS }).then((started) => (stack = started)),
+      launchChromium('the /demo browser test').then((launched) => (browser = launched)),
     ]);
-    stack = started;
-    browser = launched;
   }, READY_DEADLINE_MS + 15_000);
 
   afterAll(async () => {
