@@ -5,6 +5,8 @@
  */
 import type {
   AuthJwks,
+  BitstringStatusListEntry,
+  RevokeVcResult,
   AuthUserByAppResponse,
   BlockRecord,
   BlockSelectorParam,
@@ -114,32 +116,16 @@ export type VerificationFailure = OutputOf<typeof verificationFailureSchema>;
  * credential as a compact JWT, or as this API's VC JSON with `Accept: application/json`); `id` is
  * `<statusListCredential>#<statusListIndex>`.
  */
-export interface CredentialStatusEntry {
-  id: string;
-  type: 'BitstringStatusListEntry';
-  statusPurpose: 'revocation';
-  /** the index of the VC's bit in the list, in decimal */
-  statusListIndex: string;
-  statusListCredential: string;
-}
+export type CredentialStatusEntry = BitstringStatusListEntry;
 
-/*
- * revoke-vc's request and answer, as docs/api.md states them. Declared here rather than taken
- * from @itp/schemas (which has no revoke-vc schema to take them from yet); the body the SDK sends
- * is exactly one of the two forms.
+/**
+ * POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT — exactly one of
+ * the two, which this union says and the schema's two optional members check at run time.
  */
-
-/** POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT. */
 export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
 
 /** revoke-vc's answer; the same when the VC was revoked before. */
-export interface RevokeVcResult {
-  revoked: true;
-  /** the URL of the VC's status list */
-  statusListCredential: string;
-  /** the VC's index in it, in decimal */
-  statusListIndex: string;
-}
+export type { RevokeVcResult };
 
 // ---- options -----------------------------------------------------------------------------------
 
