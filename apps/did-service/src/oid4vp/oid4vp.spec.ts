@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { decodeJWT } from 'did-jwt';
+import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
-import { BadRequestError } from '@itp/errors';
+import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { foreignCredential } from '../testing/jwt-tampering.js';
 import { oid4vpTestWallet } from '../testing/oid4vp-wallet.js';
 import { createRequestObject } from './request-object.js';
+import { verifyOid4vpResponse } from './verify-response.js';
 import { thirdPartyResolver } from '../testing/third-party-resolver.js';
 
 const RESPONSE_URI = 'http://127.0.0.1:8081/v2/auth/oid4vp/response';
@@ -204,6 +205,50 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         ],
       }));
       expect(error.code).toBe('wrong_audience');
+    });
+
+    it('refuses a VP addressed to the client id and someone else', async () => {
+      const { nonce, clientId, resolved } = await newRequest();
+      const vp = await wallet.presentation(dora.did, dora.privateKey, [dora.vcJwt], {
+        aud: clientId,
+        nonce,
+      });
+      // The same holder's key signs a VP whose aud is an array naming a second party.
+      const twoAudiences = await createJWT(
+        { ...decodeJWT(vp).payload, aud: [clientId, 'https://rp.example.com'] },
+        {
+          issuer: dora.did,
+          signer: ES256KSigner(Buffer.from(dora.privateKey.slice(2), 'hex')),
+        },
+        { alg: 'ES256K' },
+      );
+      const posted = await wallet.answer(resolved, { itp_credential: [twoAudiences] });
+      const res = await verifyResponse({ vpToken: posted.vpToken, nonce, clientId });
+      expect(res.body).toMatchObject({ verified: false, error: { code: 'wrong_audience' } });
+    });
+
+    it('a chain outage while resolving the holder is a 503, not a refusal', async () => {
+      const { nonce, clientId, resolved } = await newRequest();
+      const key = Wallet.createRandom();
+      const vp = await wallet.presentation(
+        `did:ethr:unconfigured:${key.address}`,
+        key.privateKey,
+        [dora.vcJwt],
+        { aud: clientId, nonce },
+      );
+      const posted = await wallet.answer(resolved, { itp_credential: [vp] });
+      const outage = new ServiceUnavailableError(
+        'The chain is unavailable: DIDs cannot be resolved',
+      );
+      const ctx = {
+        agent: h.app.agent,
+        serviceDids: h.app.serviceDids,
+        status: undefined as never,
+        assertChainAvailable: () => Promise.reject(outage),
+      };
+      await expect(
+        verifyOid4vpResponse(ctx, { vpToken: posted.vpToken, nonce, clientId }),
+      ).rejects.toBe(outage);
     });
 
     it('refuses a VP signed by another key than the holder’s', async () => {

@@ -84,8 +84,11 @@ export async function verifyOid4vpResponse(
   } catch {
     return failure('invalid_jwt', 'the presentation is not a well-formed JWT');
   }
-  const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-  if (!audience.includes(request.clientId)) {
+  // Exactly the client id (OpenID4VP 1.0 §14.8): a bare DID, or the client id among others, is
+  // another audience.
+  const audience =
+    Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
+  if (audience !== request.clientId) {
     return failure(
       'wrong_audience',
       'The presentation is not addressed (aud) to the client id of the request',
