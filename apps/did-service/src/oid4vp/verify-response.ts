@@ -33,7 +33,8 @@ function dcqlPresentation(credential: VerificationSuccess): DcqlCredentialPresen
 
 /**
  * Checks a wallet's OpenID4VP 1.0 answer to an authorization request of this service
- * (§8.6, §14): the `vp_token` is a DCQL one (an object keyed by credential query id, each value
+ * (§8.6, §14): the client id is `decentralized_identifier:` + a verifier DID of this service; the
+ * `vp_token` is a DCQL one (an object keyed by credential query id, each value
  * an array of presentations) answering this service's one query with one VP JWT; that VP is
  * addressed (`aud`) to exactly the request's client id, carries its `nonce`, and is signed by
  * its holder (JWT `iss`, resolved); every VC inside verifies as by checkCredential (signature,
