@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { setGlobalConfig } from '@openid4vc/utils';
 import { createJwtVerifier } from '@itp/auth-jwt';
 import { chainReadinessCheck, createChainClient, type ChainClient } from '@itp/chain';
 import { createEthersProvider } from '@itp/chain/ethers';
@@ -212,10 +213,15 @@ async function wireDidService(
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
+  // OpenID4VP response URIs over http: development and test only (loopback stacks). The
+  // library's setting is process-wide; production never turns it on.
+  const allowInsecureUrls = config.APP_ENV !== 'production';
+  if (allowInsecureUrls) setGlobalConfig({ allowInsecureUrls: true });
   // auth-service's calls: on the internal listener only (INTERNAL_PORT), never the public port.
   service.internal.use(
     internalRouter({
       login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
+      oid4vp: { allowInsecureUrls },
       internalApiToken: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),

@@ -75,7 +75,23 @@ export async function checkPresentation(
     );
   }
   const holder = canonicalDid(result.issuer);
-  const vp = (result.payload.vp ?? {}) as { verifiableCredential?: unknown };
+  const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
+  if (!Array.isArray(credentials)) return credentials;
+  return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+}
+
+/**
+ * The VCs inside a verified VP's claims (`vp.verifiableCredential`, JWT strings or JSON with a
+ * JWT proof): each verified as by checkCredential (signature, issuer DID of this service, not
+ * revoked) and about the holder (`credentialSubject.id` = the canonical holder DID). The first
+ * failure is returned, its message naming the VC's index.
+ */
+export async function checkPresentedCredentials(
+  ctx: CredentialContext,
+  payload: Record<string, unknown>,
+  holder: string,
+): Promise<VerificationSuccess[] | VerificationFailure> {
+  const vp = (payload.vp ?? {}) as { verifiableCredential?: unknown };
   const inside = Array.isArray(vp.verifiableCredential) ? vp.verifiableCredential : [];
   const credentials: VerificationSuccess[] = [];
   for (const [index, credential] of inside.entries()) {
@@ -101,5 +117,5 @@ export async function checkPresentation(
     }
     credentials.push(checked);
   }
-  return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+  return credentials;
 }

@@ -1,13 +1,21 @@
 import { Router } from 'express';
-import { verifyLoginVpRequestSchema } from '@itp/schemas';
+import {
+  oid4vpRequestObjectRequestSchema,
+  oid4vpVerifyResponseRequestSchema,
+  verifyLoginVpRequestSchema,
+} from '@itp/schemas';
 import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import {
   verifyLoginPresentation,
   type LoginPresentationDeps,
 } from '../login/verify-login-presentation.js';
+import { createRequestObject, type Oid4vpRequestDeps } from '../oid4vp/request-object.js';
+import { verifyOid4vpResponse } from '../oid4vp/verify-response.js';
 
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;
+  /** OpenID4VP: the request object's signer (verifier DID) and response URI policy. */
+  oid4vp: Pick<Oid4vpRequestDeps, 'allowInsecureUrls'>;
   /** The accepted bearer tokens: INTERNAL_TOKEN_AUTH_TO_DID and INTERNAL_API_ACCEPTED_TOKENS. */
   internalApiToken: string | readonly string[];
   bodyLimitBytes: number;
@@ -26,6 +34,18 @@ export function internalRouter(deps: InternalRouterDeps): Router {
   router.post('/internal/v1/verify-login-vp', async (req, res) => {
     const request = parseBody(verifyLoginVpRequestSchema, req.body);
     res.json(await verifyLoginPresentation(deps.login, request.vp, request.maxAgeSeconds));
+  });
+
+  /** 200 Oid4vpRequestObjectResult | 400 bad body (responseUri http outside development / test). */
+  router.post('/internal/v1/oid4vp/request-object', async (req, res) => {
+    const request = parseBody(oid4vpRequestObjectRequestSchema, req.body);
+    res.json(await createRequestObject({ ...deps.login, ...deps.oid4vp }, request));
+  });
+
+  /** 200 Oid4vpVerifyResponseResult (`verified` true or false) | 400 bad body | 503 chain down. */
+  router.post('/internal/v1/oid4vp/verify-response', async (req, res) => {
+    const request = parseBody(oid4vpVerifyResponseRequestSchema, req.body);
+    res.json(await verifyOid4vpResponse(deps.login, request));
   });
 
   return router;

@@ -14,5 +14,6 @@ export * from './verifiable-presentation.js';
 export * from './verification-result.js';
 export * from './credential-status.js';
 export * from './verify-login-vp.js';
+export * from './oid4vp.js';
 export * from './auth-user-with-vp.js';
 export { DID_ERRORS } from './errors.js';

@@ -18,6 +18,9 @@ export const VERIFICATION_FAILURE_CODES = [
   'user_mismatch',
   'revoked',
   'status_unavailable',
+  'invalid_vp_token',
+  'wrong_nonce',
+  'dcql_unsatisfied',
 ] as const;
 export type VerificationFailureCode = (typeof VERIFICATION_FAILURE_CODES)[number];
 
