@@ -10,6 +10,8 @@ describe('resolveSettings', () => {
       json: false,
       authAdminCli: undefined,
       didAdminCli: undefined,
+      chainUrl: undefined,
+      didRegistry: undefined,
       workDir: '.',
     });
     expect(DEFAULT_URL).toBe('http://127.0.0.1:8080');

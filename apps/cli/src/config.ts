@@ -7,6 +7,8 @@
  *            ITP_AUTH_ADMIN_CLI / ITP_DID_ADMIN_CLI  the auth-service / did-service operator CLI
  *            (a .js or .ts file) that `itp users|clients` / `itp kms|credentials` run, instead of
  *            the one found
+ *            ITP_CHAIN_URL / ITP_DID_REGISTRY  the chain and ERC-1056 registry did:ethr DIDs are
+ *            resolved against by `itp login approve --oid4vp` (its --chain-url / --registry)
  */
 import { ConfigError } from './errors.js';
 
@@ -22,6 +24,10 @@ export interface CliSettings {
   json: boolean;
   authAdminCli: string | undefined;
   didAdminCli: string | undefined;
+  /** ITP_CHAIN_URL: an Ethereum JSON-RPC URL for resolving did:ethr DIDs (login approve). */
+  chainUrl: string | undefined;
+  /** ITP_DID_REGISTRY: the ERC-1056 registry's address on that chain (login approve). */
+  didRegistry: string | undefined;
   /**
    * Where relative file names given to itp are read from: the caller's directory. Under
    * `npm run itp -- …` npm runs itp in the repository root and names the caller's directory in
@@ -70,6 +76,8 @@ export function resolveSettings(flags: GlobalFlags, env: CliEnv, cwd = '.'): Cli
     json: flags.json === true,
     authAdminCli: nonEmpty(env.ITP_AUTH_ADMIN_CLI),
     didAdminCli: nonEmpty(env.ITP_DID_ADMIN_CLI),
+    chainUrl: nonEmpty(env.ITP_CHAIN_URL),
+    didRegistry: nonEmpty(env.ITP_DID_REGISTRY),
     workDir: nonEmpty(env.INIT_CWD) ?? cwd,
   };
 }

@@ -1,3 +1,4 @@
+import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { DEFAULT_URL } from './config.js';
 import { DEFAULT_WAIT_SECONDS } from './commands/transactions.js';
 
@@ -19,6 +20,14 @@ Login
             [--wait-time <seconds>]
         the web-site side of QR login: prints the requestId on stderr, waits until the phone app
         approves it, prints the token
+  login approve --oid4vp <openid4vp:// URI> --key-file <file> --vc <file> [--vc <file> …]
+                [--chain-url <url>] [--registry <address>]
+        a wallet for tests and demos (OpenID4VP): checks the request object's did:ethr
+        signature, presents the --vc the request asks for (a VC as vc issue printed it, or its
+        JWT) in a VP signed with the holder key of --key-file (hex secp256k1 private key of the
+        VC's did:ethr holder), posts it to the verifier, prints its answer (exit 1: refused).
+        --chain-url (env ITP_CHAIN_URL; npm start prints it as "Dev chain"): where DIDs resolve;
+        --registry (env ITP_DID_REGISTRY; default ${DEV_CHAIN.didRegistryAddress}, npm start's)
 
 Wallet (the server wallet of the token API)
   wallet create               a new address; prints address, mnemonic and secretKey (shown once;

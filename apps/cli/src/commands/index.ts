@@ -10,6 +10,7 @@ import {
 } from './credentials.js';
 import { didCreateCommand, didIssuersCommand, didVerifiersCommand } from './did.js';
 import { loginAppCommand } from './login-app.js';
+import { loginApproveCommand } from './login-approve.js';
 import { loginCommand } from './login.js';
 import { txStatusCommand, walletTransferCommand } from './transactions.js';
 import { walletBalanceCommand, walletCreateCommand } from './wallet.js';
@@ -17,6 +18,7 @@ import { walletBalanceCommand, walletCreateCommand } from './wallet.js';
 export const COMMANDS: readonly Command[] = [
   loginCommand,
   loginAppCommand,
+  loginApproveCommand,
   walletCreateCommand,
   walletBalanceCommand,
   walletTransferCommand,

@@ -35,11 +35,22 @@ export const DEMO_SITE_PAGE = `${head('Demo web site', 'site.js')}
 <body>
 <main class="site">
 <h1>Demo web site</h1>
-<p>Log in with the phone app: scan or copy the code below into <a href="/demo/phone" target="_blank">the phone app</a>.</p>
+<p>Log in with the phone app: scan or copy the code below into <a href="/demo/phone" target="_blank">the phone app</a>,
+or, when the platform offers it, with any OpenID4VP wallet: either code logs this page in.</p>
 <button id="start" type="button">Log in with the app</button>
 <section id="request" hidden>
-<img id="qr" alt="QR code of the login request">
-<p>requestId: <code id="request-id"></code></p>
+<div class="qrs">
+<figure>
+<img id="qr" alt="QR code of the login request's requestId, for the phone app">
+<figcaption>The phone app. requestId: <code id="request-id"></code></figcaption>
+</figure>
+<figure id="oid4vp" hidden>
+<img id="oid4vp-qr" alt="QR code of the login request for any OpenID4VP wallet (the link below)">
+<figcaption>Any OpenID4VP wallet: scan, or open or copy
+<a id="oid4vp-uri" href="">the openid4vp:// link</a>:
+<code id="oid4vp-uri-text"></code></figcaption>
+</figure>
+</div>
 </section>
 <p id="status" role="status"></p>
 <section id="user" hidden>
@@ -86,7 +97,9 @@ input, textarea { display: block; width: 100%; box-sizing: border-box; padding: 
 textarea { font-family: monospace; font-size: 0.8rem; }
 button { margin: 0.5rem 0; padding: 0.5rem 1rem; font: inherit; cursor: pointer; }
 code, li { overflow-wrap: anywhere; }
-#qr { display: block; margin: 1rem 0; image-rendering: pixelated; }
+#qr, #oid4vp-qr { display: block; margin: 1rem 0; image-rendering: pixelated; }
+.qrs { display: flex; flex-wrap: wrap; gap: 1rem; }
+.qrs figure { flex: 1 1 16rem; margin: 0; }
 .ok { color: #0a6b2d; }
 .error { color: #b00020; }
 `;

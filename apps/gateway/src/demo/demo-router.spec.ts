@@ -1,6 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
 import { startGateway, type RunningGateway } from '../testing/start-gateway.js';
 import { DEMO_CSP } from './demo-router.js';
 
@@ -33,6 +35,22 @@ async function scriptedAuth(): Promise<Scripted> {
   await new Promise<void>((resolve) => scripted.server.listen(0, '127.0.0.1', resolve));
   scripted.url = `http://127.0.0.1:${(scripted.server.address() as AddressInfo).port}`;
   return scripted;
+}
+
+// jsqr is a CommonJS bundle: its default export is module.exports itself at run time.
+const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
+  jsQRModule) as unknown as (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+) => { data: string } | null;
+
+/** The text of a PNG data URL's QR code. */
+function decodeQrDataUrl(dataUrl: string): string | undefined {
+  const image = PNG.sync.read(
+    Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'),
+  );
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
 }
 
 const upstreams = (auth: string) => ({
@@ -89,6 +107,43 @@ describe('/demo (gateway, development mode)', () => {
       requestId: 'http://localhost:8080/demo?',
       waitTime: 120,
     });
+  });
+
+  it("shows the request's OpenID4VP URI beside the requestId: a second QR code and its link", async () => {
+    const page = await (await fetch(`${gateway.url}/demo/site`)).text();
+    expect(page).toContain('<figure id="oid4vp" hidden>');
+    expect(page).toMatch(/<img id="oid4vp-qr" alt="QR code [^"]*OpenID4VP wallet[^"]*">/);
+    expect(page).toContain('<a id="oid4vp-uri" href="">');
+    expect(page).toContain('<code id="oid4vp-uri-text"></code>');
+    const script = await (await fetch(`${gateway.url}/demo/site.js`)).text();
+    expect(script).toContain("$('oid4vp-qr').src = request.openid4vpQr;");
+    expect(script).toContain("$('oid4vp-uri').href = request.openid4vpUri;");
+
+    const requestId = `http://localhost:8080/demo?requestId=${'2'.repeat(52)}`;
+    const openid4vpUri =
+      'openid4vp://?client_id=decentralized_identifier%3Adid%3Aethr%3A0x0000000000000000000000000000000000000001' +
+      '&request_uri=http%3A%2F%2F127.0.0.1%3A8080%2Fv2%2Fauth%2Foid4vp%2Frequest%2Fabc';
+    auth.answer = { status: 200, body: { requestId, waitTime: 120, openid4vpUri } };
+    const res = await fetch(`${gateway.url}/demo/api/login-request`, { method: 'POST' });
+    const body = (await res.json()) as Record<string, string>;
+    expect(body).toEqual({
+      requestId,
+      waitTime: 120,
+      qr: expect.any(String),
+      openid4vpUri,
+      openid4vpQr: expect.any(String),
+    });
+    expect(decodeQrDataUrl(body.qr ?? '')).toBe(requestId);
+    expect(decodeQrDataUrl(body.openid4vpQr ?? '')).toBe(openid4vpUri);
+  });
+
+  it('offers no OpenID4VP code when auth-service gives none, or something else than openid4vp://', async () => {
+    const requestId = `http://localhost:8080/demo?requestId=${'3'.repeat(52)}`;
+    for (const openid4vpUri of [undefined, 'javascript:alert(1)', 42]) {
+      auth.answer = { status: 200, body: { requestId, waitTime: 120, openid4vpUri } };
+      const res = await fetch(`${gateway.url}/demo/api/login-request`, { method: 'POST' });
+      expect(await res.json()).toEqual({ requestId, waitTime: 120, qr: expect.any(String) });
+    }
   });
 
   it.each([

@@ -25,7 +25,10 @@ const demoHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The QR code of a requestId as a PNG data URL, made here (no QR service, no browser library). */
+/**
+ * A QR code (of a requestId or an `openid4vp://` URI) as a PNG data URL, made here (no QR
+ * service, no browser library).
+ */
 export async function qrDataUrl(text: string): Promise<string> {
   // Loaded on first use: /demo is development only, production gateways never load it.
   const { default: QRCode } = await import('qrcode');
@@ -39,7 +42,8 @@ type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL'>;
  * site with QR login and a phone app that approves it with a VP (README "Demo"):
  * - `GET /demo`, `/demo/site`, `/demo/phone` and their script / style files;
  * - `POST /demo/api/login-request`: the site's server starts an app login (auth-user-by-app with
- *   the demo client's secret, which stays here) and answers the requestId and its QR code;
+ *   the demo client's secret, which stays here) and answers the requestId and its QR code, and
+ *   when auth-service offers one, the request's `openid4vpUri` and its QR code (`openid4vpQr`);
  * - `POST /demo/api/login-result` `{ requestId }`: one poll (auth-user-result-by-app), answered
  *   as `pending` (with `retryAfterSeconds` on `slow_down`), `approved` with the user, or `expired`.
  */
@@ -67,7 +71,12 @@ export function demoRouter(config: DemoConfig): Router {
   router.post('/demo/api/login-request', demoHeaders, async (_req, res) => {
     try {
       const request: LoginRequest = await login.start();
-      res.json({ ...request, qr: await qrDataUrl(request.requestId) });
+      const qr = await qrDataUrl(request.requestId);
+      res.json(
+        request.openid4vpUri === undefined
+          ? { ...request, qr }
+          : { ...request, qr, openid4vpQr: await qrDataUrl(request.openid4vpUri) },
+      );
     } catch (err) {
       sendError(res, err);
     }

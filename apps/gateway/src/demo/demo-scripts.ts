@@ -5,8 +5,10 @@
 
 /**
  * The web site: its own server route starts the login request (the client secret never reaches
- * the browser), the page shows the QR code and polls the site's server for the result, at least
- * 1.5 s apart and longer when auth-service says `slow_down`.
+ * the browser), the page shows the requestId's QR code (and, when the answer has one, the
+ * request's OpenID4VP QR code and link for any wallet) and polls the site's server for the
+ * result, at least 1.5 s apart and longer when auth-service says `slow_down`: whichever code is
+ * used, the same poll sees the approval.
  */
 export const DEMO_SITE_SCRIPT = `'use strict';
 (function () {
@@ -58,8 +60,17 @@ export const DEMO_SITE_SCRIPT = `'use strict';
     post('/demo/api/login-request').then(function (request) {
       $('qr').src = request.qr;
       $('request-id').textContent = request.requestId;
+      if (request.openid4vpUri && request.openid4vpQr) {
+        $('oid4vp-qr').src = request.openid4vpQr;
+        $('oid4vp-uri').href = request.openid4vpUri;
+        $('oid4vp-uri-text').textContent = request.openid4vpUri;
+        $('oid4vp').hidden = false;
+      } else {
+        $('oid4vp').hidden = true;
+      }
       $('request').hidden = false;
-      status('Waiting for the phone app (up to ' + request.waitTime + ' s)…');
+      status('Waiting for the phone app' + (request.openid4vpUri ? ' or a wallet' : '') +
+        ' (up to ' + request.waitTime + ' s)…');
       setTimeout(function () { poll(request.requestId); }, POLL_MS);
     }).catch(function (err) {
       $('start').disabled = false;

@@ -17,6 +17,11 @@ export const DEMO_SITE = {
 export interface LoginRequest {
   requestId: string;
   waitTime: number;
+  /**
+   * The same request for any OpenID4VP wallet (`openid4vp://?client_id=…&request_uri=…`), when
+   * auth-service offers one (it does not while did-service is unavailable).
+   */
+  openid4vpUri?: string;
 }
 
 /** What the web site learns from one poll of its login request. */
@@ -59,14 +64,16 @@ export class DemoSiteLogin {
       requestId: this.site.siteIdentifier,
       waitTime: this.site.waitTime,
     });
-    const { requestId, waitTime } = answer.body;
+    const { requestId, waitTime, openid4vpUri } = answer.body;
     if (answer.status !== 200 || typeof requestId !== 'string' || typeof waitTime !== 'number') {
       throw new DemoSiteError(
         `auth-service refused the login request (HTTP ${answer.status}: ${errorMessage(answer)})`,
         502,
       );
     }
-    return { requestId, waitTime };
+    return isOpenid4vpUri(openid4vpUri)
+      ? { requestId, waitTime, openid4vpUri }
+      : { requestId, waitTime };
   }
 
   /** auth-user-result-by-app, turned into what the page shows (the JWT stays on the server). */
@@ -116,6 +123,11 @@ export class DemoSiteLogin {
       retryAfter: res.headers.get('retry-after'),
     };
   }
+}
+
+/** Only an `openid4vp:` URI is shown (the page links it: no other scheme reaches an href). */
+function isOpenid4vpUri(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 4096 && value.startsWith('openid4vp://');
 }
 
 function errorMessage(answer: AuthAnswer): string {
