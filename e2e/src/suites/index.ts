@@ -6,6 +6,7 @@ import { authSuite } from './auth.suite.js';
 import type { Suite } from './context.js';
 import { didSuite } from './did.suite.js';
 import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
+import { oid4vpSuite } from './oid4vp.suite.js';
 import { revocationSuite } from './revocation.suite.js';
 import { tokenSuite } from './token.suite.js';
 
@@ -13,6 +14,7 @@ export const SUITES: readonly Suite[] = [
   authSuite,
   didSuite,
   revocationSuite,
+  oid4vpSuite,
   tokenSuite,
   jsonRpcEnvelopeSuite,
 ];

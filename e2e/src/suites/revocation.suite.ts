@@ -7,15 +7,14 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list';
-import { DEV_CHAIN } from '@itp/dev-chain';
 import { ES256KSigner, hexToBytes } from 'did-jwt';
 import { createVerifiableCredentialJwt, verifyCredential } from 'did-jwt-vc';
-import { Resolver, type Resolvable } from 'did-resolver';
-import { getResolver } from 'ethr-did-resolver';
+import type { Resolvable } from 'did-resolver';
 import { Wallet } from 'ethers';
+import { thirdPartyResolver } from '../did-ethr.js';
 import { DEMO_SITE, DEMO_USER, bearerOfDemoUser, credentialAndPresentation } from '../flows.js';
 import { basicAuth, post, type Json } from '../http.js';
-import type { GatewayStack, Suite } from './context.js';
+import type { Suite } from './context.js';
 
 const VC_CONTEXT = 'https://www.w3.org/2018/credentials/v1';
 const STATUS_CONTEXT = 'https://www.w3.org/ns/credentials/status/v1';
@@ -30,26 +29,6 @@ interface StatusEntry {
   statusPurpose: string;
   statusListIndex: string;
   statusListCredential: string;
-}
-
-/**
- * A did:ethr resolver of anybody's: ethr-did-resolver on the stack's chain and DID registry. A
- * did:ethr DID without a network segment names the network "mainnet"; here that is the stack's
- * chain (the service names its chain so as well).
- */
-function thirdPartyResolver({ chainUrl, didRegistryAddress }: GatewayStack): Resolvable {
-  return new Resolver(
-    getResolver({
-      networks: [
-        {
-          name: 'mainnet',
-          chainId: DEV_CHAIN.chainId,
-          rpcUrl: chainUrl,
-          registry: didRegistryAddress,
-        },
-      ],
-    }),
-  );
 }
 
 interface ListRead {
