@@ -165,6 +165,15 @@ describe('auth-user-by-app with OpenID4VP', () => {
     expect(res.status).toBe(200);
     expect((await poll(created.requestId)).body).toMatchObject({ userId: 'alice' });
   });
+
+  it('answers 200 without openid4vpUri when did-service answers something unexpected', async () => {
+    did.setBroken(true);
+    try {
+      expect(Object.keys(await byApp()).sort()).toEqual(['requestId', 'waitTime']);
+    } finally {
+      did.setBroken(false);
+    }
+  });
 });
 
 describe('GET /v2/auth/oid4vp/request/{id}', () => {
@@ -331,6 +340,23 @@ describe('POST /v2/auth/oid4vp/response/{id}', () => {
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await postResponse(session.id, form)).status).toBe(200);
     expect((await poll(session.requestId)).status).toBe(200);
+  });
+
+  it('answers 502 server_error when did-service answers the check with something unexpected', async () => {
+    const session = await walletSession();
+    did.setBroken(true);
+    let res;
+    try {
+      res = await postResponse(session.id, {
+        vp_token: did.vpTokenFor('alice', session.claims.nonce),
+        state: session.claims.state,
+      });
+    } finally {
+      did.setBroken(false);
+    }
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: 'server_error', error_description: expect.any(String) });
+    expect((await poll(session.requestId)).status).toBe(401);
   });
 
   it('answers 400 invalid_request for malformed bodies, unknown and expired sessions; 413 over the limit', async () => {

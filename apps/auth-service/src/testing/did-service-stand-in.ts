@@ -24,6 +24,8 @@ export interface DidServiceStandIn {
   url: string;
   /** While true, every internal call answers 503 (did-service cannot check: chain down). */
   setDown(down: boolean): void;
+  /** While true, every internal call answers 200 with a body of the wrong shape (a bug). */
+  setBroken(broken: boolean): void;
   /** The bodies of the calls answered, by path. */
   calls(path: string): unknown[];
   /** A `vp_token` the stand-in accepts for `userId` when `nonce` is the session's. */
@@ -52,6 +54,7 @@ export function requestObjectClaims(jwt: string): StandInRequestObjectClaims {
  */
 export async function startDidServiceStandIn(internalApiToken: string): Promise<DidServiceStandIn> {
   let down = false;
+  let broken = false;
   const calls = new Map<string, unknown[]>();
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.statusCode = status;
@@ -65,6 +68,10 @@ export async function startDidServiceStandIn(internalApiToken: string): Promise<
     }
     if (down) {
       send(res, 503, { error: { code: '503', message: 'The chain is unavailable' } });
+      return;
+    }
+    if (broken) {
+      send(res, 200, { unexpected: true });
       return;
     }
     const path = req.url ?? '';
@@ -143,6 +150,9 @@ export async function startDidServiceStandIn(internalApiToken: string): Promise<
     url: `http://127.0.0.1:${port}`,
     setDown: (value) => {
       down = value;
+    },
+    setBroken: (value) => {
+      broken = value;
     },
     calls: (path) => calls.get(path) ?? [],
     vpTokenFor: (userId, nonce) =>
