@@ -49,3 +49,49 @@ export const oauthErrorBodySchema = z
   })
   .meta({ title: 'OAuthErrorBody' });
 export type OAuthErrorBody = z.infer<typeof oauthErrorBodySchema>;
+
+/** One refusal of the OpenID4VP endpoints (their catalog, as AUTH_ERRORS is the REST one's). */
+export interface OAuthErrorDoc {
+  status: number;
+  error: OAuthErrorCode;
+  when: string;
+}
+
+/** What the OpenID4VP endpoints answer besides 200 (docs/api.md §2, contract §8). */
+export const OID4VP_ERRORS = {
+  requestGone: {
+    status: 404,
+    error: 'invalid_request',
+    when: 'request object: unknown or malformed id, already fetched, or the login request timed out',
+  },
+  responseInvalid: {
+    status: 400,
+    error: 'invalid_request',
+    when: 'response: malformed form body (vp_token and state once each), unknown / expired / already answered request, wrong state, the login request no longer pending',
+  },
+  accessDenied: {
+    status: 400,
+    error: 'access_denied',
+    when: 'response: the presentation was refused (or its user is unknown or disabled); the description is generic',
+  },
+  tooLarge: {
+    status: 413,
+    error: 'invalid_request',
+    when: 'response: body over the limit (`BODY_LIMIT_BYTES`)',
+  },
+  serverError: {
+    status: 500,
+    error: 'server_error',
+    when: 'a bug (the detail is only in the log)',
+  },
+  badUpstream: {
+    status: 502,
+    error: 'server_error',
+    when: 'response: did-service answered something unexpected',
+  },
+  unavailable: {
+    status: 503,
+    error: 'temporarily_unavailable',
+    when: 'did-service cannot check the presentation now, or Redis / the database is down, with `Retry-After`; the wallet may post again',
+  },
+} as const satisfies Record<string, OAuthErrorDoc>;
