@@ -13,8 +13,8 @@ import {
 } from './testing/start-auth-service.js';
 
 // The README's minimum outside development: the stores (the harness' PostgreSQL and Redis), the
-// signing keys and internal tokens (freshly generated, strong), and did-service's URL (never
-// called here). Nothing else: APP_ENV is unset, so the service runs as in production.
+// signing keys and internal tokens (freshly generated, strong), did-service's URL (never
+// called here) and PUBLIC_URL. Nothing else: APP_ENV is unset, so the service runs as in production.
 let db: TestDatabase | undefined;
 
 describeMinimalEnvStart({
@@ -28,6 +28,7 @@ describeMinimalEnvStart({
       DID_SERVICE_INTERNAL_URL: UNUSED_URL,
       INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
       INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
+      PUBLIC_URL: 'https://api.example.test',
     };
   },
   teardown: async () => {

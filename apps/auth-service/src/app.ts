@@ -19,7 +19,7 @@ import {
 import { ClientAdmin } from './clients/client-admin.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import type { ClientRepository } from './clients/client-repository.js';
-import { authServiceConfigSchema, type AuthConfig } from './config.js';
+import { authPublicUrl, authServiceConfigSchema, type AuthConfig } from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
@@ -29,6 +29,7 @@ import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
 import { internalRouter } from './http/internal-router.js';
+import { oid4vpRouter } from './http/oid4vp-router.js';
 import { resolveSigningKeysJson } from './jwt/dev-signing-keys.js';
 import { parseSigningKeys } from './jwt/signing-keys.js';
 import { TokenIssuer } from './jwt/token-issuer.js';
@@ -44,6 +45,9 @@ import { PollThrottle } from './rate-limit/poll-throttle.js';
 import { UserAdmin } from './users/user-admin.js';
 import type { UserRepository } from './users/user-repository.js';
 import { UserStatus } from './users/user-status.js';
+import { DidServiceOid4vpVerifier } from './oid4vp/did-service-oid4vp-verifier.js';
+import { Oid4vpLogin } from './oid4vp/oid4vp-login.js';
+import { Oid4vpSessionStore } from './oid4vp/oid4vp-session-store.js';
 import { DidServiceLoginVpVerifier } from './vp-login/did-service-login-vp-verifier.js';
 import { VpLogin } from './vp-login/vp-login.js';
 
@@ -66,6 +70,8 @@ export interface AuthDomain {
   passwordLogin: PasswordLogin;
   /** auth-user-with-vp: the VP checked by did-service, used once, then login (and approval). */
   vpLogin: VpLogin;
+  /** OpenID4VP login of web-site login requests: did-service signs and checks, approval here. */
+  oid4vp: Oid4vpLogin;
   /** `/internal/v1/users/status`: may this user still act? */
   userStatus: UserStatus;
   /**
@@ -84,6 +90,12 @@ export interface AuthServiceParts {
 }
 
 const APP_NAME = 'auth-service';
+
+/**
+ * Longest wait for did-service's OpenID4VP calls: auth-user-by-app waits for the request object
+ * (and answers without openid4vpUri after this), a wallet's answer for its check.
+ */
+const OID4VP_DID_SERVICE_TIMEOUT_MS = 5_000;
 
 /** Opens the stores (through the scope), migrates, loads the signing keys and wires the domain. */
 async function buildDomain(
@@ -172,6 +184,23 @@ async function buildDomain(
     },
     { maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
   );
+  const oid4vp = new Oid4vpLogin(
+    {
+      verifier: new DidServiceOid4vpVerifier({
+        baseUrl: config.DID_SERVICE_INTERNAL_URL,
+        internalApiToken: resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID'),
+        timeoutMs: OID4VP_DID_SERVICE_TIMEOUT_MS,
+      }),
+      sessions: new Oid4vpSessionStore(kv),
+      loginRequests,
+      logger,
+    },
+    {
+      publicUrl: authPublicUrl(config),
+      resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
+      ...(clock ? { clock } : {}),
+    },
+  );
   return {
     kv,
     database,
@@ -184,6 +213,7 @@ async function buildDomain(
     loginResults,
     passwordLogin,
     vpLogin,
+    oid4vp,
     userStatus: new UserStatus(users),
     callerToken: resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_AUTH'),
     ownTokens,
@@ -215,11 +245,17 @@ async function wireAuthService(
     }),
     { cacheTtlMs: config.CLIENT_AUTH_CACHE_SECONDS * 1000 },
   );
+  // What wallets call (OAuth error bodies): before the rest of /v2/auth.
+  service.app.use(
+    '/v2/auth/oid4vp',
+    oid4vpRouter({ oid4vp: domain.oid4vp, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger }),
+  );
   service.app.use(
     '/v2/auth',
     authRouter({
       passwordLogin: domain.passwordLogin,
       vpLogin: domain.vpLogin,
+      oid4vp: domain.oid4vp,
       loginRequests: domain.loginRequests,
       loginResults: domain.loginResults,
       clientAuthenticator,

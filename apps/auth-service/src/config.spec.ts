@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig, type Env } from '@itp/service-kit';
-import { authServiceConfigSchema } from './config.js';
+import { authPublicUrl, authServiceConfigSchema } from './config.js';
 import { PUBLISHED_SIGNING_KEY_D } from './jwt/signing-key-strength.js';
 import { generateSigningJwk } from './jwt/signing-keys.js';
 import { newInternalApiToken } from './testing/start-auth-service.js';
@@ -16,6 +16,7 @@ async function productionEnv(appEnv: string): Promise<Env> {
     INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
     DATABASE_URL: 'postgres://u@127.0.0.1:1/db',
     REDIS_URL: 'redis://127.0.0.1:1',
+    PUBLIC_URL: 'https://api.example.test',
   };
 }
 
@@ -41,6 +42,7 @@ describe('auth-service configuration', () => {
           'DID_SERVICE_INTERNAL_URL',
           'INTERNAL_TOKEN_AUTH_TO_DID',
           'INTERNAL_TOKEN_DID_TO_AUTH',
+          'PUBLIC_URL',
         ]) {
           const err = configError({ ...env, [name]: undefined });
           expect(err.issues).toEqual([expect.stringMatching(`^${name}: required when APP_ENV=`)]);
@@ -50,6 +52,20 @@ describe('auth-service configuration', () => {
 
     it('development needs none of them', () => {
       expect(() => loadConfig(authServiceConfigSchema, { APP_ENV: 'development' })).not.toThrow();
+    });
+
+    it('PUBLIC_URL: an absolute http(s) URL, without its trailing slash; development defaults to the own port', async () => {
+      const env = await productionEnv('test');
+      const set = loadConfig(authServiceConfigSchema, {
+        ...env,
+        PUBLIC_URL: 'https://api.example.com/',
+      });
+      expect(authPublicUrl(set)).toBe('https://api.example.com');
+      expect(configError({ ...env, PUBLIC_URL: 'api.example.com' }).issues).toEqual([
+        expect.stringMatching(/^PUBLIC_URL: /),
+      ]);
+      const dev = loadConfig(authServiceConfigSchema, { APP_ENV: 'development', PORT: '9999' });
+      expect(authPublicUrl(dev)).toBe('http://127.0.0.1:9999');
     });
   });
 

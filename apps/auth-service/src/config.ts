@@ -5,6 +5,7 @@ import {
   internalApiAcceptedTokensSetting,
   internalListenerConfigShape,
   internalTokenSetting,
+  publicUrlSetting,
   retiredInternalApiTokenSetting,
   trustProxySetting,
 } from '@itp/service-kit';
@@ -65,6 +66,13 @@ export const authServiceConfigSchema = z
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
 
     /**
+     * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response
+     * URIs a wallet is sent to are `<PUBLIC_URL>/v2/auth/oid4vp/…`, so it is required outside
+     * development (development without it: this service's own `http://127.0.0.1:<PORT>`).
+     */
+    PUBLIC_URL: publicUrlSetting,
+
+    /**
      * Which peers may report the client address in X-Forwarded-For: the gateway's hop only
      * (dev stack `loopback`, Kubernetes the gateway's pod CIDR). Default false: nobody.
      */
@@ -80,6 +88,7 @@ export const authServiceConfigSchema = z
         'auth-user-with-vp asks did-service; e.g. openssl rand -base64 32',
       INTERNAL_TOKEN_DID_TO_AUTH:
         'did-service asks whether a user is active; e.g. openssl rand -base64 32',
+      PUBLIC_URL: 'where clients reach the API: wallets are sent to its OpenID4VP URIs',
     } as const;
     for (const [name, why] of Object.entries(required)) {
       if (!config[name as keyof typeof required]) {
@@ -105,3 +114,12 @@ export const authServiceConfigSchema = z
   });
 
 export type AuthConfig = z.infer<typeof authServiceConfigSchema>;
+
+/**
+ * The public base of the OpenID4VP URIs: PUBLIC_URL; in development without it, this service's
+ * own address (it serves those routes itself).
+ */
+export function authPublicUrl(config: AuthConfig): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  return `http://127.0.0.1:${config.PORT}`;
+}

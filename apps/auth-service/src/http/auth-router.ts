@@ -16,10 +16,13 @@ import type { PasswordLogin } from '../login/password-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { PollThrottle } from '../rate-limit/poll-throttle.js';
 import type { VpLogin } from '../vp-login/vp-login.js';
+import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 
 export interface AuthRouterDeps {
   passwordLogin: PasswordLogin;
   vpLogin: VpLogin;
+  /** auth-user-by-app's openid4vpUri (OpenID4VP login from any wallet). */
+  oid4vp: Oid4vpLogin;
   loginRequests: LoginRequests;
   loginResults: LoginResults;
   clientAuthenticator: ClientAuthenticator;
@@ -91,7 +94,10 @@ export function authRouter(deps: AuthRouterDeps): Router {
 
   router.post('/auth-user-by-app', client, json, async (req, res) => {
     const body = parseBody(authUserByAppRequestSchema, req.body);
-    res.json(await deps.loginRequests.create(clientOf(res), body.requestId, body.waitTime));
+    const created = await deps.loginRequests.create(clientOf(res), body.requestId, body.waitTime);
+    // Without it (did-service unavailable) the answer is the same, less the URI.
+    const openid4vpUri = await deps.oid4vp.start(created.requestId, created.waitTime);
+    res.json(openid4vpUri ? { ...created, openid4vpUri } : created);
   });
 
   router.post('/cancel-auth-user-by-app', client, json, async (req, res) => {

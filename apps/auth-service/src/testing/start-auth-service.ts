@@ -30,8 +30,8 @@ export async function newSigningKeysSecret(): Promise<string> {
 /**
  * Test helper: builds auth-service with app.ts (APP_ENV=test, which is production: so it passes
  * what production needs — fresh signing keys, random internal tokens, a DID_SERVICE_INTERNAL_URL
- * where nothing listens unless given) against the real Redis of the jest setup (own key prefix
- * unless given) and the DATABASE_URL in `env`, on an ephemeral port. TRUST_PROXY is `loopback`
+ * where nothing listens unless given, a PUBLIC_URL) against the real Redis of the jest setup (own
+ * key prefix unless given) and the DATABASE_URL in `env`, on an ephemeral port. TRUST_PROXY is `loopback`
  * (the test plays the gateway's hop and sets X-Forwarded-For); pass `TRUST_PROXY: undefined`
  * for the service's default (trust nobody).
  */
@@ -50,6 +50,7 @@ export async function startAuthService(
     INTERNAL_TOKEN_AUTH_TO_DID: newInternalApiToken(),
     INTERNAL_TOKEN_DID_TO_AUTH: newInternalApiToken(),
     DID_SERVICE_INTERNAL_URL: UNUSED_URL,
+    PUBLIC_URL: 'https://api.example.test',
     TRUST_PROXY: 'loopback',
     ...env,
   });

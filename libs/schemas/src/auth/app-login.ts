@@ -36,6 +36,10 @@ export const authUserByAppResponseSchema = z
         '<site identifier as sent>requestId=<ms timestamp followed by 128 random bits, decimal>',
     }),
     waitTime: z.number().int().meta({ description: 'seconds the request stays open' }),
+    openid4vpUri: z.string().startsWith('openid4vp://?').optional().meta({
+      description:
+        'OpenID4VP 1.0 authorization request for any wallet: openid4vp://?client_id=<url-encoded client id>&request_uri=<url-encoded <public URL>/v2/auth/oid4vp/request/<id>>; absent when it could not be made (did-service unavailable), the requestId still works',
+    }),
   })
   .meta({ title: 'AuthUserByAppResponse' });
 export type AuthUserByAppResponse = z.infer<typeof authUserByAppResponseSchema>;

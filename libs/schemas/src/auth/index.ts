@@ -24,4 +24,16 @@ export {
   type UserStatusResponse,
 } from './user-status.js';
 export { AUTH_ERRORS } from './errors.js';
+export {
+  OAUTH_ERROR_CODES,
+  OID4VP_ERRORS,
+  OID4VP_VP_TOKEN_MAX_LENGTH,
+  oauthErrorBodySchema,
+  oid4vpAuthorizationResponseSchema,
+  oid4vpResponseAcceptedSchema,
+  type OAuthErrorBody,
+  type OAuthErrorCode,
+  type OAuthErrorDoc,
+  type Oid4vpAuthorizationResponse,
+} from './oid4vp.js';
 export { CONTROL_CHARACTER, plainText } from './plain-text.js';

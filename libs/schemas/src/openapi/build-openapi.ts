@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oauthErrorBodySchema, type OAuthErrorDoc } from '../auth/oid4vp.js';
 import type { RestErrorDoc } from '../errors/service-errors.js';
 import { REST_ENDPOINTS, type RestEndpoint } from './rest-endpoints.js';
 import {
@@ -146,6 +147,47 @@ function errorResponses(errors: RestErrorDoc[], recorded: RestEndpointExamples['
   return responses;
 }
 
+/**
+ * The refusals of an endpoint that answers in the OAuth error shape (the OpenID4VP endpoints),
+ * grouped by HTTP status; each example is the catalog line (not recorded).
+ */
+function oauthErrorResponses(errors: OAuthErrorDoc[], components: Components): Json {
+  const schema = components.convert(oauthErrorBodySchema, 'output', 'OAuthErrorBody');
+  const byStatus = new Map<number, OAuthErrorDoc[]>();
+  for (const error of errors)
+    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  const responses: Json = {};
+  for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
+    const examples: Json = {};
+    list.forEach((error, i) => {
+      examples[`${error.error}${list.length > 1 ? `_${i + 1}` : ''}`] = {
+        summary: error.when,
+        description: 'Not recorded: the description shown is the catalog line, not the real text.',
+        value: { error: error.error, error_description: error.when },
+      };
+    });
+    const codes = [...new Set(list.map((error) => error.error))];
+    const response: Json = {
+      description: list.map((error) => `\`${error.error}\`: ${error.when}`).join('; '),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [schema, { properties: { error: { enum: codes } } }],
+          },
+          examples,
+        },
+      },
+    };
+    if (status === 503) {
+      response['headers'] = {
+        'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } },
+      };
+    }
+    responses[String(status)] = response;
+  }
+  return responses;
+}
+
 const withExamples = (examples: Json | undefined): Json => (examples ? { examples } : {});
 
 /** OpenAPI `examples` (a map) from the recorded exchanges that have `part`. */
@@ -188,7 +230,7 @@ function operation(
     op['requestBody'] = {
       required: true,
       content: {
-        'application/json': {
+        [endpoint.requestMediaType ?? 'application/json']: {
           schema: components.convert(endpoint.request, 'input', `${base}Request`),
           ...withExamples(examplesOf(recorded.examples, 'request')),
         },
@@ -211,6 +253,14 @@ function operation(
       },
     };
   }
+  if (endpoint.textResponse) {
+    ok['description'] = 'Success';
+    ok['content'] = {
+      [endpoint.textResponse.type]: {
+        schema: { type: 'string', description: endpoint.textResponse.description },
+      },
+    };
+  }
   if (endpoint.responseHeaders) {
     ok['headers'] = Object.fromEntries(
       Object.entries(endpoint.responseHeaders).map(([name, description]) => [
@@ -225,6 +275,7 @@ function operation(
       ? { '304': { description: 'Not modified: If-None-Match names the current ETag' } }
       : {}),
     ...errorResponses(endpoint.errors, recorded.errors),
+    ...(endpoint.oauthErrors ? oauthErrorResponses(endpoint.oauthErrors, components) : {}),
   };
   return op;
 }
@@ -258,7 +309,9 @@ export function buildOpenApiDocument(
       version: options.version,
       description:
         'Authentication (`/v2/auth`) and DIDs / verifiable credentials (`/v2/did`). Every error is ' +
-        '`{ "error": { "code", "message" } }`; each operation lists the codes it can answer. ' +
+        '`{ "error": { "code", "message" } }` but those of the OpenID4VP endpoints a wallet calls ' +
+        '(`/v2/auth/oid4vp/*`: OAuth `{ "error", "error_description" }`); each operation lists ' +
+        'the codes it can answer. ' +
         'Unknown routes answer 404. The JSON-RPC APIs are described by OpenRPC documents' +
         (links ? `:\n\n${links}` : '.'),
     },

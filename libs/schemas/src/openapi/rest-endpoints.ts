@@ -8,6 +8,10 @@ import {
   authUserResultByAppRequestSchema,
   cancelAuthUserByAppRequestSchema,
   loginResultSchema,
+  OID4VP_ERRORS,
+  oid4vpAuthorizationResponseSchema,
+  oid4vpResponseAcceptedSchema,
+  type OAuthErrorDoc,
 } from '../auth/index.js';
 import {
   DID_ERRORS,
@@ -58,10 +62,20 @@ export interface RestEndpoint {
   responseHeaders?: Record<string, string>;
   /** Answers 304 (no body) when If-None-Match names the current ETag. */
   conditional?: boolean;
+  /** The media type of the request body; default `application/json`. */
+  requestMediaType?: 'application/json' | 'application/x-www-form-urlencoded';
+  /** A 200 answer that is only this text media type (no JSON form); `response` is then absent. */
+  textResponse?: { type: string; description: string };
+  /**
+   * Refusals in the OAuth error shape `{ error, error_description }` (the OpenID4VP endpoints,
+   * which wallets call), instead of `errors` of the REST error body.
+   */
+  oauthErrors?: OAuthErrorDoc[];
 }
 
 const A = AUTH_ERRORS;
 const D = DID_ERRORS;
+const O = OID4VP_ERRORS;
 /**
  * Answered by every route of the API (body parsing, limits, bugs). Failed client authentications
  * count against the caller's address like failed logins: over the limit, the relying-party routes
@@ -136,6 +150,67 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     summary: 'Public keys of the login JWTs (JWKS)',
     response: authJwksSchema,
     errors: [A.internal],
+  },
+  {
+    method: 'get',
+    path: '/v2/auth/oid4vp/request/{id}',
+    tag: 'auth',
+    operationId: 'auth.oid4vp-request',
+    summary: 'OpenID4VP request object of a QR login request (the wallet fetches it once)',
+    description:
+      'The `request_uri` of the `openid4vpUri` that auth-user-by-app answers: the signed request ' +
+      'object (JWT `typ` `oauth-authz-req+jwt`, signed by a verifier DID of the service, `aud` ' +
+      '`https://self-issued.me/v2`; `response_type` `vp_token`, `response_mode` `direct_post`, ' +
+      '`response_uri`, `nonce`, `state`, a `dcql_query`). Answered once: a second fetch, an ' +
+      'unknown id or a timed-out login request is 404.',
+    pathParameters: [
+      {
+        name: 'id',
+        description: 'the one-time id of the request URI (256 random bits)',
+        pattern: '^[A-Za-z0-9_-]{43}$',
+      },
+    ],
+    textResponse: {
+      type: 'application/oauth-authz-req+jwt',
+      description: 'the request object, a compact JWT',
+    },
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [],
+    oauthErrors: [O.requestGone, O.serverError, O.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/oid4vp/response/{id}',
+    tag: 'auth',
+    operationId: 'auth.oid4vp-response',
+    summary: 'OpenID4VP answer of a wallet (direct_post): approves the QR login request',
+    description:
+      'The `response_uri` of the request object. did-service checks the `vp_token` (OpenID4VP ' +
+      '1.0 §8.6, §14: signed by its holder, `aud` the client id, the `nonce` issued, every VC ' +
+      'verifies, comes from an issuer DID of the service, is about the holder and is not ' +
+      "revoked); then the pending login request is approved for the credentials' user, and the " +
+      'site collects the login result with auth-user-result-by-app. Answered once. No ' +
+      '`redirect_uri` (cross-device).',
+    pathParameters: [
+      {
+        name: 'id',
+        description: 'the id of the request URI',
+        pattern: '^[A-Za-z0-9_-]{43}$',
+      },
+    ],
+    request: oid4vpAuthorizationResponseSchema,
+    requestMediaType: 'application/x-www-form-urlencoded',
+    response: oid4vpResponseAcceptedSchema,
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [],
+    oauthErrors: [
+      O.responseInvalid,
+      O.accessDenied,
+      O.tooLarge,
+      O.serverError,
+      O.badUpstream,
+      O.unavailable,
+    ],
   },
   {
     method: 'post',

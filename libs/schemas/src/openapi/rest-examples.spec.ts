@@ -58,8 +58,11 @@ describe('the OpenAPI document', () => {
     paths: Record<string, Record<string, Record<string, unknown>>>;
   };
   type Content = { examples?: Record<string, { value: unknown; description?: string }> };
-  const content = (node: unknown): Content =>
-    (node as { content: Record<string, Content> }).content['application/json'] as Content;
+  /** The JSON content of a body, or its only one (a form body). */
+  const content = (node: unknown): Content => {
+    const all = (node as { content: Record<string, Content> }).content;
+    return (all['application/json'] ?? Object.values(all)[0]) as Content;
+  };
 
   it('shows the recorded bodies as request and 200 examples', () => {
     for (const [key, endpoint] of endpoints) {

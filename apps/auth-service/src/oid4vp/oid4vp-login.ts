@@ -1,0 +1,234 @@
+import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { isBaseError, UnauthorizedError } from '@itp/errors';
+import type { Logger } from '@itp/service-kit';
+import { LoginRequestUnknownError } from '../errors.js';
+import type { LoginRequests } from '../login-requests/login-requests.js';
+import { accessDenied, OAuthError } from './oauth-error.js';
+import type { Oid4vpVerifier } from './oid4vp-verifier.js';
+import type {
+  Oid4vpSession,
+  Oid4vpSessionStore,
+  StoredOid4vpSession,
+} from './oid4vp-session-store.js';
+
+export interface Oid4vpLoginOptions {
+  /** PUBLIC_URL (development: the service's own address), without a trailing slash. */
+  publicUrl: string;
+  /** How long an approved login request stays collectable after its waitTime (its TTL's grace). */
+  resultGraceMs: number;
+  clock?: () => number;
+}
+
+export interface Oid4vpLoginDeps {
+  verifier: Oid4vpVerifier;
+  sessions: Oid4vpSessionStore;
+  /** approveLoginRequest: the same approval as auth-user-with-vp's. */
+  loginRequests: LoginRequests;
+  logger: Logger;
+}
+
+/** Compare-and-swap retries before giving up (only reached under absurd contention). */
+const MAX_ATTEMPTS = 5;
+
+/** 256 random bits, base64url (43 characters): session ids, `state`, `nonce`. */
+const randomToken = (): string => randomBytes(32).toString('base64url');
+
+/** Session ids as newSessionId makes them; anything else is unknown without a lookup. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** Constant-time string equality (the `state` is a secret of the wallet and this service). */
+const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
+
+const UNKNOWN_REQUEST = 'Unknown, expired or already used request';
+
+/**
+ * OpenID4VP 1.0 login for web-site login requests (contract §8): beside the requestId of
+ * auth-user-by-app, a wallet gets `openid4vp://?client_id=…&request_uri=…`; it fetches the signed
+ * request object once (GET request/<id>), and posts its `vp_token` and `state` once
+ * (`direct_post` to response/<id>). did-service signs the request object and checks the answer;
+ * a verified answer approves the pending login request for its user exactly as
+ * auth-user-with-vp does, and the site's poll then collects the login result.
+ */
+export class Oid4vpLogin {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly deps: Oid4vpLoginDeps,
+    private readonly options: Oid4vpLoginOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  requestUri(id: string): string {
+    return `${this.options.publicUrl}/v2/auth/oid4vp/request/${id}`;
+  }
+
+  responseUri(id: string): string {
+    return `${this.options.publicUrl}/v2/auth/oid4vp/response/${id}`;
+  }
+
+  /**
+   * auth-user-by-app: an authorization request for the new login request `requestId` (open for
+   * `waitTimeSeconds`), and the `openid4vp://` URI that names it. Undefined when it cannot be made
+   * (did-service unavailable, Redis failing): the login request stands without it (the phone app
+   * still approves it by its requestId), so this never fails the call.
+   */
+  async start(requestId: string, waitTimeSeconds: number): Promise<string | undefined> {
+    try {
+      const state = randomToken();
+      const nonce = randomToken();
+      const now = this.clock();
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const id = randomToken();
+        const { clientId, requestObject } = await this.deps.verifier.requestObject({
+          state,
+          nonce,
+          responseUri: this.responseUri(id),
+          expiresInSeconds: waitTimeSeconds,
+        });
+        const session: Oid4vpSession = {
+          requestId,
+          state,
+          nonce,
+          clientId,
+          requestObject,
+          status: 'pending',
+          expiresAt: now + waitTimeSeconds * 1000,
+        };
+        const ttlMs = waitTimeSeconds * 1000 + this.options.resultGraceMs;
+        if (await this.deps.sessions.create(id, session, ttlMs)) {
+          return (
+            `openid4vp://?client_id=${encodeURIComponent(clientId)}` +
+            `&request_uri=${encodeURIComponent(this.requestUri(id))}`
+          );
+        }
+      }
+      throw new Error('could not store a new OpenID4VP session');
+    } catch (err) {
+      this.deps.logger.warn(
+        { err: isBaseError(err) ? err.message : err },
+        'auth-user-by-app answered without openid4vpUri (OpenID4VP request could not be made)',
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * GET request/<id>: the signed request object, once. A second fetch, an unknown id or an
+   * expired request: 404 invalid_request.
+   */
+  async takeRequestObject(id: string): Promise<string> {
+    if (!SESSION_ID.test(id)) throw this.notFound();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.deps.sessions.read(id);
+      if (!stored || stored.session.requestObject === undefined || this.expired(stored.session)) {
+        throw this.notFound();
+      }
+      const { requestObject, ...rest } = stored.session;
+      if (await this.deps.sessions.replace(id, stored, rest)) return requestObject;
+    }
+    throw this.notFound();
+  }
+
+  /**
+   * POST response/<id>: the wallet's answer (`direct_post`). The session must exist, be pending
+   * and not expired, and `state` must be its own (else 400 invalid_request); the first answer
+   * claims it (of concurrent answers on any instance exactly one goes on, the others are 400).
+   * did-service checks the `vp_token` against the session's nonce and client id; verified, the
+   * login request is approved for the user. Refused, or the user is unknown or disabled: 400
+   * access_denied with one generic description. did-service (or the database) down: 503
+   * temporarily_unavailable, and the claim is released so that the wallet may post again.
+   */
+  async answer(id: string, vpToken: string, state: string): Promise<void> {
+    const claimed = await this.claim(id, state);
+    const { session } = claimed;
+    let verification;
+    try {
+      verification = await this.deps.verifier.verifyResponse({
+        vpToken,
+        nonce: session.nonce,
+        clientId: session.clientId,
+      });
+    } catch (err) {
+      throw await this.failed(id, claimed, err, 'did-service');
+    }
+    if (!verification.verified) {
+      this.deps.logger.info(
+        { code: verification.error.code },
+        'OpenID4VP answer refused by did-service',
+      );
+      throw accessDenied();
+    }
+    try {
+      await this.deps.loginRequests.approveLoginRequest(session.requestId, verification.userId);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) throw accessDenied(); // unknown or disabled user
+      if (err instanceof LoginRequestUnknownError) {
+        throw new OAuthError(400, 'invalid_request', 'The login request is no longer pending');
+      }
+      throw await this.failed(id, claimed, err, 'the login request');
+    }
+  }
+
+  /** Reads and claims a pending session (pending → answered, compare-and-swap). */
+  private async claim(id: string, state: string): Promise<StoredOid4vpSession> {
+    const unknown = () => new OAuthError(400, 'invalid_request', UNKNOWN_REQUEST);
+    if (!SESSION_ID.test(id)) throw unknown();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.deps.sessions.read(id);
+      if (!stored || stored.session.status !== 'pending' || this.expired(stored.session)) {
+        throw unknown();
+      }
+      if (!sameSecret(state, stored.session.state)) {
+        throw new OAuthError(400, 'invalid_request', 'state does not match the request');
+      }
+      const claimed = await this.deps.sessions.replace(id, stored, {
+        ...stored.session,
+        status: 'answered',
+      });
+      if (claimed) return claimed;
+    }
+    throw unknown();
+  }
+
+  /**
+   * What a failure after the claim answers: a dependency down (503) releases the claim (the
+   * wallet may post again) and is temporarily_unavailable; anything else keeps the session
+   * answered and is a server_error.
+   */
+  private async failed(
+    id: string,
+    claimed: StoredOid4vpSession,
+    err: unknown,
+    what: string,
+  ): Promise<OAuthError> {
+    if (isBaseError(err) && err.status === 503) {
+      await this.deps.sessions
+        .replace(id, claimed, { ...claimed.session, status: 'pending' })
+        .catch(() => undefined);
+      return new OAuthError(
+        503,
+        'temporarily_unavailable',
+        'The presentation cannot be checked now; try again later',
+        'retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number'
+          ? err.retryAfterSeconds
+          : undefined,
+      );
+    }
+    this.deps.logger.error({ err }, `OpenID4VP answer: ${what} failed`);
+    return new OAuthError(
+      isBaseError(err) && err.status === 502 ? 502 : 500,
+      'server_error',
+      'The presentation could not be processed',
+    );
+  }
+
+  private expired(session: Oid4vpSession): boolean {
+    return this.clock() >= session.expiresAt;
+  }
+
+  private notFound(): OAuthError {
+    return new OAuthError(404, 'invalid_request', UNKNOWN_REQUEST);
+  }
+}
