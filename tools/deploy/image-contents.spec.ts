@@ -269,6 +269,7 @@ describe('image contents (tools/build/assemble-app.ts into empty folders)', () =
         ...internal('auth-service'),
         JWT_SIGNING_KEYS: secrets.JWT_SIGNING_KEYS,
         DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
+        PUBLIC_URL: 'https://api.example.test',
       }),
       startFromFolder(assembled['token-rpc'], {
         ...stores('token'),
