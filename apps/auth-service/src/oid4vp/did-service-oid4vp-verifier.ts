@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { BadGatewayError, ServiceUnavailableError } from '@itp/errors';
+import { oid4vpRequestObjectResultSchema, oid4vpVerifyResponseResultSchema } from '@itp/schemas';
 import { InternalClient } from '@itp/service-kit';
 import type { Oid4vpRequestObject, Oid4vpVerification, Oid4vpVerifier } from './oid4vp-verifier.js';
 
@@ -9,19 +9,6 @@ export interface DidServiceOid4vpVerifierOptions {
   internalApiToken: string | undefined;
   timeoutMs?: number;
 }
-
-// The shapes auth-service relies on in did-service's answers (the rest is ignored).
-const requestObjectAnswer = z.object({
-  clientId: z.string().startsWith('decentralized_identifier:did:'),
-  requestObject: z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
-});
-const verifyResponseAnswer = z.union([
-  z.object({ verified: z.literal(true), userId: z.string().min(1), holder: z.string().min(1) }),
-  z.object({
-    verified: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string() }),
-  }),
-]);
 
 /** Oid4vpVerifier over did-service's internal API (bearer INTERNAL_TOKEN_AUTH_TO_DID). */
 export class DidServiceOid4vpVerifier implements Oid4vpVerifier {
@@ -46,7 +33,7 @@ export class DidServiceOid4vpVerifier implements Oid4vpVerifier {
     expiresInSeconds?: number;
   }): Promise<Oid4vpRequestObject> {
     const answer = await this.call('/internal/v1/oid4vp/request-object', input);
-    const parsed = requestObjectAnswer.safeParse(answer);
+    const parsed = oid4vpRequestObjectResultSchema.safeParse(answer);
     if (!parsed.success) {
       throw new BadGatewayError(
         'did-service answered oid4vp/request-object with an unexpected body',
@@ -61,7 +48,11 @@ export class DidServiceOid4vpVerifier implements Oid4vpVerifier {
     clientId: string;
   }): Promise<Oid4vpVerification> {
     const answer = await this.call('/internal/v1/oid4vp/verify-response', input);
-    const parsed = verifyResponseAnswer.safeParse(answer);
+    // Any refusal is a refusal, also one whose code this version does not know yet (a newer
+    // did-service during a rolling upgrade); only its shape matters here.
+    const refused = refusalOf(answer);
+    if (refused) return refused;
+    const parsed = oid4vpVerifyResponseResultSchema.safeParse(answer);
     if (!parsed.success) {
       throw new BadGatewayError(
         'did-service answered oid4vp/verify-response with an unexpected body',
@@ -78,4 +69,13 @@ export class DidServiceOid4vpVerifier implements Oid4vpVerifier {
     }
     return this.client.post(path, body);
   }
+}
+
+function refusalOf(answer: unknown): Oid4vpVerification | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  const { verified, error } = answer as { verified?: unknown; error?: unknown };
+  if (verified !== false || typeof error !== 'object' || error === null) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  return { verified: false, error: { code, message } };
 }
