@@ -19,7 +19,7 @@ const site = { authorization: basicAuth(DEMO_SITE.id, DEMO_SITE.secret) };
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A holder whose key only the test holds, its DID bound to the demo user, one credential. */
-interface OwnHolder {
+export interface OwnHolder {
   wallet: Oid4vpWallet;
   did: string;
   /** The credential as create-vc answered it (this API's VC shape). */
@@ -32,7 +32,7 @@ interface OwnHolder {
  * m/44'/60'/0'/0/0) to the same address; its DID bound to the demo user (create-did with the
  * address's secretKey and the user's bearer); a credential issued to that DID by the first issuer.
  */
-async function ownHolder(stack: GatewayStack, alias: string): Promise<OwnHolder> {
+export async function ownHolder(stack: GatewayStack, alias: string): Promise<OwnHolder> {
   const gw = stack.gatewayUrl;
   const mnemonic = Wallet.createRandom().mnemonic!.phrase;
   const imported = (await ok(gw, '/token', 'importAddress', { mnemonic })) as {
