@@ -2,7 +2,8 @@
  * Records the examples of the API documents from real answers:
  *   npx tsx tools/api-docs/record-examples.ts
  * starts a private dev stack (`npm start` on a free port, fresh temporary data folder), calls
- * every REST endpoint and every /token and /token/erc20 method through the gateway, replaces the
+ * every REST endpoint (the OpenID4VP ones through the CLI's wallet, `@itp/cli/oid4vp-wallet`)
+ * and every /token and /token/erc20 method through the gateway, replaces the
  * secrets by placeholders (recorder/placeholders.ts), and writes
  *   libs/schemas/src/openapi/rest-examples.json   (OpenAPI: request, response and error examples)
  *   apps/token-rpc/src/rpc/recorded-examples.json (OpenRPC examples of /token and /token/erc20)
@@ -22,6 +23,7 @@ import { startDevStack } from '@itp/harness';
 import type { RestExamplesFile } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
+import type { DidChain } from '@itp/cli/oid4vp-wallet';
 import { ApiClient } from './recorder/api-client.js';
 import { addUser } from './recorder/operator-cli.js';
 import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';
@@ -46,14 +48,41 @@ async function write(path: string, value: object, secrets: string[]): Promise<vo
   console.log(`[record-examples] wrote ${path}`);
 }
 
+/**
+ * The dev chain `npm start` prints in its banner (the OpenID4VP wallet resolves DIDs there); the
+ * banner follows the gateway's readiness, so it may take a moment.
+ */
+async function devChain(output: () => string): Promise<DidChain> {
+  const line = /Dev chain\s+(\S+) \(anvil, chain id (\d+), DID registry (0x[0-9a-fA-F]{40})\)/;
+  for (let waited = 0; waited <= 15_000; waited += 250) {
+    const found = line.exec(output());
+    if (found) {
+      return {
+        rpcUrl: found[1] as string,
+        chainId: Number(found[2]),
+        registry: found[3] as string,
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('npm start printed no "Dev chain" line');
+}
+
 const stack = await startDevStack({ readyTimeoutMs: 120_000, env: { PUBLIC_URL } });
 console.log(`[record-examples] dev stack ready at ${stack.url}`);
 try {
+  const chain = await devChain(() => stack.output());
+  const walletSecrets: string[] = [];
   const client = new ApiClient(stack.url);
   const recordedAt = new Date().toISOString();
   const otherUser = await addUser(stack.dataDir, 'example-other-user', 'Other User');
   const apis = await recordTokenExamples(client);
-  const endpoints = await recordRestExamples(client, { otherUser });
+  const endpoints = await recordRestExamples(client, {
+    otherUser,
+    publicUrl: PUBLIC_URL,
+    chain,
+    secrets: walletSecrets,
+  });
   const rpc = redactSecrets<RpcExamplesFile>({ $comment: COMMENT, recordedAt, apis });
   const rest = redactSecrets<RestExamplesFile>({ $comment: COMMENT, recordedAt, endpoints });
   const secrets = [
@@ -62,6 +91,7 @@ try {
     DEMO_USER.password,
     DEMO_CLIENT.secret,
     otherUser.password,
+    ...walletSecrets,
   ];
   await write(RPC_FILE, rpc.value, secrets);
   await write(REST_FILE, rest.value, secrets);

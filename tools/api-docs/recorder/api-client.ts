@@ -2,6 +2,7 @@
 
 export interface Answer {
   status: number;
+  /** The parsed JSON of a JSON answer, the text of any other, undefined when empty. */
   body: unknown;
   headers: Headers;
 }
@@ -9,8 +10,12 @@ export interface Answer {
 export interface SendOptions {
   /** A JSON body (serialised here). */
   json?: unknown;
+  /** A form body (`application/x-www-form-urlencoded`), as an OpenID4VP wallet posts it. */
+  form?: Record<string, string>;
   /** A body sent as is (malformed JSON, an oversized body, …). */
   raw?: string | Uint8Array;
+  /** Default `application/json`. */
+  accept?: string;
   /** Default `application/json` when there is a body. */
   contentType?: string;
   bearer?: string;
@@ -25,15 +30,37 @@ export interface RpcResult {
   resultData: unknown;
 }
 
+/**
+ * The body of an answer: parsed when its media type is JSON (`application/json`, `…+json`) or not
+ * given, the text of any other (the compact JWT of a request object, …), undefined when empty.
+ */
+export async function bodyOf(res: Response, what: string): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  const type = res.headers.get('content-type');
+  if (type && !/^application\/(?:[\w.-]+\+)?json\b/i.test(type)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(`${what}: HTTP ${res.status} with a body that is no JSON`);
+  }
+}
+
 export class ApiClient {
   private nextId = 1;
 
   constructor(readonly baseUrl: string) {}
 
   async send(method: 'GET' | 'POST', path: string, options: SendOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const body = options.json !== undefined ? JSON.stringify(options.json) : options.raw;
-    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    let body: string | Uint8Array | undefined = options.raw;
+    let contentType = 'application/json';
+    if (options.json !== undefined) body = JSON.stringify(options.json);
+    if (options.form !== undefined) {
+      body = new URLSearchParams(options.form).toString();
+      contentType = 'application/x-www-form-urlencoded';
+    }
+    if (body !== undefined) headers['content-type'] = options.contentType ?? contentType;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
     if (options.basic) {
       const credentials = Buffer.from(`${options.basic.id}:${options.basic.secret}`);
@@ -45,16 +72,11 @@ export class ApiClient {
       ...(body !== undefined ? { body } : {}),
       signal: AbortSignal.timeout(60_000),
     });
-    const text = await res.text();
-    let parsed: unknown = undefined;
-    if (text) {
-      try {
-        parsed = JSON.parse(text) as unknown;
-      } catch {
-        throw new Error(`${method} ${path}: HTTP ${res.status} with a body that is no JSON`);
-      }
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return {
+      status: res.status,
+      body: await bodyOf(res, `${method} ${path}`),
+      headers: res.headers,
+    };
   }
 
   /** One JSON-RPC call; resolves with `result`, throws on a protocol error. */

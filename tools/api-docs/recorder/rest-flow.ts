@@ -7,7 +7,9 @@ import type {
   VerifiableCredentialBody,
 } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
+import type { DidChain } from '@itp/cli/oid4vp-wallet';
 import type { ApiClient, SendOptions } from './api-client.js';
+import { recordOid4vpExamples } from './oid4vp-flow.js';
 import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
 import { RestRecorder } from './rest-recorder.js';
 
@@ -35,6 +37,12 @@ interface Wallet {
 export interface RestFlowOptions {
   /** A user of the stack besides the demo user (the owner of "another user's" credential). */
   otherUser: { id: string; password: string };
+  /** The stack's PUBLIC_URL (the origin of the OpenID4VP request and response URIs). */
+  publicUrl: string;
+  /** The dev chain (where the OpenID4VP wallet resolves the verifier's did:ethr DID). */
+  chain: DidChain;
+  /** Collects secrets that never reach a recorded body (the wallet's key), to check for. */
+  secrets: string[];
 }
 
 /** The JWT with the signature of another JWT: well formed, but not what its issuer signed. */
@@ -44,7 +52,8 @@ const withForeignSignature = (jwt: string, other: string): string =>
 /**
  * Every REST endpoint of /v2/auth and /v2/did the way an integrator meets them (the demo user,
  * its wallet, DID, credential and presentation, a QR login approved by the phone app, one
- * cancelled, two more credentials revoked and their status list), then the error answers that a
+ * cancelled, one approved by an OpenID4VP wallet, two more credentials revoked and their status
+ * list), then the error answers that a
  * dev stack can give on purpose. Outages (503) and bugs (500) cannot be provoked: their examples
  * stay the catalog lines.
  */
@@ -147,6 +156,19 @@ export async function recordRestExamples(
   });
   // Cancelling twice is fine; cancelling one whose result was handed out is not.
   await rec.fails('POST', `${AUTH}/cancel-auth-user-by-app`, 'loginRequestGone', poll);
+
+  // The same QR login answered by an OpenID4VP wallet (the openid4vpUri of auth-user-by-app).
+  await recordOid4vpExamples({
+    client,
+    rec,
+    publicUrl: options.publicUrl,
+    chain: options.chain,
+    bearer,
+    issuer,
+    site: SITE,
+    basic,
+    secrets: options.secrets,
+  });
 
   // Auth errors.
   await rec.fails('POST', `${AUTH}/auth-user`, 'badCredentials', {

@@ -2,6 +2,7 @@ import {
   REST_ENDPOINTS,
   catalogKeyOf,
   endpointKey,
+  oauthCatalogKeyOf,
   type RestEndpoint,
   type RestEndpointExamples,
 } from '@itp/schemas';
@@ -54,19 +55,67 @@ export class RestRecorder {
     path: string,
     options: SendOptions & { summary?: string } = {},
   ): Promise<T> {
-    const endpoint = this.endpoint(method, path);
     const answer = await this.client.send(method, path, options);
+    return this.answered<T>(method, path, answer, { ...options, request: options.json });
+  }
+
+  /**
+   * An exchange another client made (a wallet): it must have answered 200; recorded under
+   * `summary` when one is given, with the body sent (`request`: JSON, or a form's fields).
+   */
+  answered<T>(
+    method: Method,
+    path: string,
+    answer: Answer,
+    options: { summary?: string; request?: unknown; form?: Record<string, string> },
+  ): T {
+    const endpoint = this.endpoint(method, path);
     if (answer.status !== 200) {
       throw new Error(`${method} ${path}: HTTP ${answer.status} ${shown(answer.body)}`);
     }
+    const request = options.request ?? options.form;
     if (options.summary) {
       this.entry(endpoint).examples.push({
         summary: options.summary,
-        ...(options.json !== undefined ? { request: options.json } : {}),
+        ...(request !== undefined ? { request } : {}),
         ...(answer.body !== undefined ? { response: answer.body } : {}),
       });
     }
     return answer.body as T;
+  }
+
+  /**
+   * A call to an OpenID4VP endpoint that must be refused as the OID4VP_ERRORS entry `key`: its
+   * OAuth error answer is recorded (the first one per key; later ones are only checked).
+   */
+  async failsOAuth(
+    method: Method,
+    path: string,
+    key: string,
+    options: SendOptions = {},
+  ): Promise<void> {
+    this.refused(method, path, key, await this.client.send(method, path, options));
+  }
+
+  /** A refusal another client got (a wallet), checked and recorded as failsOAuth does. */
+  refused(method: Method, path: string, key: string, answer: Answer): void {
+    const endpoint = this.endpoint(method, path);
+    const documented = endpoint.oauthErrors?.find((error) => oauthCatalogKeyOf(error) === key);
+    if (!documented) throw new Error(`${method} ${path} documents no OAuth error "${key}"`);
+    const body = answer.body as { error?: unknown; error_description?: unknown } | undefined;
+    if (answer.status !== documented.status || body?.error !== documented.error) {
+      throw new Error(
+        `${method} ${path} "${key}": expected HTTP ${documented.status} ${documented.error}, ` +
+          `got HTTP ${answer.status} ${shown(body)}`,
+      );
+    }
+    const retryAfter = answer.headers.get('retry-after');
+    const recorded = (this.entry(endpoint).oauthErrors ??= {});
+    recorded[key] ??= {
+      status: answer.status,
+      body: { error: documented.error, error_description: String(body?.error_description) },
+      ...(retryAfter ? { retryAfter } : {}),
+    };
   }
 
   /** A call that must fail as the catalog entry `key` of the endpoint; its answer is recorded. */
@@ -103,7 +152,17 @@ export class RestRecorder {
         const answer = entry.errors[key];
         if (answer) errors[key] = answer;
       }
-      ordered[endpointKey(endpoint)] = { examples: entry.examples, errors };
+      const oauthErrors: NonNullable<RestEndpointExamples['oauthErrors']> = {};
+      for (const error of endpoint.oauthErrors ?? []) {
+        const key = oauthCatalogKeyOf(error);
+        const answer = entry.oauthErrors?.[key];
+        if (answer) oauthErrors[key] = answer;
+      }
+      ordered[endpointKey(endpoint)] = {
+        examples: entry.examples,
+        errors,
+        ...(Object.keys(oauthErrors).length > 0 ? { oauthErrors } : {}),
+      };
     }
     return ordered;
   }

@@ -6,6 +6,7 @@ import {
   RECORDED_REST_EXAMPLES,
   catalogKeyOf,
   endpointKey,
+  oauthCatalogKeyOf,
   type RestEndpointExamples,
   type RestExample,
   type RestExamplesFile,
@@ -149,9 +150,14 @@ function errorResponses(errors: RestErrorDoc[], recorded: RestEndpointExamples['
 
 /**
  * The refusals of an endpoint that answers in the OAuth error shape (the OpenID4VP endpoints),
- * grouped by HTTP status; each example is the catalog line (not recorded).
+ * grouped by HTTP status; each example is the answer recorded for its OID4VP_ERRORS entry when
+ * there is one, else the catalog line.
  */
-function oauthErrorResponses(errors: OAuthErrorDoc[], components: Components): Json {
+function oauthErrorResponses(
+  errors: OAuthErrorDoc[],
+  recorded: NonNullable<RestEndpointExamples['oauthErrors']>,
+  components: Components,
+): Json {
   const schema = components.convert(oauthErrorBodySchema, 'output', 'OAuthErrorBody');
   const byStatus = new Map<number, OAuthErrorDoc[]>();
   for (const error of errors)
@@ -160,11 +166,19 @@ function oauthErrorResponses(errors: OAuthErrorDoc[], components: Components): J
   for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
     const examples: Json = {};
     list.forEach((error, i) => {
-      examples[`${error.error}${list.length > 1 ? `_${i + 1}` : ''}`] = {
-        summary: error.when,
-        description: 'Not recorded: the description shown is the catalog line, not the real text.',
-        value: { error: error.error, error_description: error.when },
-      };
+      const answer = recorded[oauthCatalogKeyOf(error)];
+      examples[`${error.error}${list.length > 1 ? `_${i + 1}` : ''}`] = answer
+        ? {
+            summary: error.when,
+            description: `Recorded answer${answer.retryAfter ? ` (Retry-After: ${answer.retryAfter})` : ''}.`,
+            value: answer.body,
+          }
+        : {
+            summary: error.when,
+            description:
+              'Not recorded: the description shown is the catalog line, not the real text.',
+            value: { error: error.error, error_description: error.when },
+          };
     });
     const codes = [...new Set(list.map((error) => error.error))];
     const response: Json = {
@@ -190,7 +204,7 @@ function oauthErrorResponses(errors: OAuthErrorDoc[], components: Components): J
 
 const withExamples = (examples: Json | undefined): Json => (examples ? { examples } : {});
 
-/** OpenAPI `examples` (a map) from the recorded exchanges that have `part`. */
+/** OpenAPI `examples` (a map) from the recorded exchanges that have `part` (JSON or text). */
 function examplesOf(list: RestExample[], part: 'request' | 'response'): Json | undefined {
   const examples: Json = {};
   list.forEach((example, i) => {
@@ -258,6 +272,7 @@ function operation(
     ok['content'] = {
       [endpoint.textResponse.type]: {
         schema: { type: 'string', description: endpoint.textResponse.description },
+        ...withExamples(examplesOf(recorded.examples, 'response')),
       },
     };
   }
@@ -275,7 +290,9 @@ function operation(
       ? { '304': { description: 'Not modified: If-None-Match names the current ETag' } }
       : {}),
     ...errorResponses(endpoint.errors, recorded.errors),
-    ...(endpoint.oauthErrors ? oauthErrorResponses(endpoint.oauthErrors, components) : {}),
+    ...(endpoint.oauthErrors
+      ? oauthErrorResponses(endpoint.oauthErrors, recorded.oauthErrors ?? {}, components)
+      : {}),
   };
   return op;
 }

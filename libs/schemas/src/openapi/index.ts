@@ -4,6 +4,8 @@ export {
   RECORDED_REST_EXAMPLES,
   catalogKeyOf,
   endpointKey,
+  oauthCatalogKeyOf,
+  type OAuthErrorExample,
   type RestEndpointExamples,
   type RestErrorExample,
   type RestExample,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { buildOpenApiDocument } from './build-openapi.js';
 import { REST_ENDPOINTS } from './rest-endpoints.js';
-import { RECORDED_REST_EXAMPLES, catalogKeyOf, endpointKey } from './rest-examples.js';
+import {
+  RECORDED_REST_EXAMPLES,
+  catalogKeyOf,
+  endpointKey,
+  oauthCatalogKeyOf,
+} from './rest-examples.js';
 
 // The committed examples (rest-examples.json, recorded from a dev stack by
 // tools/api-docs/record-examples.ts) against the endpoint table and the schemas as they are now.
@@ -26,8 +31,9 @@ describe('recorded REST examples', () => {
         e.request === undefined
           ? example.request === undefined || 'no request body expected'
           : (e.request.safeParse(example.request).error?.issues ?? true);
-      const response =
-        e.response === undefined
+      const response = e.textResponse
+        ? typeof example.response === 'string' || 'a text response expected'
+        : e.response === undefined
           ? example.response === undefined || 'no response body expected'
           : (e.response.safeParse(example.response).error?.issues ?? true);
       expect({ example: example.summary, request, response }).toEqual({
@@ -49,6 +55,16 @@ describe('recorded REST examples', () => {
         code: entry?.code,
       });
       expect(answer.body.error.message).toEqual(expect.any(String));
+    }
+    const oauth = new Map((e.oauthErrors ?? []).map((error) => [oauthCatalogKeyOf(error), error]));
+    for (const [key, answer] of Object.entries(recorded[endpointKey(e)]?.oauthErrors ?? {})) {
+      const entry = oauth.get(key);
+      expect({ key, status: answer.status, error: answer.body.error }).toEqual({
+        key,
+        status: entry?.status,
+        error: entry?.error,
+      });
+      expect(answer.body.error_description).toEqual(expect.any(String));
     }
   });
 });
@@ -92,5 +108,25 @@ describe('the OpenAPI document', () => {
     );
     const unavailable = content(op.responses['503']).examples?.['unavailable'];
     expect(unavailable?.description).toMatch(/^Not recorded/);
+  });
+
+  it('shows the recorded request object and OAuth refusals of the OpenID4VP endpoints', () => {
+    const get = doc.paths['/v2/auth/oid4vp/request/{id}']?.['get'] as {
+      responses: Record<string, unknown>;
+    };
+    const request = recorded['GET /v2/auth/oid4vp/request/{id}'];
+    const objects = Object.values(content(get.responses['200']).examples ?? {});
+    expect(objects[0]?.value).toEqual(request?.examples[0]?.response);
+    expect(content(get.responses['404']).examples?.['invalid_request']?.value).toEqual(
+      request?.oauthErrors?.['requestGone']?.body,
+    );
+    const post = doc.paths['/v2/auth/oid4vp/response/{id}']?.['post'] as {
+      responses: Record<string, unknown>;
+    };
+    const refusals = Object.values(content(post.responses['400']).examples ?? {});
+    expect(refusals.map((example) => example.value)).toEqual([
+      recorded['POST /v2/auth/oid4vp/response/{id}']?.oauthErrors?.['responseInvalid']?.body,
+      recorded['POST /v2/auth/oid4vp/response/{id}']?.oauthErrors?.['accessDenied']?.body,
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { AUTH_ERRORS } from '../auth/errors.js';
+import { OID4VP_ERRORS, type OAuthErrorDoc } from '../auth/oid4vp.js';
 import { DID_ERRORS } from '../did/errors.js';
 import type { RestErrorDoc } from '../errors/service-errors.js';
 import recorded from './rest-examples.json' with { type: 'json' };
@@ -11,7 +12,10 @@ import type { RestEndpoint } from './rest-endpoints.js';
  * that they still fit the current schemas and error catalogs (rest-examples.spec.ts).
  */
 
-/** One successful exchange: the body sent and the 200 body answered (either may be absent). */
+/**
+ * One successful exchange: the body sent (a form body as an object of its fields) and the 200 body
+ * answered (the text of a `textResponse` endpoint); either may be absent.
+ */
 export interface RestExample {
   summary: string;
   request?: unknown;
@@ -26,10 +30,19 @@ export interface RestErrorExample {
   retryAfter?: string;
 }
 
+/** A real refusal of an OpenID4VP endpoint (OAuth error body) for one entry of OID4VP_ERRORS. */
+export interface OAuthErrorExample {
+  status: number;
+  body: { error: string; error_description: string };
+  retryAfter?: string;
+}
+
 export interface RestEndpointExamples {
   examples: RestExample[];
   /** By catalog key (e.g. `badCredentials`): see AUTH_ERRORS / DID_ERRORS. */
   errors: Record<string, RestErrorExample>;
+  /** By OID4VP_ERRORS key (e.g. `requestGone`): the endpoints with `oauthErrors`. */
+  oauthErrors?: Record<string, OAuthErrorExample>;
 }
 
 export interface RestExamplesFile {
@@ -56,4 +69,11 @@ export function catalogKeyOf(error: RestErrorDoc): string {
     if (found) return found[0];
   }
   throw new Error(`error ${error.code} (${error.when}) is in no REST error catalog`);
+}
+
+/** The OID4VP_ERRORS key of an OAuth error entry (`requestGone` for OID4VP_ERRORS.requestGone). */
+export function oauthCatalogKeyOf(error: OAuthErrorDoc): string {
+  const found = Object.entries(OID4VP_ERRORS).find(([, entry]) => entry === error);
+  if (!found) throw new Error(`OAuth error ${error.error} (${error.when}) is not in OID4VP_ERRORS`);
+  return found[0];
 }
