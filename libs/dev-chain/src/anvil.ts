@@ -103,6 +103,9 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<RunningAnv
   }
 }
 
+/** How long after spawning anvil must still run to count as started (see startAnvilOn). */
+const BIND_SETTLE_MS = 250;
+
 async function startAnvilOn(port: number, options: AnvilOptions): Promise<RunningAnvil> {
   const host = options.host ?? '127.0.0.1';
   // Checked first: else another node on that port could answer the readiness probe for anvil.
@@ -122,6 +125,7 @@ async function startAnvilOn(port: number, options: AnvilOptions): Promise<Runnin
   if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
   args.push(...(options.args ?? []));
   const stdio = options.stdio ?? 'ignore';
+  const spawnedAt = Date.now();
   const child = spawn(anvilBinaryPath(), args, {
     stdio: ['ignore', stdio, stdio === 'inherit' ? 'inherit' : 'pipe'],
   });
@@ -141,6 +145,13 @@ async function startAnvilOn(port: number, options: AnvilOptions): Promise<Runnin
   };
   try {
     await waitForRpc(url, child, () => errorOutput, 15_000);
+    // A node that took the port between the check above and anvil's bind answers the probe while
+    // anvil exits (address in use): a started anvil is still running a moment after spawning.
+    const settle = spawnedAt + BIND_SETTLE_MS - Date.now();
+    if (settle > 0) await new Promise((resolve) => setTimeout(resolve, settle));
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new PortTakenError(`anvil could not listen on ${host}:${port}: ${errorOutput.trim()}`);
+    }
   } catch (err) {
     await stop();
     throw err;

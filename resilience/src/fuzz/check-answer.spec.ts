@@ -10,6 +10,23 @@ const answer = (status: number, body: unknown): Answer => ({
 });
 
 describe('checkRest', () => {
+  it('takes the OAuth shape on endpoints that document it, with their pairs only', () => {
+    const oauth = new Set(['400:invalid_request', '404:invalid_request']);
+    const oauthError = (status: number, error: string) =>
+      answer(status, { error, error_description: 'no' });
+    expect(checkRest('auth', oauthError(404, 'invalid_request'), false, oauth)).toBe('ok');
+    expect(checkRest('auth', oauthError(400, 'access_denied'), false, oauth)).toBe(
+      'undocumented-code',
+    );
+    expect(checkRest('auth', oauthError(400, 'invalid_request'))).toBe('undocumented-shape');
+    expect(checkRest('auth', answer(400, { error: 'invalid_request' }), false, oauth)).toBe(
+      'undocumented-shape',
+    );
+    expect(
+      checkRest('auth', answer(413, { error: { code: '413', message: 'big' } }), false, oauth),
+    ).toBe('ok');
+  });
+
   it('accepts documented errors and successes', () => {
     expect(checkRest('auth', answer(200, { token: 'x' }))).toBe('ok');
     expect(checkRest('auth', answer(400, { error: { code: '400', message: 'bad' } }))).toBe('ok');

@@ -23,15 +23,35 @@ function isRestError(body: unknown): body is { error: { code: string; message: s
   return typeof code === 'string' && typeof message === 'string';
 }
 
+/** `{ error: string, error_description: string }` and nothing else (OAuth 2.0 §5.2). */
+function isOAuthError(body: unknown): body is { error: string; error_description: string } {
+  return (
+    isRecord(body) &&
+    Object.keys(body).sort().join() === 'error,error_description' &&
+    typeof body.error === 'string' &&
+    typeof body.error_description === 'string'
+  );
+}
+
 /**
  * A REST answer (/v2/auth/*, /v2/did/*): never 5xx, and every error in the shape and with a code
- * of its API's catalog (or the gateway's own). `outage` allows 503 (a fault is under way).
+ * of its API's catalog (or the gateway's own). `outage` allows 503 (a fault is under way). An
+ * endpoint with OAuth-style errors (`oauthErrors`: its documented `status:error` pairs) answers
+ * those in the OAuth shape; what the gateway answers itself stays in the REST shape.
  */
-export function checkRest(api: 'auth' | 'did', answer: Answer, outage = false): Verdict {
+export function checkRest(
+  api: 'auth' | 'did',
+  answer: Answer,
+  outage = false,
+  oauthErrors?: ReadonlySet<string>,
+): Verdict {
   if (answer.error) return 'no-answer';
   if (answer.status >= 500 && !(outage && answer.status === 503)) return '5xx';
   if (answer.status < 400) return 'ok';
   const body = parseJson(answer.text);
+  if (oauthErrors && isOAuthError(body)) {
+    return oauthErrors.has(`${answer.status}:${body.error}`) ? 'ok' : 'undocumented-code';
+  }
   if (!isRestError(body)) return 'undocumented-shape';
   const pair = `${answer.status}:${body.error.code}`;
   if (body.error.code !== String(answer.status) && !REST_ERRORS[api].has(pair)) {

@@ -9,6 +9,11 @@ export interface FuzzCase {
   /** `POST /v2/auth/auth-user`, `/token transfer`, `/block batch`, … */
   target: string;
   api: 'auth' | 'did' | 'rpc';
+  /**
+   * `status:error` of the OAuth-style errors the endpoint documents (`{ error, error_description }`,
+   * the OpenID4VP endpoints); absent: its errors are this API's REST errors.
+   */
+  oauthErrors?: ReadonlySet<string>;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: string | Buffer;
@@ -80,6 +85,9 @@ function rawBody(valid: string): fc.Arbitrary<{ body: string | Buffer; type?: st
 export function restCases(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
   const perEndpoint = REST_ENDPOINTS.map((endpoint) => {
     const api = endpoint.tag;
+    const oauthErrors = endpoint.oauthErrors
+      ? new Set(endpoint.oauthErrors.map((e) => `${e.status}:${e.error}`))
+      : undefined;
     const target = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
     const schema = endpoint.request
       ? (z.toJSONSchema(endpoint.request, { io: 'input', unrepresentable: 'any' }) as JsonSchema)
@@ -101,6 +109,7 @@ export function restCases(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
     const json = fc.tuple(value, auth).map(([v, headers]): FuzzCase => ({
       target,
       api,
+      oauthErrors,
       method: 'POST',
       path: endpoint.path,
       body: JSON.stringify(v) ?? 'null',
@@ -111,6 +120,7 @@ export function restCases(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
       .map(([r, headers]): FuzzCase => ({
         target,
         api,
+        oauthErrors,
         method: 'POST',
         path: endpoint.path,
         body: r.body,
@@ -121,6 +131,7 @@ export function restCases(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
       .map((query): FuzzCase => ({
         target,
         api,
+        oauthErrors,
         method: 'GET',
         path: endpoint.path + query,
         headers: {},

@@ -123,7 +123,8 @@ async function fuzzOne(c: FuzzCase, options: FuzzOptions, figures: FuzzFigures):
     headers: { ...c.headers, 'x-forwarded-for': options.ip },
     timeoutMs: 60_000,
   });
-  const verdict = c.api === 'rpc' ? checkRpc(answer) : checkRest(c.api, answer);
+  const verdict =
+    c.api === 'rpc' ? checkRpc(answer) : checkRest(c.api, answer, false, c.oauthErrors);
   figures.inputs += 1;
   figures.perTarget[c.target] = (figures.perTarget[c.target] ?? 0) + 1;
   figures.statuses[String(answer.status)] = (figures.statuses[String(answer.status)] ?? 0) + 1;
