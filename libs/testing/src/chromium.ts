@@ -1,6 +1,6 @@
 /** Test-only (`@itp/testing/chromium`, not in the index: playwright-core is large to load). */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 
 /** Debian's chromium: playwright-core drives it (browser downloads are not possible here). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -31,4 +31,12 @@ export async function launchChromium(test: string): Promise<Browser> {
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Collects a page's console errors and page errors (a CSP violation is a console error). */
+export function collectPageErrors(page: Page, into: string[]): void {
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') into.push(`${page.url()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => into.push(`${page.url()}: ${err.message}`));
 }

@@ -1,10 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import jsQRModule from 'jsqr';
-import { PNG } from 'pngjs';
 import { startGateway, type RunningGateway } from '../testing/start-gateway.js';
 import { DEMO_CSP } from './demo-router.js';
+import { decodeQr } from '@itp/testing/qr';
 
 /**
  * The demo's server side against a scripted auth-service (the answers of its README's web-site
@@ -35,22 +34,6 @@ async function scriptedAuth(): Promise<Scripted> {
   await new Promise<void>((resolve) => scripted.server.listen(0, '127.0.0.1', resolve));
   scripted.url = `http://127.0.0.1:${(scripted.server.address() as AddressInfo).port}`;
   return scripted;
-}
-
-// jsqr is a CommonJS bundle: its default export is module.exports itself at run time.
-const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
-  jsQRModule) as unknown as (
-  data: Uint8ClampedArray,
-  width: number,
-  height: number,
-) => { data: string } | null;
-
-/** The text of a PNG data URL's QR code. */
-function decodeQrDataUrl(dataUrl: string): string | undefined {
-  const image = PNG.sync.read(
-    Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'),
-  );
-  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
 }
 
 const upstreams = (auth: string) => ({
@@ -133,8 +116,8 @@ describe('/demo (gateway, development mode)', () => {
       openid4vpUri,
       openid4vpQr: expect.any(String),
     });
-    expect(decodeQrDataUrl(body.qr ?? '')).toBe(requestId);
-    expect(decodeQrDataUrl(body.openid4vpQr ?? '')).toBe(openid4vpUri);
+    expect(decodeQr(body.qr ?? '')).toBe(requestId);
+    expect(decodeQr(body.openid4vpQr ?? '')).toBe(openid4vpUri);
   });
 
   it('offers no OpenID4VP code when auth-service gives none, or something else than openid4vp://', async () => {

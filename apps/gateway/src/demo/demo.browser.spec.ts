@@ -9,37 +9,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import jsQRModule from 'jsqr';
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
+import type { Browser } from 'playwright-core';
 import { startDevStack, type DevStack } from '@itp/testing';
-import { launchChromium } from '@itp/testing/chromium';
+import { collectPageErrors as collectErrors, launchChromium } from '@itp/testing/chromium';
+import { decodeQr } from '@itp/testing/qr';
 
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 const artifacts = join(repoRoot, 'test-artifacts', 'demo');
 const READY_DEADLINE_MS = 75_000;
-
-// jsqr is a CommonJS bundle: its default export is module.exports itself at run time.
-const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
-  jsQRModule) as unknown as (
-  data: Uint8ClampedArray,
-  width: number,
-  height: number,
-) => { data: string } | null;
-
-/** The text of the QR code in a PNG screenshot, or undefined. */
-function decodeQr(png: Buffer): string | undefined {
-  const image = PNG.sync.read(png);
-  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
-}
-
-/** Console errors and page errors (a CSP violation is reported as a console error). */
-function collectErrors(page: Page, into: string[]): void {
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') into.push(`${page.url()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => into.push(`${page.url()}: ${err.message}`));
-}
 
 describe('/demo in a browser (npm start, chromium)', () => {
   let stack: DevStack | undefined;
