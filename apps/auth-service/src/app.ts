@@ -1,4 +1,5 @@
 import { createLocalJWKSet } from 'jose';
+import type Provider from 'oidc-provider';
 import { createKeySetJwtVerifier, type JwtVerifier } from '@itp/auth-jwt';
 import { resolveInternalToken } from '@itp/crypto';
 import type { AuthJwks } from '@itp/schemas';
@@ -6,6 +7,7 @@ import {
   acceptedInternalApiTokens,
   defineApp,
   HttpService,
+  qrDataUrl,
   type Logger,
   type ResourceScope,
 } from '@itp/service-kit';
@@ -19,7 +21,7 @@ import {
 import { ClientAdmin } from './clients/client-admin.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import type { ClientRepository } from './clients/client-repository.js';
-import { authPublicUrl, authServiceConfigSchema, type AuthConfig } from './config.js';
+import { authPublicUrl, authServiceConfigSchema, oidcIssuer, type AuthConfig } from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
@@ -30,6 +32,7 @@ import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
 import { internalRouter } from './http/internal-router.js';
 import { oid4vpRouter } from './http/oid4vp-router.js';
+import { oidcRouter } from './http/oidc-router.js';
 import { resolveSigningKeysJson } from './jwt/dev-signing-keys.js';
 import { parseSigningKeys } from './jwt/signing-keys.js';
 import { TokenIssuer } from './jwt/token-issuer.js';
@@ -50,6 +53,9 @@ import { Oid4vpLogin } from './oid4vp/oid4vp-login.js';
 import { Oid4vpSessionStore } from './oid4vp/oid4vp-session-store.js';
 import { DidServiceLoginVpVerifier } from './vp-login/did-service-login-vp-verifier.js';
 import { VpLogin } from './vp-login/vp-login.js';
+import { kvOidcAdapter } from './oidc/kv-oidc-adapter.js';
+import { OidcLogin } from './oidc/oidc-login.js';
+import { clientLookup, createOidcProvider } from './oidc/oidc-provider.js';
 
 /**
  * The service's domain operations, as the HTTP edge (http/, internal/) and the tests reach them:
@@ -72,6 +78,10 @@ export interface AuthDomain {
   vpLogin: VpLogin;
   /** OpenID4VP login of web-site login requests: did-service signs and checks, approval here. */
   oid4vp: Oid4vpLogin;
+  /** Relying parties' HTTP Basic (and the OpenID Connect provider's client secrets). */
+  clientAuthenticator: ClientAuthenticator;
+  /** The OpenID Connect provider and its login step (docs/api.md §9). */
+  oidc: { provider: Provider; login: OidcLogin; issuer: string; assets: string };
   /** `/internal/v1/users/status`: may this user still act? */
   userStatus: UserStatus;
   /**
@@ -97,6 +107,9 @@ const APP_NAME = 'auth-service';
  */
 const OID4VP_DID_SERVICE_TIMEOUT_MS = 5_000;
 
+/** Longest life of the OpenID Connect login page's QR codes (a reload after it makes new ones). */
+const OIDC_QR_WAIT_SECONDS = 300;
+
 /** Opens the stores (through the scope), migrates, loads the signing keys and wires the domain. */
 async function buildDomain(
   config: AuthConfig,
@@ -120,7 +133,7 @@ async function buildDomain(
   const userAdmin = new UserAdmin(users, hasher);
   const clientAdmin = new ClientAdmin(clients, hasher);
   if (config.APP_ENV === 'development') {
-    const seeded = await ensureDemoData(userAdmin, clientAdmin);
+    const seeded = await ensureDemoData(userAdmin, clientAdmin, authPublicUrl(config));
     logger.info(seeded, 'development mode: demo user and demo client present');
   }
 
@@ -201,6 +214,42 @@ async function buildDomain(
       ...(clock ? { clock } : {}),
     },
   );
+  const clientAuthenticator = new ClientAuthenticator(
+    clients,
+    hasher,
+    new FailureCounter(kv, {
+      name: 'client-ip',
+      max: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowMs,
+    }),
+    { cacheTtlMs: config.CLIENT_AUTH_CACHE_SECONDS * 1000 },
+  );
+  const issuer = oidcIssuer(config);
+  const issuerPath = new URL(issuer).pathname;
+  const provider = createOidcProvider({
+    issuer,
+    signingKeys: signingKeys.map((key) => key.privateJwk),
+    adapter: kvOidcAdapter(
+      kv,
+      clientLookup((id) => clients.findById(id)),
+    ),
+    findClient: (id) => clients.findById(id),
+    findUser: (id) => users.findById(id),
+    verifyClientSecret: (id, secret, address) =>
+      clientAuthenticator.verifySecret(id, secret, address),
+    interactionUrl: (uid) => `${issuerPath}/interaction/${uid}`,
+    assets: `${issuerPath}/assets/`,
+    lifetimes: {
+      interactionSeconds: config.OIDC_INTERACTION_TTL_SECONDS,
+      sessionSeconds: config.OIDC_SESSION_TTL_SECONDS,
+      accessTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
+      idTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
+    },
+  });
+  const oidcLogin = new OidcLogin(
+    { provider, passwordLogin, loginRequests, oid4vp, clients, kv, qrDataUrl },
+    { qrWaitSeconds: OIDC_QR_WAIT_SECONDS, ...(clock ? { clock } : {}) },
+  );
   return {
     kv,
     database,
@@ -214,6 +263,8 @@ async function buildDomain(
     passwordLogin,
     vpLogin,
     oid4vp,
+    clientAuthenticator,
+    oidc: { provider, login: oidcLogin, issuer, assets: `${issuerPath}/assets/` },
     userStatus: new UserStatus(users),
     callerToken: resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_AUTH'),
     ownTokens,
@@ -235,15 +286,17 @@ async function wireAuthService(
   const { kv, database } = domain;
   const service = new HttpService({ name: APP_NAME, config, logger });
   service.app.set('trust proxy', config.TRUST_PROXY);
-  const clientAuthenticator = new ClientAuthenticator(
-    domain.clients,
-    domain.hasher,
-    new FailureCounter(kv, {
-      name: 'client-ip',
-      max: config.LOGIN_MAX_FAILURES_PER_IP,
-      windowMs: config.LOGIN_FAILURE_WINDOW_SECONDS * 1000,
+  // The OpenID Connect provider (its own error pages and OAuth bodies): before the rest.
+  service.app.use(
+    '/v2/auth/oidc',
+    oidcRouter({
+      provider: domain.oidc.provider,
+      login: domain.oidc.login,
+      publicUrl: authPublicUrl(config),
+      assets: domain.oidc.assets,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      logger,
     }),
-    { cacheTtlMs: config.CLIENT_AUTH_CACHE_SECONDS * 1000 },
   );
   // What wallets call (OAuth error bodies): before the rest of /v2/auth.
   service.app.use(
@@ -258,7 +311,7 @@ async function wireAuthService(
       oid4vp: domain.oid4vp,
       loginRequests: domain.loginRequests,
       loginResults: domain.loginResults,
-      clientAuthenticator,
+      clientAuthenticator: domain.clientAuthenticator,
       pollThrottle: new PollThrottle(kv, config.LOGIN_POLL_MIN_INTERVAL_MS),
       jwks: domain.jwks,
       jwksMaxAgeSeconds: config.JWKS_MAX_AGE_SECONDS,

@@ -65,10 +65,24 @@ export const authServiceConfigSchema = z
     /** auth-user-with-vp: a VP must be issued within this many seconds; its id is kept as long. */
     VP_LOGIN_MAX_AGE_SECONDS: positiveInt.max(3600).default(300),
 
+    /** OpenID Connect provider (docs/api.md §9): a login page must be completed within this. */
+    OIDC_INTERACTION_TTL_SECONDS: positiveInt.min(60).max(3600).default(600),
+    /** The provider's browser session: within it a second authorization skips the login page. */
+    OIDC_SESSION_TTL_SECONDS: positiveInt
+      .min(60)
+      .max(30 * 24 * 3600)
+      .default(8 * 3600),
+    /** Lifetime of the provider's access tokens (for userinfo) and id_tokens. */
+    OIDC_TOKEN_TTL_SECONDS: positiveInt
+      .min(60)
+      .max(24 * 3600)
+      .default(3600),
+
     /**
      * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response
-     * URIs a wallet is sent to are `<PUBLIC_URL>/v2/auth/oid4vp/…`, so it is required outside
-     * development (development without it: this service's own `http://127.0.0.1:<PORT>`).
+     * URIs a wallet is sent to are `<PUBLIC_URL>/v2/auth/oid4vp/…` and the OpenID Connect issuer
+     * is `<PUBLIC_URL>/v2/auth/oidc`, so it is required outside development (development without
+     * it: this service's own `http://127.0.0.1:<PORT>`).
      */
     PUBLIC_URL: publicUrlSetting,
 
@@ -88,7 +102,8 @@ export const authServiceConfigSchema = z
         'auth-user-with-vp asks did-service; e.g. openssl rand -base64 32',
       INTERNAL_TOKEN_DID_TO_AUTH:
         'did-service asks whether a user is active; e.g. openssl rand -base64 32',
-      PUBLIC_URL: 'where clients reach the API: wallets are sent to its OpenID4VP URIs',
+      PUBLIC_URL:
+        'where clients reach the API: wallets are sent to its OpenID4VP URIs, and it is the OpenID Connect issuer',
     } as const;
     for (const [name, why] of Object.entries(required)) {
       if (!config[name as keyof typeof required]) {
@@ -115,8 +130,13 @@ export const authServiceConfigSchema = z
 
 export type AuthConfig = z.infer<typeof authServiceConfigSchema>;
 
+/** The OpenID Connect issuer (docs/api.md §9). */
+export function oidcIssuer(config: AuthConfig): string {
+  return `${authPublicUrl(config)}/v2/auth/oidc`;
+}
+
 /**
- * The public base of the OpenID4VP URIs: PUBLIC_URL; in development without it, this service's
+ * The public base of the OpenID4VP URIs and the OpenID Connect issuer: PUBLIC_URL; in development without it, this service's
  * own address (it serves those routes itself).
  */
 export function authPublicUrl(config: AuthConfig): string {

@@ -28,6 +28,8 @@ const OPTIONS = {
   secret: { type: 'string' },
   'secret-stdin': { type: 'boolean' },
   prefix: { type: 'string', multiple: true },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -179,6 +181,8 @@ async function runClients(
         name: values.name,
         secret,
         requestIdPrefixes: values.prefix,
+        redirectUris: values['redirect-uri'] ?? [],
+        postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
       });
       io.stdout.write(`client ${id} added\n`);
       if (result.secret) {
@@ -191,9 +195,21 @@ async function runClients(
         await admins.clients.list(),
         values,
         io,
-        ['id', 'name', 'enabled', 'prefixes', 'createdAt'],
-        (c) => ({ prefixes: c.requestIdPrefixes.join(' ') }),
+        ['id', 'name', 'enabled', 'prefixes', 'redirectUris', 'createdAt'],
+        (c) => ({
+          prefixes: c.requestIdPrefixes.join(' '),
+          redirectUris: c.redirectUris.join(' '),
+        }),
       );
+      return;
+    }
+    case 'set-redirect-uris': {
+      const id = oneId(positionals);
+      await admins.clients.setRedirectUris(id, {
+        redirectUris: values['redirect-uri'] ?? [],
+        postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+      });
+      io.stdout.write(`redirect URIs of client ${id} set\n`);
       return;
     }
     case 'disable':

@@ -11,10 +11,15 @@ Users
   users enable <id>
   users reset-password <id> (--password-stdin | --password <password>)
 
-Relying parties (web sites using QR login)
+Relying parties (web sites using QR login or OpenID Connect)
   clients add <id> --prefix <url> [--prefix <url> ...] [--name <name>]
                    [--secret-stdin | --secret <secret>]
-        without a secret option a random secret is generated and printed once
+                   [--redirect-uri <url> ...] [--post-logout-redirect-uri <url> ...]
+        without a secret option a random secret is generated and printed once;
+        a client with a --redirect-uri may log users in through OpenID Connect
+  clients set-redirect-uris <id> [--redirect-uri <url> ...]
+                   [--post-logout-redirect-uri <url> ...]
+        replaces both lists (none given: OpenID Connect logins end for the client)
   clients list [--json]
   clients disable <id>
   clients enable <id>

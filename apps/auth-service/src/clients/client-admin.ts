@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError } from '@itp/errors';
 import { parseBody } from '@itp/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { newClientFieldsSchema, type NewClientFields } from './client-fields.js';
+import {
+  newClientFieldsSchema,
+  redirectUrisFieldsSchema,
+  type NewClientFields,
+  type RedirectUrisFields,
+} from './client-fields.js';
 import type { ClientSummary } from './client.js';
 import type { ClientRepository } from './client-repository.js';
 
@@ -35,6 +40,8 @@ export class ClientAdmin {
         name: valid.name ?? valid.id,
         secretHash: await this.hasher.hash(valid.secret),
         requestIdPrefixes: [...new Set(valid.requestIdPrefixes)],
+        redirectUris: [...new Set(valid.redirectUris)],
+        postLogoutRedirectUris: [...new Set(valid.postLogoutRedirectUris)],
       },
       this.clock(),
     );
@@ -51,5 +58,19 @@ export class ClientAdmin {
     if (!(await this.clients.setEnabled(id, enabled, this.clock()))) {
       throw new NotFoundError(`No client ${id}`);
     }
+  }
+
+  /** Replaces a client's OpenID Connect redirect URIs (exact match; docs/api.md §9). */
+  async setRedirectUris(id: string, fields: RedirectUrisFields): Promise<void> {
+    const valid = parseBody(redirectUrisFieldsSchema, fields);
+    const changed = await this.clients.setRedirectUris(
+      id,
+      {
+        redirectUris: [...new Set(valid.redirectUris)],
+        postLogoutRedirectUris: [...new Set(valid.postLogoutRedirectUris)],
+      },
+      this.clock(),
+    );
+    if (!changed) throw new NotFoundError(`No client ${id}`);
   }
 }

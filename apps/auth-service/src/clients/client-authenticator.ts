@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '@itp/crypto';
+import { BaseError } from '@itp/errors';
 import { CONTROL_CHARACTER } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { clientGroup } from '../rate-limit/client-group.js';
@@ -35,21 +36,39 @@ export class ClientAuthenticator {
   }
 
   async authenticate(authorization: string | undefined, address: string): Promise<Client> {
-    const clientIp = clientGroup(address); // IPv6 counted by /64
     const credentials = parseBasicAuth(authorization);
     if (!credentials) {
       throw new InvalidClientError('Client authentication required (HTTP Basic)');
     }
-    if (CONTROL_CHARACTER.test(credentials.id)) throw new MalformedClientIdError();
+    return this.check(credentials.id, credentials.secret, address);
+  }
+
+  /**
+   * The OpenID Connect provider's client authentication (client_secret_basic or _post, parsed
+   * by the provider): the same check, the same per-IP limit; false for any refusal.
+   */
+  async verifySecret(clientId: string, secret: string, address: string): Promise<boolean> {
+    try {
+      await this.check(clientId, secret, address);
+      return true;
+    } catch (err) {
+      if (err instanceof BaseError && err.status < 500) return false;
+      throw err;
+    }
+  }
+
+  private async check(id: string, secret: string, address: string): Promise<Client> {
+    const clientIp = clientGroup(address); // IPv6 counted by /64
+    if (CONTROL_CHARACTER.test(id)) throw new MalformedClientIdError();
     await this.failuresPerIp.check(clientIp);
-    const client = await this.clients.findById(credentials.id);
+    const client = await this.clients.findById(id);
     const ok = client
-      ? await this.secretMatches(client, credentials.secret)
-      : await this.hasher.verifyDummy(credentials.secret);
+      ? await this.secretMatches(client, secret)
+      : await this.hasher.verifyDummy(secret);
     if (!client || !ok || !client.enabled) {
       await this.failuresPerIp.recordFailure(clientIp);
       throw new InvalidClientError('Client authentication failed', {
-        details: { clientId: credentials.id },
+        details: { clientId: id },
       });
     }
     return client;

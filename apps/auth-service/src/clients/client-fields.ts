@@ -27,11 +27,34 @@ export const clientIdSchema = z
     'must be 1-128 characters: letters, digits and . _ - (starting with a letter or digit)',
   );
 
+/**
+ * An OpenID Connect redirect URI (or post-logout redirect URI): an absolute http(s) URL without
+ * a fragment, matched exactly (docs/api.md §9).
+ */
+export const redirectUriSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !value.includes('#');
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL without a fragment, e.g. https://site.example/callback');
+
+export const redirectUrisFieldsSchema = z.object({
+  redirectUris: z.array(redirectUriSchema).max(20).default([]),
+  postLogoutRedirectUris: z.array(redirectUriSchema).max(20).default([]),
+});
+export type RedirectUrisFields = z.input<typeof redirectUrisFieldsSchema>;
+
 export const newClientFieldsSchema = z.object({
   id: clientIdSchema,
   name: z.string().trim().min(1).max(200).optional(),
   /** At least 12 characters when chosen by the operator; generated secrets have 256 bits. */
   secret: z.string().min(12, 'must have at least 12 characters').max(1024),
   requestIdPrefixes: z.array(requestIdPrefixSchema).min(1, 'needs at least one prefix').max(50),
+  ...redirectUrisFieldsSchema.shape,
 });
 export type NewClientFields = z.input<typeof newClientFieldsSchema>;

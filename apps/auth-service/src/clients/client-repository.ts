@@ -8,4 +8,10 @@ export interface ClientRepository {
   list(): Promise<Client[]>;
   /** False when there is no such client. */
   setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
+  /** Replaces the OpenID Connect redirect URIs; false when there is no such client. */
+  setRedirectUris(
+    id: string,
+    uris: Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>,
+    now: number,
+  ): Promise<boolean>;
 }

@@ -6,11 +6,19 @@ export interface Client {
   secretHash: string;
   /** A requestId sent to auth-user-by-app must start with one of these. */
   requestIdPrefixes: string[];
+  /** OpenID Connect redirect URIs (exact match); empty: not an OpenID Connect client. */
+  redirectUris: string[];
+  /** Where the provider's end-session endpoint may send the browser back to. */
+  postLogoutRedirectUris: string[];
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
-export type NewClient = Omit<Client, 'enabled' | 'createdAt' | 'updatedAt'>;
+export type NewClient = Omit<
+  Client,
+  'enabled' | 'createdAt' | 'updatedAt' | 'redirectUris' | 'postLogoutRedirectUris'
+> &
+  Partial<Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>>;
 
 export type ClientSummary = Omit<Client, 'secretHash'>;

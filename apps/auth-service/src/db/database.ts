@@ -20,6 +20,10 @@ export interface AuthClientsTable {
   secret_hash: string;
   /** JSON array of the allowed requestId prefixes. */
   request_id_prefixes: string;
+  /** JSON array: the OpenID Connect redirect URIs (exact match); [] = no OIDC logins. */
+  redirect_uris: string;
+  /** JSON array: where end-session may send the browser afterwards. */
+  post_logout_redirect_uris: string;
   enabled: number;
   created_at: number;
   updated_at: number;
@@ -49,6 +53,8 @@ export interface AuthLoginApprovalsTable {
   expires_at: number;
   /** Epoch ms when handed out or cancelled; null while collectable. */
   consumed_at: number | null;
+  /** How it was approved: `app` (auth-user-with-vp) or `vp` (OpenID4VP); null before 0003. */
+  method: string | null;
 }
 
 export interface AuthDatabase {

@@ -65,6 +65,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('auth_vp_uses').execute();
     },
   },
+  '0003_oidc': {
+    // OpenID Connect provider (docs/api.md §9): registered redirect URIs per relying party, and
+    // how a web-site login was approved (the id_token's amr), also after Redis lost the request.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('auth_clients')
+        .addColumn('redirect_uris', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .alterTable('auth_clients')
+        .addColumn('post_logout_redirect_uris', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema.alterTable('auth_login_approvals').addColumn('method', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('auth_login_approvals').dropColumn('method').execute();
+      await db.schema.alterTable('auth_clients').dropColumn('post_logout_redirect_uris').execute();
+      await db.schema.alterTable('auth_clients').dropColumn('redirect_uris').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

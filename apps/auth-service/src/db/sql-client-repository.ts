@@ -4,7 +4,7 @@ import type { AuthClientsTable, AuthDatabase } from './database.js';
 import type { Client, NewClient } from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
 
-function parsePrefixes(json: string): string[] {
+function parseStrings(json: string): string[] {
   const value: unknown = JSON.parse(json);
   return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
 }
@@ -14,14 +14,16 @@ function toClient(row: Selectable<AuthClientsTable>): Client {
     id: row.id,
     name: row.name,
     secretHash: row.secret_hash,
-    requestIdPrefixes: parsePrefixes(row.request_id_prefixes),
+    requestIdPrefixes: parseStrings(row.request_id_prefixes),
+    redirectUris: parseStrings(row.redirect_uris),
+    postLogoutRedirectUris: parseStrings(row.post_logout_redirect_uris),
     enabled: Number(row.enabled) === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
 }
 
-/** ClientRepository over Kysely (PostgreSQL or SQLite); prefixes are stored as a JSON array. */
+/** ClientRepository over Kysely (PostgreSQL or SQLite); lists are stored as JSON arrays. */
 export class SqlClientRepository implements ClientRepository {
   constructor(private readonly database: SqlDatabase<AuthDatabase>) {}
 
@@ -42,6 +44,8 @@ export class SqlClientRepository implements ClientRepository {
         name: client.name,
         secret_hash: client.secretHash,
         request_id_prefixes: JSON.stringify(client.requestIdPrefixes),
+        redirect_uris: JSON.stringify(client.redirectUris ?? []),
+        post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris ?? []),
         enabled: 1,
         created_at: now,
         updated_at: now,
@@ -64,6 +68,23 @@ export class SqlClientRepository implements ClientRepository {
     const result = await this.database.db
       .updateTable('auth_clients')
       .set({ enabled: enabled ? 1 : 0, updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setRedirectUris(
+    id: string,
+    uris: Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>,
+    now: number,
+  ): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('auth_clients')
+      .set({
+        redirect_uris: JSON.stringify(uris.redirectUris),
+        post_logout_redirect_uris: JSON.stringify(uris.postLogoutRedirectUris),
+        updated_at: now,
+      })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

@@ -1,5 +1,6 @@
 import { toStoreError, type SqlDatabase } from '@itp/stores';
 import type { ApprovalLedger, ApprovedLogin } from '../login-requests/approval-ledger.js';
+import type { Approval } from '../login-requests/login-request.js';
 import type { VpUseLedger } from '../vp-login/vp-use-ledger.js';
 import type { AuthDatabase } from './database.js';
 
@@ -36,6 +37,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
           client_id: approval.clientId,
           prefix: approval.prefix,
           user_id: approval.userId,
+          method: approval.method,
           expires_at: approval.expiresAt,
           consumed_at: null,
         })
@@ -45,7 +47,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
   }
 
   /**
-   * Hands out the approval of request `id` for `clientId` / `prefix` once: the user id when it was
+   * Hands out the approval of request `id` for `clientId` / `prefix` once: who approved and how, when it was
    * approved, not yet handed out or cancelled, and not expired; else undefined. One UPDATE, so
    * of concurrent callers on any instance only one gets it.
    */
@@ -54,7 +56,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
     clientId: string,
     prefix: string,
     now: number,
-  ): Promise<string | undefined> {
+  ): Promise<Approval | undefined> {
     return store(async () => {
       const claimed = await this.database.db
         .updateTable('auth_login_approvals')
@@ -68,10 +70,10 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
       if (Number(claimed.numUpdatedRows) !== 1) return undefined;
       const row = await this.database.db
         .selectFrom('auth_login_approvals')
-        .select('user_id')
+        .select(['user_id', 'method'])
         .where('id', '=', id)
         .executeTakeFirst();
-      return row?.user_id;
+      return row && { userId: row.user_id, method: row.method === 'vp' ? 'vp' : 'app' };
     });
   }
 

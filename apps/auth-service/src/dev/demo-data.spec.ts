@@ -41,7 +41,9 @@ describe('ensureDemoData (PostgreSQL)', () => {
   it('creates the docs/api.md §1 demo user and client once, with instances starting together', async () => {
     const instances = [instance(), instance(), instance(), instance()];
     await Promise.all(instances.map((i) => migrateToLatest(i.database, authMigrations)));
-    const results = await Promise.all(instances.map((i) => ensureDemoData(i.users, i.clients)));
+    const results = await Promise.all(
+      instances.map((i) => ensureDemoData(i.users, i.clients, 'http://127.0.0.1:8080')),
+    );
     expect(results.filter((r) => r.userCreated)).toHaveLength(1);
     expect(results.filter((r) => r.clientCreated)).toHaveLength(1);
 
@@ -56,18 +58,33 @@ describe('ensureDemoData (PostgreSQL)', () => {
     });
     expect(await first!.hasher.verify(user!.passwordHash, DEMO_USER.password)).toBe(true);
     const client = await first!.clientRepo.findById('demo-site');
-    expect(client).toMatchObject({ requestIdPrefixes: ['http://localhost:8080/'], enabled: true });
+    expect(client).toMatchObject({
+      requestIdPrefixes: ['http://localhost:8080/'],
+      redirectUris: [
+        'http://localhost:8080/demo/oidc/callback',
+        'http://127.0.0.1:8080/demo/oidc/callback',
+      ],
+      postLogoutRedirectUris: [
+        'http://localhost:8080/demo/oidc',
+        'http://127.0.0.1:8080/demo/oidc',
+      ],
+      enabled: true,
+    });
     expect(await first!.hasher.verify(client!.secretHash, DEMO_CLIENT.secret)).toBe(true);
   });
 
-  it('leaves existing rows alone on the next start', async () => {
+  it('leaves existing rows alone on the next start, but for the redirect URIs of its port', async () => {
     const i = instance();
     await i.users.resetPassword('demo', 'changed-by-operator');
-    expect(await ensureDemoData(i.users, i.clients)).toEqual({
+    expect(await ensureDemoData(i.users, i.clients, 'http://127.0.0.1:9090/')).toEqual({
       userCreated: false,
       clientCreated: false,
     });
     const user = await i.userRepo.findById('demo');
     expect(await i.hasher.verify(user!.passwordHash, 'changed-by-operator')).toBe(true);
+    expect((await i.clientRepo.findById('demo-site'))?.redirectUris).toEqual([
+      'http://localhost:9090/demo/oidc/callback',
+      'http://127.0.0.1:9090/demo/oidc/callback',
+    ]);
   });
 });

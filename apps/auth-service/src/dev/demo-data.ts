@@ -18,18 +18,40 @@ export const DEMO_CLIENT = {
 } as const;
 
 /**
+ * The demo client's OpenID Connect redirect URIs (docs/api.md §9): the demo's OIDC site page on
+ * the port clients reach the API at, by `localhost` and by `127.0.0.1`.
+ */
+export function demoRedirectUris(publicUrl: string): {
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+} {
+  const { protocol, port } = new URL(publicUrl);
+  const origins = ['localhost', '127.0.0.1'].map(
+    (host) => `${protocol}//${host}${port ? `:${port}` : ''}`,
+  );
+  return {
+    redirectUris: origins.map((origin) => `${origin}/demo/oidc/callback`),
+    postLogoutRedirectUris: origins.map((origin) => `${origin}/demo/oidc`),
+  };
+}
+
+/**
  * Creates the demo user and the demo client when missing (development mode only; the caller
- * checks APP_ENV). Existing rows are left as they are (an operator may have changed them);
- * instances starting together are safe: the insert does nothing when the row exists.
+ * checks APP_ENV). Existing rows are left as they are (an operator may have changed them), but
+ * the demo client's redirect URIs follow the port of this start (`publicUrl`); instances
+ * starting together are safe: the insert does nothing when the row exists.
  */
 export async function ensureDemoData(
   users: UserAdmin,
   clients: ClientAdmin,
+  publicUrl: string,
 ): Promise<{ userCreated: boolean; clientCreated: boolean }> {
   const userCreated = await users.add({ ...DEMO_USER }, { ifAbsent: true });
+  const redirects = demoRedirectUris(publicUrl);
   const { created: clientCreated } = await clients.add(
-    { ...DEMO_CLIENT, requestIdPrefixes: [...DEMO_CLIENT.requestIdPrefixes] },
+    { ...DEMO_CLIENT, requestIdPrefixes: [...DEMO_CLIENT.requestIdPrefixes], ...redirects },
     { ifAbsent: true },
   );
+  if (!clientCreated) await clients.setRedirectUris(DEMO_CLIENT.id, redirects);
   return { userCreated, clientCreated };
 }

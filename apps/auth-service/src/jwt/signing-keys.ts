@@ -13,6 +13,11 @@ export interface SigningKey {
   kid: string;
   privateKey: CryptoKey;
   publicJwk: PublicSigningJwk;
+  /**
+   * The private JWK (kid, alg ES256, use sig) for the OpenID Connect provider, which signs its
+   * id_tokens with the same keys. Secret: never logged or returned.
+   */
+  privateJwk: JWK;
 }
 
 /** Thrown for an unusable JWT_SIGNING_KEYS value; never contains key material. */
@@ -76,6 +81,7 @@ export async function parseSigningKeys(json: string): Promise<SigningKey[]> {
       kid,
       privateKey,
       publicJwk: { kty: 'EC', crv: 'P-256', x, y, kid, alg: 'ES256', use: 'sig' },
+      privateJwk: { kty: 'EC', crv: 'P-256', x, y, d, kid, alg: 'ES256', use: 'sig' },
     });
   }
   return keys;

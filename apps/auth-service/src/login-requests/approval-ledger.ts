@@ -1,3 +1,5 @@
+import type { Approval, ApprovalMethod } from './login-request.js';
+
 /** An approved web-site login request as the ledger keeps it. */
 export interface ApprovedLogin {
   /** The decimal id of the requestId. */
@@ -5,6 +7,7 @@ export interface ApprovedLogin {
   clientId: string;
   prefix: string;
   userId: string;
+  method: ApprovalMethod;
   /** Epoch ms: collectable until then. */
   expiresAt: number;
 }
@@ -18,13 +21,13 @@ export interface ApprovalLedger {
   recordApproval(approval: ApprovedLogin, now: number): Promise<void>;
   /** Removes an approval that did not take effect (the request changed meanwhile). */
   discardApproval(id: string): Promise<void>;
-  /** The user id, once, when approved, not handed out or cancelled, and not expired. */
+  /** The approval, once, when approved, not handed out or cancelled, and not expired. */
   consumeApproval(
     id: string,
     clientId: string,
     prefix: string,
     now: number,
-  ): Promise<string | undefined>;
+  ): Promise<Approval | undefined>;
   /** Marks the approval of `id` handed out or cancelled (no-op without one). */
   closeApproval(id: string, now: number): Promise<void>;
 }

@@ -1,6 +1,18 @@
 /** States of a web-site login request: pending → approved → consumed, or → cancelled. */
 export type LoginRequestStatus = 'pending' | 'approved' | 'consumed' | 'cancelled';
 
+/**
+ * How the user approved: `app` (the phone app, auth-user-with-vp) or `vp` (any wallet, OpenID4VP).
+ * The OpenID Connect provider names it in the id_token's `amr`.
+ */
+export type ApprovalMethod = 'app' | 'vp';
+
+/** Who approved a request, and how: what a relying party's hand-out carries. */
+export interface Approval {
+  userId: string;
+  method: ApprovalMethod;
+}
+
 /** Stored in the KvStore as JSON under `login:<id>`. */
 export interface LoginRequest {
   clientId: string;
@@ -9,6 +21,8 @@ export interface LoginRequest {
   status: LoginRequestStatus;
   /** Set by the approval. */
   userId?: string;
+  /** Set by the approval (absent in records written before it existed: `app`). */
+  method?: ApprovalMethod;
   /** Epoch ms. */
   createdAt: number;
   /** Epoch ms: createdAt + waitTime; no approval after this. */

@@ -14,6 +14,8 @@ const client = (id: string, prefixes = ['https://site.example/']): Client => ({
   name: id,
   secretHash: 'unused',
   requestIdPrefixes: prefixes,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
   enabled: true,
   createdAt: 0,
   updatedAt: 0,
@@ -76,6 +78,22 @@ function suite(name: string, makeKv: () => KvStore) {
       await expect(requests.takeResult(SITE, requestId)).rejects.toBeInstanceOf(
         LoginRequestUnknownError,
       );
+    });
+
+    it('hands out how the request was approved: app by default, vp for OpenID4VP', async () => {
+      const byApp = await requests.openForClient(SITE, 60);
+      expect(byApp.requestId).toMatch(/^https:\/\/site\.example\/requestId=\d{52}$/);
+      const byWallet = await requests.openForClient(SITE, 60);
+      await requests.approveLoginRequest(byApp.requestId, 'alice');
+      await requests.approveLoginRequest(byWallet.requestId, 'alice', 'vp');
+      await expect(requests.takeApproval(SITE, byApp.requestId)).resolves.toEqual({
+        userId: 'alice',
+        method: 'app',
+      });
+      await expect(requests.takeApproval(SITE, byWallet.requestId)).resolves.toEqual({
+        userId: 'alice',
+        method: 'vp',
+      });
     });
 
     it('refuses a site prefix the client has not registered (403)', async () => {

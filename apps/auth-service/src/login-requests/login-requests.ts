@@ -3,7 +3,7 @@ import type { AuthUserByAppResponse } from '@itp/schemas';
 import type { Client } from '../clients/client.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { ApprovalLedger } from './approval-ledger.js';
-import type { LoginRequest } from './login-request.js';
+import type { Approval, ApprovalMethod, LoginRequest } from './login-request.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequestStore, StoredLoginRequest } from './login-request-store.js';
 import { formatRequestId, newLoginRequestId, parseRequestId } from './request-id.js';
@@ -25,8 +25,8 @@ export interface LoginRequestsOptions {
 /** Compare-and-swap retries before giving up (only reached under absurd contention). */
 const MAX_ATTEMPTS = 5;
 
-type Decision =
-  { next: LoginRequest; result?: string } | { done: true; result?: string } | { fail: Error };
+type Decision<R> =
+  { next: LoginRequest; result?: R } | { done: true; result?: R } | { fail: Error };
 
 /**
  * Web-site login requests (docs/api.md §2): created and polled by a relying party, approved by the
@@ -54,6 +54,24 @@ export class LoginRequests {
     if (!client.requestIdPrefixes.some((prefix) => sitePrefix.startsWith(prefix))) {
       throw new ForbiddenError('requestId does not start with a prefix registered for this client');
     }
+    return this.open(client, sitePrefix, waitTimeSeconds);
+  }
+
+  /**
+   * A new pending request for `client` under one of its own registered prefixes (the OpenID
+   * Connect login page opens one for the client the user is logging in to).
+   */
+  async openForClient(client: Client, waitTimeSeconds: number): Promise<AuthUserByAppResponse> {
+    const [prefix] = client.requestIdPrefixes;
+    if (prefix === undefined) throw new ForbiddenError('The client has no requestId prefix');
+    return this.open(client, prefix, waitTimeSeconds);
+  }
+
+  private async open(
+    client: Client,
+    sitePrefix: string,
+    waitTimeSeconds: number,
+  ): Promise<AuthUserByAppResponse> {
     const now = this.clock();
     const request: LoginRequest = {
       clientId: client.id,
@@ -78,7 +96,7 @@ export class LoginRequests {
    */
   async cancel(client: Client, requestId: string): Promise<void> {
     const approvals = this.options.approvals;
-    await this.transition(
+    await this.transition<string>(
       requestId,
       client.id,
       (request, now) => {
@@ -90,7 +108,9 @@ export class LoginRequests {
         return { next: { ...request, status: 'cancelled' }, result: request.status };
       },
       // Redis lost it: an approval not handed out yet is cancelled in the ledger.
-      approvals && ((id, prefix, now) => approvals.consumeApproval(id, client.id, prefix, now)),
+      approvals &&
+        (async (id, prefix, now) =>
+          (await approvals.consumeApproval(id, client.id, prefix, now)) && 'cancelled'),
     ).then(async (previous) => {
       if (previous === 'approved' && approvals) {
         await this.closeQuietly(parseRequestId(requestId)!.id);
@@ -104,15 +124,23 @@ export class LoginRequests {
    * unknown, foreign, timed out, cancelled or already handed out.
    */
   async takeResult(client: Client, requestId: string): Promise<string> {
+    return (await this.takeApproval(client, requestId)).userId;
+  }
+
+  /** takeResult with how the request was approved (the OpenID Connect provider's `amr`). */
+  async takeApproval(client: Client, requestId: string): Promise<Approval> {
     const approvals = this.options.approvals;
     let fromRedis = false;
-    const userId = await this.transition(
+    const approval = await this.transition<Approval>(
       requestId,
       client.id,
       (request, now) => {
         if (request.status === 'approved' && request.userId) {
           fromRedis = true;
-          return { next: { ...request, status: 'consumed' }, result: request.userId };
+          return {
+            next: { ...request, status: 'consumed' },
+            result: { userId: request.userId, method: request.method ?? 'app' },
+          };
         }
         if (request.status === 'pending' && now < request.expiresAt) {
           return { fail: new LoginRequestPendingError() };
@@ -122,9 +150,9 @@ export class LoginRequests {
       // Redis lost the request (restarted empty): an approval is still handed out, once.
       approvals && ((id, prefix, now) => approvals.consumeApproval(id, client.id, prefix, now)),
     );
-    if (userId === undefined) throw new LoginRequestUnknownError();
+    if (approval === undefined) throw new LoginRequestUnknownError();
     if (fromRedis && approvals) await this.closeQuietly(parseRequestId(requestId)!.id);
-    return userId;
+    return approval;
   }
 
   /**
@@ -133,7 +161,11 @@ export class LoginRequests {
    * (UnauthorizedError otherwise). BadRequestError (LoginRequestUnknownError) for an unknown,
    * timed-out or no longer pending request.
    */
-  async approveLoginRequest(requestId: string, userId: string): Promise<void> {
+  async approveLoginRequest(
+    requestId: string,
+    userId: string,
+    method: ApprovalMethod = 'app',
+  ): Promise<void> {
     const user = await this.users.findById(userId);
     if (!user || !user.enabled)
       throw new UnauthorizedError('The user does not exist or is disabled');
@@ -147,7 +179,7 @@ export class LoginRequests {
           if (request.status !== 'pending' || now >= request.expiresAt) {
             return { fail: new LoginRequestUnknownError({ status: request.status }) };
           }
-          return { next: { ...request, status: 'approved', userId } };
+          return { next: { ...request, status: 'approved', userId, method } };
         },
         undefined,
         // Before the approval takes effect in Redis: the durable record (a database outage is
@@ -160,6 +192,7 @@ export class LoginRequests {
                 clientId: request.clientId,
                 prefix: request.prefix,
                 userId,
+                method,
                 expiresAt: request.expiresAt + this.options.resultGraceMs,
               },
               this.clock(),
@@ -189,15 +222,15 @@ export class LoginRequests {
    * Reads the request (checking its prefix and, when given, its client), lets `decide` pick the
    * next state, and writes it with a compare-and-swap; a lost race re-reads and decides again.
    */
-  private async transition(
+  private async transition<R>(
     requestId: string,
     clientId: string | undefined,
-    decide: (request: LoginRequest, now: number) => Decision,
+    decide: (request: LoginRequest, now: number) => Decision<R>,
     /** When Redis has no such request: the ledger's answer (undefined: 400 as before). */
-    whenMissing?: (id: string, prefix: string, now: number) => Promise<string | undefined>,
+    whenMissing?: (id: string, prefix: string, now: number) => Promise<R | undefined>,
     /** Runs before a state change is written (the durable record of an approval). */
     beforeWrite?: (id: string, request: LoginRequest) => Promise<void>,
-  ): Promise<string | undefined> {
+  ): Promise<R | undefined> {
     const parsed = parseRequestId(requestId);
     if (!parsed) throw new LoginRequestUnknownError({ reason: 'malformed' });
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {

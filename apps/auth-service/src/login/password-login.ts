@@ -58,6 +58,17 @@ export class PasswordLogin {
   constructor(private readonly deps: PasswordLoginDeps) {}
 
   async login(request: PasswordLoginRequest): Promise<LoginResult> {
+    const user = await this.authenticate(request);
+    const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
+    return this.deps.results.resultFor(user, notExpiringBefore);
+  }
+
+  /**
+   * The credential check of auth-user, with all its rate limits, without issuing a token: the
+   * user (enabled, right password), else the same UnauthorizedError for every reason. The
+   * OpenID Connect login page logs in with it.
+   */
+  async authenticate(request: Omit<PasswordLoginRequest, 'token'>): Promise<User> {
     const { hasher, failuresPerIdAndIp, failuresPerId, failuresPerIp, knownClients } = this.deps;
     // IPv4 addresses count one by one, IPv6 by /64 (one subscriber's network).
     const client = clientGroup(request.clientIp);
@@ -90,9 +101,8 @@ export class PasswordLogin {
     // The per-id count is not reset: the owner's login must not hand an attacker a fresh
     // allowance of free failures (the hold never applies to the owner's clients anyway).
     await Promise.all([failuresPerIdAndIp.reset(pair), knownClients.remember(user.id, client)]);
-    const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
     if (hasher.needsRehash(user.passwordHash)) await this.rehash(user.id, request.password);
-    return this.deps.results.resultFor(user, notExpiringBefore);
+    return user;
   }
 
   /**

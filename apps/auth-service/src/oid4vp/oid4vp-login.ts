@@ -161,7 +161,11 @@ export class Oid4vpLogin {
       throw accessDenied();
     }
     try {
-      await this.deps.loginRequests.approveLoginRequest(session.requestId, verification.userId);
+      await this.deps.loginRequests.approveLoginRequest(
+        session.requestId,
+        verification.userId,
+        'vp',
+      );
     } catch (err) {
       if (err instanceof UnauthorizedError) throw accessDenied(); // unknown or disabled user
       if (err instanceof LoginRequestUnknownError) {

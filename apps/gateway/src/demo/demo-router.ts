@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Router } from 'express';
+import { qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
 import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
@@ -24,16 +25,6 @@ const demoHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Cache-Control', 'no-store');
   next();
 };
-
-/**
- * A QR code (of a requestId or an `openid4vp://` URI) as a PNG data URL, made here (no QR
- * service, no browser library).
- */
-export async function qrDataUrl(text: string): Promise<string> {
-  // Loaded on first use: /demo is development only, production gateways never load it.
-  const { default: QRCode } = await import('qrcode');
-  return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
-}
 
 type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL'>;
 

@@ -1,0 +1,181 @@
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
+import type Provider from 'oidc-provider';
+import { BaseError, DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
+import type { Logger } from '@itp/service-kit';
+import type { OidcLogin, OidcPage } from '../oidc/oidc-login.js';
+import {
+  OIDC_CSS,
+  OIDC_LOGIN_SCRIPT,
+  OIDC_PAGE_CSP,
+  renderExpiredInteractionPage,
+  renderLoginPage,
+  renderMessagePage,
+} from '../oidc/oidc-pages.js';
+
+export interface OidcRouterDeps {
+  provider: Provider;
+  login: OidcLogin;
+  /** PUBLIC_URL (or the development default): the only origin the provider speaks for. */
+  publicUrl: string;
+  /** The absolute path of the pages' assets (`<issuer path>/assets/`). */
+  assets: string;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** Headers of every answer under the issuer: a strict CSP, nothing sniffed, framed or referred. */
+const pageHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', OIDC_PAGE_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+};
+
+/**
+ * Every request is seen by the provider as made to PUBLIC_URL (its URLs, its cookies' `secure`),
+ * whatever Host or X-Forwarded-* the caller sent: the issuer is configuration, not input.
+ */
+function publicView(publicUrl: string): RequestHandler {
+  const url = new URL(publicUrl);
+  const proto = url.protocol.slice(0, -1);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  return (req, _res, next) => {
+    req.headers['x-forwarded-proto'] = proto;
+    req.headers['x-forwarded-host'] = url.host;
+    if (prefix && !req.originalUrl.startsWith(`${prefix}/`)) {
+      req.originalUrl = `${prefix}${req.originalUrl}`;
+    }
+    next();
+  };
+}
+
+/**
+ * A form post must come from the provider's own pages: with an Origin header (every current
+ * browser sends one on a POST) it must be PUBLIC_URL's origin. The interaction cookie binds the
+ * post to the browser that opened the page as well (oidc-provider checks it).
+ */
+function sameOrigin(publicUrl: string): RequestHandler {
+  const origin = new URL(publicUrl).origin;
+  return (req, res, next) => {
+    const given = req.headers.origin;
+    if (given !== undefined && given !== origin) {
+      res.status(403).type('text/plain').send('Cross-origin form posts are refused');
+      return;
+    }
+    next();
+  };
+}
+
+function sendPage(res: Response, page: OidcPage, assets: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if (page.kind === 'redirect') {
+    res.redirect(303, page.location);
+    return;
+  }
+  if (page.kind === 'login' && page.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(page.retryAfterSeconds));
+  }
+  const html =
+    page.kind === 'expired'
+      ? renderExpiredInteractionPage(assets)
+      : renderLoginPage({ ...page.view, assets });
+  res.status(page.status).type('html').send(html);
+}
+
+/**
+ * `/v2/auth/oidc` (docs/api.md §9): the login pages of the provider's interactions, then the
+ * provider itself (discovery, authorization, token, userinfo, JWKS, end-session):
+ * - `GET  interaction/:uid`: the login page (password form, the phone app's and a wallet's QR);
+ * - `POST interaction/:uid/login`: the password form (auth-user's rate limits);
+ * - `GET  interaction/:uid/status`: the page's poll of its QR logins
+ *   (`pending`, `done` + `redirectTo`, `expired`, `refused` + `message`);
+ * - `GET  assets/oidc.css`, `assets/login.js`.
+ */
+export function oidcRouter(deps: OidcRouterDeps): Router {
+  const { login, assets } = deps;
+  const router = express.Router();
+  router.use(publicView(deps.publicUrl), pageHeaders);
+
+  const asset =
+    (type: string, body: string): RequestHandler =>
+    (_req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.type(type).send(body);
+    };
+  router.get('/assets/oidc.css', asset('text/css', OIDC_CSS));
+  router.get('/assets/login.js', asset('application/javascript', OIDC_LOGIN_SCRIPT));
+
+  const page =
+    (handler: (req: Request, res: Response) => Promise<OidcPage>): RequestHandler =>
+    (req, res, next) => {
+      handler(req, res).then((result) => sendPage(res, result, assets), next);
+    };
+
+  router.get(
+    '/interaction/:uid',
+    page((req, res) => login.showPage(req, res, String(req.params.uid))),
+  );
+  router.post(
+    '/interaction/:uid/login',
+    sameOrigin(deps.publicUrl),
+    express.urlencoded({ extended: false, limit: deps.bodyLimitBytes, parameterLimit: 10 }),
+    page((req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      return login.submitPassword(req, res, String(req.params.uid), {
+        id: typeof body.id === 'string' ? body.id : '',
+        password: typeof body.password === 'string' ? body.password : '',
+        clientIp: req.ip ?? req.socket.remoteAddress ?? '',
+      });
+    }),
+  );
+  router.get('/interaction/:uid/status', (req, res, next) => {
+    login.pollQr(req, res, String(req.params.uid)).then((status) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(status);
+    }, next);
+  });
+
+  // What the login routes could not answer themselves: a page, never a stack trace.
+  router.use(
+    '/interaction',
+    (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+      if (res.headersSent) {
+        next(err);
+        return;
+      }
+      const status =
+        err instanceof BaseError
+          ? err.status
+          : ((err as { status?: number; statusCode?: number }).status ?? 500);
+      if (status >= 500) deps.logger.error({ err, path: req.path }, 'OIDC login page failed');
+      if (status === 503) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
+      res.setHeader('Cache-Control', 'no-store');
+      const message =
+        status === 413
+          ? 'The form was larger than the limit'
+          : status < 500
+            ? 'The form could not be read'
+            : status === 503
+              ? 'Login is unavailable right now; try again later'
+              : 'Something went wrong; try again';
+      if (req.path.endsWith('/status')) {
+        res.status(status).json({ status: 'refused', message });
+        return;
+      }
+      res
+        .status(status)
+        .type('html')
+        .send(renderMessagePage(assets, 'Login', message));
+    },
+  );
+
+  router.use(deps.provider.callback());
+  return router;
+}

@@ -1,0 +1,325 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
+import { attributeOf, OidcTestBrowser, type BrowserPage } from '../testing/oidc-browser.js';
+import {
+  newSigningKeysSecret,
+  startAuthService,
+  type RunningAuthService,
+} from '../testing/start-auth-service.js';
+
+const SITE = {
+  id: 'shop',
+  secret: 'shop-secret-123456',
+  redirectUri: 'https://shop.example/oidc/callback',
+};
+
+/**
+ * The OpenID Connect provider (docs/api.md §9) with openid-client (panva) as the relying party,
+ * over real PostgreSQL and Redis: two instances share them (authorization on one, token on the
+ * other). The browser is OidcTestBrowser (cookies, redirects, forms); the Chromium runs are in
+ * e2e/.
+ */
+describe('OpenID Connect provider (openid-client as the relying party)', () => {
+  let db: TestDatabase;
+  let a: RunningAuthService;
+  let b: RunningAuthService;
+  let issuer: string;
+  let rp: oidc.Configuration;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const port = await freePort();
+    const shared = {
+      DATABASE_URL: db.url,
+      REDIS_KEY_PREFIX: uniquePrefix('auth'),
+      JWT_SIGNING_KEYS: await newSigningKeysSecret(),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOGIN_POLL_MIN_INTERVAL_MS: '0',
+    };
+    a = await startAuthService({ ...shared, PORT: String(port) });
+    b = await startAuthService(shared);
+    issuer = `${a.url}/v2/auth/oidc`;
+    await a.domain.userAdmin.add({
+      id: 'alice',
+      password: 'alice-password',
+      name: 'Alice',
+      email: 'alice@example.com',
+      telNo: '+15550100',
+    });
+    await a.domain.userAdmin.add({ id: 'bob', password: 'bob-password', name: 'Bob' });
+    await a.domain.userAdmin.setEnabled('bob', false);
+    await a.domain.clientAdmin.add({
+      id: SITE.id,
+      secret: SITE.secret,
+      requestIdPrefixes: ['https://shop.example/'],
+      redirectUris: [SITE.redirectUri],
+    });
+    rp = await oidc.discovery(new URL(issuer), SITE.id, SITE.secret, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await db?.drop();
+  });
+
+  /** An authorization request as a site makes it, and what it must remember for the callback. */
+  const authorization = async (extra: Record<string, string> = {}) => {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(rp, {
+      redirect_uri: SITE.redirectUri,
+      scope: 'openid profile email phone',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce,
+      state,
+      ...extra,
+    });
+    return { url, verifier, nonce, state };
+  };
+
+  const loginPage = async (browser: OidcTestBrowser, url: URL): Promise<BrowserPage> => {
+    const page = await browser.open(url.href);
+    if (typeof page === 'string') throw new Error(`expected the login page, reached ${page}`);
+    expect(page.status).toBe(200);
+    return page;
+  };
+
+  const passwordLogin = async (id: string, password: string) => {
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    const action = /<form method="post" action="([^"]+)"/.exec(page.html)?.[1];
+    expect(action).toMatch(/^[\w-]+\/login$/);
+    const after = await browser.submit(page, action!, { id, password });
+    return { request, browser, page, after };
+  };
+
+  const redeem = (callback: string, request: Awaited<ReturnType<typeof authorization>>) =>
+    oidc.authorizationCodeGrant(rp, new URL(callback), {
+      pkceCodeVerifier: request.verifier,
+      expectedNonce: request.nonce,
+      expectedState: request.state,
+    });
+
+  it('publishes discovery with PKCE S256, both secret methods and the service JWKS keys', async () => {
+    const metadata = rp.serverMetadata();
+    expect(metadata.issuer).toBe(issuer);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(['client_secret_basic', 'client_secret_post']),
+    );
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256']);
+    const providerKeys = (await (await fetch(metadata.jwks_uri!)).json()) as {
+      keys: Array<{ kid: string }>;
+    };
+    const serviceKeys = (await (await fetch(`${a.url}/v2/auth/.well-known/jwks.json`)).json()) as {
+      keys: Array<{ kid: string }>;
+    };
+    expect(providerKeys.keys.map((k) => k.kid)).toEqual(serviceKeys.keys.map((k) => k.kid));
+    expect(JSON.stringify(providerKeys)).not.toContain('"d"');
+  });
+
+  it('logs in with the password form: code → tokens, id_token checked against the JWKS, userinfo', async () => {
+    const { request, page, after } = await passwordLogin('alice', 'alice-password');
+    expect(page.html).toContain('<label for="id">User id</label>');
+    expect(page.html).toContain('<label for="password">Password</label>');
+    expect(page.html).toContain('<button type="submit">Log in</button>');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(typeof after).toBe('string');
+    const tokens = await redeem(after as string, request);
+    const { payload } = await jwtVerify(
+      tokens.id_token!,
+      createRemoteJWKSet(new URL(rp.serverMetadata().jwks_uri!)),
+      { issuer, audience: SITE.id, algorithms: ['ES256'] },
+    );
+    expect(payload).toMatchObject({
+      sub: 'alice',
+      nonce: request.nonce,
+      amr: ['pwd'],
+      name: 'Alice',
+      email: 'alice@example.com',
+      phone_number: '+15550100',
+    });
+    expect(payload.auth_time).toEqual(expect.any(Number));
+    const userinfo = await oidc.fetchUserInfo(rp, tokens.access_token, 'alice');
+    expect(userinfo).toMatchObject({
+      sub: 'alice',
+      name: 'Alice',
+      email: 'alice@example.com',
+      phone_number: '+15550100',
+    });
+  });
+
+  it('refuses a replayed code (invalid_grant), also when two redemptions race', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    const results = await Promise.allSettled([
+      redeem(after as string, request),
+      redeem(after as string, request),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect((refused.reason as { error?: string }).error).toBe('invalid_grant');
+    await expect(redeem(after as string, request)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('refuses a wrong code_verifier (invalid_grant)', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    await expect(
+      redeem(after as string, { ...request, verifier: oidc.randomPKCECodeVerifier() }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses an authorization request without a PKCE challenge (back to the site, no code)', async () => {
+    const url = new URL(`${rp.serverMetadata().authorization_endpoint}`);
+    url.search = new URLSearchParams({
+      client_id: SITE.id,
+      redirect_uri: SITE.redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'st',
+    }).toString();
+    const reached = await new OidcTestBrowser(SITE.redirectUri).open(url.href);
+    expect(typeof reached).toBe('string');
+    const params = new URL(reached as string).searchParams;
+    expect(params.get('error')).toBe('invalid_request');
+    expect(params.get('error_description')).toMatch(/PKCE/);
+    expect(params.get('code')).toBeNull();
+  });
+
+  it('shows an unregistered redirect_uri as an error page and never redirects to it', async () => {
+    const { url } = await authorization({ redirect_uri: 'https://evil.example/callback' });
+    const res = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('invalid_redirect_uri');
+    expect(html).not.toContain('evil.example');
+  });
+
+  it('refuses a wrong client secret at the token endpoint (invalid_client)', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    const wrong = await oidc.discovery(new URL(issuer), SITE.id, 'not-the-secret', undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
+    await expect(
+      oidc.authorizationCodeGrant(wrong, new URL(after as string), {
+        pkceCodeVerifier: request.verifier,
+        expectedNonce: request.nonce,
+        expectedState: request.state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('accepts client_secret_post as well', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    const post = await oidc.discovery(
+      new URL(issuer),
+      SITE.id,
+      {},
+      oidc.ClientSecretPost(SITE.secret),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    const tokens = await oidc.authorizationCodeGrant(post, new URL(after as string), {
+      pkceCodeVerifier: request.verifier,
+      expectedNonce: request.nonce,
+      expectedState: request.state,
+    });
+    expect(tokens.claims()?.sub).toBe('alice');
+  });
+
+  it('issues no code for a disabled user or a wrong password (the page says why, 401)', async () => {
+    for (const [id, password] of [
+      ['bob', 'bob-password'],
+      ['alice', 'wrong-password'],
+    ] as const) {
+      const { after } = await passwordLogin(id, password);
+      expect(typeof after).not.toBe('string');
+      const page = after as BrowserPage;
+      expect(page.status).toBe(401);
+      expect(page.html).toContain('Invalid id or password');
+      expect(page.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('refuses a form post from another origin (403)', async () => {
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
+    const after = await browser.submit(
+      page,
+      action,
+      { id: 'alice', password: 'alice-password' },
+      'https://evil.example',
+    );
+    expect((after as BrowserPage).status).toBe(403);
+  });
+
+  it('shows an expired interaction as such, and its form logs nobody in', async () => {
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    const uid = /interaction\/([\w-]+)/.exec(page.url)![1]!;
+    // Its lifetime (OIDC_INTERACTION_TTL_SECONDS) ran out: Redis dropped the record.
+    await a.domain.kv.del(`oidc:Interaction:${uid}`);
+    const again = (await browser.open(page.url)) as BrowserPage;
+    expect(again.status).toBe(400);
+    expect(again.html).toContain('This login page has expired');
+    const after = await browser.submit(page, `${uid}/login`, {
+      id: 'alice',
+      password: 'alice-password',
+    });
+    expect(typeof after).not.toBe('string');
+    expect((after as BrowserPage).status).toBe(400);
+  });
+
+  it('logs in through the phone-app QR (amr app); authorization on one instance, token on the other', async () => {
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    const requestId = attributeOf(page.html, 'app-qr', 'data-request-id');
+    expect(requestId).toMatch(/^https:\/\/shop\.example\/requestId=\d{52}$/);
+    expect(attributeOf(page.html, 'app-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+    const statusUrl = new URL(attributeOf(page.html, 'qr-status', 'data-status-url')!, page.url)
+      .href;
+    expect((await browser.json(statusUrl)).body).toEqual({ status: 'pending' });
+    await a.domain.loginRequests.approveLoginRequest(requestId!, 'alice');
+    const done = await browser.json(statusUrl);
+    expect(done.body).toMatchObject({ status: 'done', redirectTo: expect.any(String) });
+    const callback = await browser.open(new URL(done.body.redirectTo as string, page.url).href);
+    expect(typeof callback).toBe('string');
+    const code = new URL(callback as string).searchParams.get('code')!;
+    // The token request goes to the other instance (same Redis and database).
+    const res = await fetch(`${b.url}/v2/auth/oidc/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${SITE.id}:${SITE.secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: SITE.redirectUri,
+        code_verifier: request.verifier,
+      }).toString(),
+    });
+    expect(res.status).toBe(200);
+    const tokens = (await res.json()) as { id_token: string };
+    expect(decodeJwt(tokens.id_token)).toMatchObject({
+      iss: issuer,
+      aud: SITE.id,
+      sub: 'alice',
+      nonce: request.nonce,
+      amr: ['app'],
+    });
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * The provider's HTML: the login page (password, the phone app's QR, any wallet's OpenID4VP QR),
+ * error, logout and logged-out pages. Server-rendered, no external assets, no inline script or
+ * style (OIDC_PAGE_CSP); every interpolated value is escaped.
+ */
+
+/** The Content-Security-Policy of every page under the issuer. */
+export const OIDC_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text safe in HTML content and in quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/**
+ * A page. `assets` is the absolute path of the issuer's `assets/` (`/v2/auth/oidc/assets/`, below
+ * PUBLIC_URL's path when it has one): pages sit at different depths below the issuer.
+ */
+function layout(title: string, assets: string, body: string, script = false): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${assets}oidc.css">
+${script ? `<script src="${assets}login.js" defer></script>\n` : ''}</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface LoginPageQr {
+  /** The phone app's QR: the requestId it approves (auth-user-with-vp). */
+  requestId: string;
+  requestIdQr: string;
+  /** Any wallet's QR (OpenID4VP), when did-service made the request object in time. */
+  openid4vpUri?: string;
+  openid4vpQr?: string;
+}
+
+export interface LoginPageView {
+  assets: string;
+  uid: string;
+  clientName: string;
+  /** The id typed before (after a refused password). */
+  userId?: string;
+  error?: string;
+  qr?: LoginPageQr;
+}
+
+/**
+ * The login page of interaction `uid`, at `<issuer>/interaction/<uid>`: the form posts to
+ * `<uid>/login`, the script polls `<uid>/status` for the QR logins.
+ */
+export function renderLoginPage(view: LoginPageView): string {
+  const uid = escapeHtml(view.uid);
+  const error = view.error
+    ? `<p class="error" role="alert" id="login-error">${escapeHtml(view.error)}</p>\n`
+    : '';
+  const qr = view.qr;
+  const qrSections = qr
+    ? `<section aria-labelledby="app-heading">
+<h2 id="app-heading">Log in with the phone app</h2>
+<p>Scan this code with the phone app and approve the login there.</p>
+<img class="qr" id="app-qr" src="${escapeHtml(qr.requestIdQr)}" alt="QR code for the phone app" data-request-id="${escapeHtml(qr.requestId)}">
+</section>
+${
+  qr.openid4vpUri && qr.openid4vpQr
+    ? `<section aria-labelledby="wallet-heading">
+<h2 id="wallet-heading">Log in with a wallet (OpenID4VP)</h2>
+<p>Scan this code with a wallet that holds your credential, or <a id="wallet-link" href="${escapeHtml(qr.openid4vpUri)}">open it in a wallet on this device</a>.</p>
+<img class="qr" id="wallet-qr" src="${escapeHtml(qr.openid4vpQr)}" alt="QR code for an OpenID4VP wallet">
+</section>
+`
+    : ''
+}<p id="qr-status" role="status" aria-live="polite" data-status-url="${uid}/status"></p>
+<noscript><p>The QR code logins need JavaScript; the password form works without it.</p></noscript>
+`
+    : '';
+  return layout(
+    'Log in',
+    view.assets,
+    `<h1>Log in to ${escapeHtml(view.clientName)}</h1>
+${error}<section aria-labelledby="password-heading">
+<h2 id="password-heading">With your password</h2>
+<form method="post" action="${uid}/login" autocomplete="on">
+<label for="id">User id</label>
+<input id="id" name="id" type="text" autocomplete="username" required maxlength="256" value="${escapeHtml(view.userId ?? '')}"${view.userId ? '' : ' autofocus'}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${view.userId ? ' autofocus' : ''}>
+<button type="submit">Log in</button>
+</form>
+</section>
+${qrSections}`,
+    qr !== undefined,
+  );
+}
+
+/** A page for a refusal of the provider (unknown client, unregistered redirect_uri, ...). */
+export function renderOidcErrorPage(
+  assets: string,
+  out: { error?: unknown; error_description?: unknown },
+): string {
+  const error = typeof out.error === 'string' ? out.error : 'server_error';
+  const description =
+    typeof out.error_description === 'string' ? out.error_description : 'Something went wrong';
+  return layout(
+    'Login error',
+    assets,
+    `<h1>The login cannot continue</h1>
+<p class="error" role="alert"><code id="oidc-error">${escapeHtml(error)}</code>: <span id="oidc-error-description">${escapeHtml(description)}</span></p>
+<p>Return to the site you came from and start the login again.</p>`,
+  );
+}
+
+/** A page with one message (an expired login page, a form that could not be read). */
+export function renderMessagePage(assets: string, title: string, message: string): string {
+  return layout(
+    title,
+    assets,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="error" role="alert" id="login-error">${escapeHtml(message)}</p>`,
+  );
+}
+
+/** An expired or unknown login page: start again at the site. */
+export function renderExpiredInteractionPage(assets: string): string {
+  return renderMessagePage(
+    assets,
+    'This login page has expired',
+    'The login took too long or was already completed. Return to the site you came from and start the login again.',
+  );
+}
+
+/** End-session's confirmation (oidc-provider hands in the form with its CSRF secret). */
+export function renderLogoutPage(assets: string, form: string): string {
+  // `form` is oidc-provider's own markup: a hidden form with the xsrf field and id="op.logoutForm".
+  return layout(
+    'Log out',
+    assets,
+    `<h1>Log out</h1>
+<p>Do you want to log out of this login service?</p>
+${form}
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Log out</button>
+<button type="submit" form="op.logoutForm">Stay logged in</button>`,
+  );
+}
+
+export function renderLoggedOutPage(assets: string): string {
+  return layout('Logged out', assets, '<h1>You are logged out</h1>');
+}
+
+export const OIDC_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+body { margin: 0; display: flex; justify-content: center; }
+main { max-width: 28rem; width: 100%; padding: 1.5rem; }
+h1 { font-size: 1.5rem; }
+h2 { font-size: 1.1rem; margin-top: 2rem; }
+label { display: block; margin-top: 0.75rem; font-weight: 600; }
+input { display: block; width: 100%; box-sizing: border-box; padding: 0.5rem; font-size: 1rem; }
+button { margin-top: 1rem; padding: 0.6rem 1.2rem; font-size: 1rem; cursor: pointer; }
+.error { color: #b00020; font-weight: 600; }
+.qr { width: 14rem; height: 14rem; image-rendering: pixelated; }
+`;
+
+/**
+ * The login page's script: polls the QR logins' status; on approval the browser continues to the
+ * provider (which redirects to the site), on expiry the page says so.
+ */
+export const OIDC_LOGIN_SCRIPT = `'use strict';
+(function () {
+  var status = document.getElementById('qr-status');
+  if (!status) return;
+  var url = status.getAttribute('data-status-url');
+  var failures = 0;
+  function poll() {
+    fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (res) { return res.json(); })
+      .then(function (body) {
+        failures = 0;
+        if (body.status === 'done') { window.location.assign(body.redirectTo); return; }
+        if (body.status === 'expired') {
+          status.textContent = 'The QR codes have expired: reload the page for new ones.';
+          return;
+        }
+        if (body.status === 'refused') { status.textContent = body.message; return; }
+        setTimeout(poll, 1500);
+      })
+      .catch(function () {
+        failures += 1;
+        if (failures > 5) { status.textContent = 'Cannot reach the login service: reload the page.'; return; }
+        setTimeout(poll, 3000);
+      });
+  }
+  setTimeout(poll, 1000);
+})();
+`;

@@ -1,0 +1,208 @@
+import { createHash, hkdfSync } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { JWK } from 'jose';
+import Provider, {
+  type Account,
+  type AdapterFactory,
+  type AdapterPayload,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import type { Client } from '../clients/client.js';
+import type { User } from '../users/user.js';
+import { unlessUnavailable } from './oidc-unavailable.js';
+import { renderOidcErrorPage, renderLogoutPage, renderLoggedOutPage } from './oidc-pages.js';
+
+/** How the user logged in, as the id_token's `amr` names it (docs/api.md §9). */
+export type OidcLoginMethod = 'pwd' | 'app' | 'vp';
+
+/** Scopes and the claims each one releases (OpenID Connect Core §5.4). */
+export const OIDC_SCOPES = {
+  openid: ['sub', 'auth_time', 'amr'],
+  profile: ['name'],
+  email: ['email'],
+  phone: ['phone_number'],
+} as const;
+
+export interface OidcLifetimes {
+  /** A login page (interaction) must be completed within this. */
+  interactionSeconds: number;
+  /** The provider's browser session (a second authorization within it skips the login page). */
+  sessionSeconds: number;
+  accessTokenSeconds: number;
+  idTokenSeconds: number;
+}
+
+export interface OidcProviderDeps {
+  /** `<public base>/v2/auth/oidc`. */
+  issuer: string;
+  /** The service's signing keys (private JWKs; the first signs), as for its own tokens. */
+  signingKeys: JWK[];
+  adapter: AdapterFactory;
+  findClient: (id: string) => Promise<Client | undefined>;
+  findUser: (id: string) => Promise<User | undefined>;
+  /** Checks a relying party's secret (argon2, per-IP failure limit); false refuses it. */
+  verifyClientSecret: (clientId: string, secret: string, address: string) => Promise<boolean>;
+  /** The login page of an interaction, as the browser reaches it. */
+  interactionUrl: (uid: string) => string;
+  /** The absolute path of the pages' style and script (`<issuer path>/assets/`). */
+  assets: string;
+  lifetimes: OidcLifetimes;
+}
+
+/**
+ * Cookie signing keys derived from the signing keys (HKDF-SHA256): no further secret to manage,
+ * and a signing-key rotation rotates them too (the old keys still verify while they are listed).
+ */
+export function cookieKeysFrom(signingKeys: JWK[]): string[] {
+  return signingKeys.map((jwk) => {
+    if (typeof jwk.d !== 'string') throw new Error('a signing key without its private part');
+    const derived = hkdfSync('sha256', Buffer.from(jwk.d, 'base64url'), '', 'itp oidc cookies', 32);
+    return Buffer.from(derived).toString('base64url');
+  });
+}
+
+/** A relying party as oidc-provider reads it; undefined when it may not use OpenID Connect. */
+export function clientMetadata(client: Client | undefined): AdapterPayload | undefined {
+  if (!client || !client.enabled || client.redirectUris.length === 0) return undefined;
+  return {
+    client_id: client.id,
+    client_name: client.name,
+    // Never compared (verifyClientSecret checks the argon2 hash); not the secret, not secret.
+    client_secret: createHash('sha256').update(`unused:${client.secretHash}`).digest('base64url'),
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+    id_token_signed_response_alg: 'ES256',
+  };
+}
+
+/** The claims of a user (OpenID Connect Core §5.1 names); empty fields are left out. */
+export function userClaims(user: User): Record<string, string> {
+  return {
+    sub: user.id,
+    name: user.name,
+    ...(user.email ? { email: user.email } : {}),
+    ...(user.telNo ? { phone_number: user.telNo } : {}),
+  };
+}
+
+/** The client address as express determined it (TRUST_PROXY), for the per-IP failure limit. */
+function clientAddress(ctx: KoaContextWithOIDC | undefined): string {
+  const req = ctx?.req as (IncomingMessage & { ip?: string }) | undefined;
+  return req?.ip ?? req?.socket.remoteAddress ?? '';
+}
+
+/**
+ * The OpenID Connect provider (oidc-provider, a certified implementation): Authorization Code with
+ * PKCE S256 required, client_secret_basic / client_secret_post, exact redirect URIs, ES256
+ * id_tokens from the service's signing keys, userinfo, end-session. Registered clients are
+ * first-party: consent is implicit (a grant for the requested scopes is made on the spot).
+ */
+export function createOidcProvider(deps: OidcProviderDeps): Provider {
+  const { lifetimes } = deps;
+  const configuration: Configuration = {
+    adapter: deps.adapter,
+    jwks: { keys: deps.signingKeys as never },
+    cookies: {
+      keys: cookieKeysFrom(deps.signingKeys),
+      long: { signed: true, sameSite: 'lax' },
+      short: { signed: true, sameSite: 'lax' },
+    },
+    claims: Object.fromEntries(
+      Object.entries(OIDC_SCOPES).map(([scope, claims]) => [scope, [...claims]]),
+    ),
+    scopes: Object.keys(OIDC_SCOPES),
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      requestObjectSigningAlgValues: ['ES256'],
+    },
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = renderLogoutPage(deps.assets, form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = renderLoggedOutPage(deps.assets);
+        },
+      },
+    },
+    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+      const user = await unlessUnavailable(() => deps.findUser(sub));
+      if (!user || !user.enabled) return undefined;
+      const claims = userClaims(user);
+      return { accountId: user.id, claims: async () => ({ ...claims, sub: user.id }) };
+    },
+    // Registered clients are first-party: the requested scopes are granted without a prompt.
+    loadExistingGrant: async (ctx) => {
+      const { oidc } = ctx;
+      if (!oidc.client || !oidc.session?.accountId) return undefined;
+      const grantId =
+        oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
+      if (grantId) {
+        const existing = await oidc.provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new oidc.provider.Grant({
+        clientId: oidc.client.clientId,
+        accountId: oidc.session.accountId,
+      });
+      grant.addOIDCScope(Object.keys(OIDC_SCOPES).join(' '));
+      await grant.save();
+      return grant;
+    },
+    interactions: { url: (_ctx, interaction) => deps.interactionUrl(interaction.uid) },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = renderOidcErrorPage(deps.assets, out);
+    },
+    ttl: {
+      Interaction: lifetimes.interactionSeconds,
+      Session: lifetimes.sessionSeconds,
+      Grant: lifetimes.sessionSeconds,
+      AuthorizationCode: 60,
+      AccessToken: lifetimes.accessTokenSeconds,
+      IdToken: lifetimes.idTokenSeconds,
+    },
+    clockTolerance: 5,
+  };
+  const provider = new Provider(deps.issuer, configuration);
+  // Behind the gateway: the router sets X-Forwarded-Proto/Host from PUBLIC_URL (not the client).
+  provider.proxy = true;
+
+  // Client secrets are stored as argon2 hashes: the one comparison the provider makes is ours.
+  const prototype = provider.Client.prototype as unknown as {
+    compareClientSecret(this: { clientId: string }, actual: string): Promise<boolean>;
+  };
+  prototype.compareClientSecret = async function compareClientSecret(actual) {
+    const ctx = Provider.ctx as KoaContextWithOIDC | undefined;
+    return unlessUnavailable(() =>
+      deps.verifyClientSecret(this.clientId, actual, clientAddress(ctx)),
+    );
+  };
+  return provider;
+}
+
+/** The adapter's client lookup: the relying party from the database, as provider metadata. */
+export function clientLookup(
+  findClient: (id: string) => Promise<Client | undefined>,
+): (id: string) => Promise<AdapterPayload | undefined> {
+  return async (id) => clientMetadata(await unlessUnavailable(() => findClient(id)));
+}
