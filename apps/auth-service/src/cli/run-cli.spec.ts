@@ -188,6 +188,64 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     expect((await cli(['clients', 'add', 'x', '--prefix', 'http://no-path'])).code).toBe(1);
   });
 
+  it('clients add / set-redirect-uris keep the OpenID Connect redirect URIs (exact URLs only)', async () => {
+    const add = await cli([
+      'clients',
+      'add',
+      'oidc-site',
+      '--prefix',
+      'https://oidc.example/',
+      '--redirect-uri',
+      'https://oidc.example/callback',
+      '--post-logout-redirect-uri',
+      'https://oidc.example/',
+    ]);
+    expect(add.code).toBe(0);
+    const repo = new SqlClientRepository(database);
+    expect(await repo.findById('oidc-site')).toMatchObject({
+      redirectUris: ['https://oidc.example/callback'],
+      postLogoutRedirectUris: ['https://oidc.example/'],
+    });
+    const set = await cli([
+      'clients',
+      'set-redirect-uris',
+      'oidc-site',
+      '--redirect-uri',
+      'https://oidc.example/cb2',
+    ]);
+    expect(set).toEqual({
+      code: 0,
+      stdout: 'redirect URIs of client oidc-site set\n',
+      stderr: '',
+    });
+    expect(await repo.findById('oidc-site')).toMatchObject({
+      redirectUris: ['https://oidc.example/cb2'],
+      postLogoutRedirectUris: [],
+    });
+    for (const bad of ['ftp://oidc.example/cb', 'https://oidc.example/cb#frag', 'not a url']) {
+      const refused = await cli([
+        'clients',
+        'set-redirect-uris',
+        'oidc-site',
+        '--redirect-uri',
+        bad,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/redirectUris/);
+    }
+    expect(
+      (
+        await cli([
+          'clients',
+          'set-redirect-uris',
+          'nobody',
+          '--redirect-uri',
+          'https://x.example/',
+        ])
+      ).code,
+    ).toBe(1);
+  });
+
   it('runs as a process: tsx apps/auth-service/src/cli.ts', async () => {
     await cli(['users', 'add', 'proc-user', '--name', 'P', '--password', 'proc-password']);
     const entry = fileURLToPath(new URL('../cli.ts', import.meta.url));

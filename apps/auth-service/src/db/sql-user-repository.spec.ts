@@ -55,7 +55,7 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
     ]);
   });
 
-  it('clients: insert once with prefixes, find, list, disable', async () => {
+  it('clients: insert once with prefixes, find, list, disable, set redirect URIs', async () => {
     const clients = new SqlClientRepository(database);
     const shop = {
       id: 'shop',
@@ -67,10 +67,19 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
     expect(await clients.insertIfAbsent(shop, 20)).toBe(false);
     expect(await clients.findById('shop')).toEqual({
       ...shop,
+      redirectUris: [],
+      postLogoutRedirectUris: [],
       enabled: true,
       createdAt: 10,
       updatedAt: 10,
     });
+    const uris = {
+      redirectUris: ['https://shop.example/cb', 'https://m.shop.example/cb'],
+      postLogoutRedirectUris: ['https://shop.example/'],
+    };
+    expect(await clients.setRedirectUris('shop', uris, 25)).toBe(true);
+    expect(await clients.findById('shop')).toMatchObject({ ...uris, updatedAt: 25 });
+    expect(await clients.setRedirectUris('nobody', uris, 25)).toBe(false);
     expect(await clients.setEnabled('shop', false, 30)).toBe(true);
     expect((await clients.list()).map((c) => [c.id, c.enabled])).toEqual([['shop', false]]);
     expect(await clients.setEnabled('nobody', false, 30)).toBe(false);

@@ -214,6 +214,18 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     ).toBe(200);
   });
 
+  it('keeps how a request was approved (the OIDC amr) in the database too', async () => {
+    const { domain } = stack.auth;
+    const site = (await domain.clients.findById('shop'))!;
+    const byWallet = await domain.loginRequests.openForClient(site, 60);
+    await domain.loginRequests.approveLoginRequest(byWallet.requestId, 'alice', 'vp');
+    await loseAuthRedisData();
+    await expect(domain.loginRequests.takeApproval(site, byWallet.requestId)).resolves.toEqual({
+      userId: 'alice',
+      method: 'vp',
+    });
+  });
+
   it('refuses a tampered VP and a VP of a disabled user with 401', async () => {
     const vp = await freshVp();
     const tampered = await post('/v2/auth/auth-user-with-vp', { vp: { ...vp, holder: verifier } });
