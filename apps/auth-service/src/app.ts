@@ -246,6 +246,9 @@ async function buildDomain(
       idTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
     },
   });
+  provider.on('server_error', (_ctx: unknown, err: unknown) => {
+    logger.error({ err }, 'the OpenID Connect provider failed on a request');
+  });
   const oidcLogin = new OidcLogin(
     { provider, passwordLogin, loginRequests, oid4vp, clients, kv, qrDataUrl },
     { qrWaitSeconds: OIDC_QR_WAIT_SECONDS, ...(clock ? { clock } : {}) },

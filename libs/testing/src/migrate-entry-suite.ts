@@ -51,6 +51,12 @@ async function recorded(url: string, tables: readonly MigrationTable[]): Promise
 }
 
 /**
+ * How long one run of an entry may take: a process that compiles the app's migration imports
+ * with tsx on start (seconds alone, much longer on a busy 2-core machine).
+ */
+const ENTRY_TIMEOUT_MS = 90_000;
+
+/**
  * An app's migration entry (`apps/<app>/src/migrate.ts`) as the Kubernetes Job runs it: its own
  * process with DATABASE_URL only. On a fresh database it applies every migration, a second run
  * finds none pending, and without DATABASE_URL it exits 2.
@@ -70,7 +76,7 @@ export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite):
         code: 2,
         output: `${app} migrate: DATABASE_URL is required\n`,
       });
-    });
+    }, ENTRY_TIMEOUT_MS);
 
     it('applies every migration to a fresh database, then finds none pending', async () => {
       const all = tables.map((t) => (t.names ? [...t.names].sort() : t.count));
@@ -79,6 +85,6 @@ export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite):
       expect(await recorded(db.url, tables)).toEqual(all);
       expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
       expect(await recorded(db.url, tables)).toEqual(all);
-    });
+    }, 2 * ENTRY_TIMEOUT_MS);
   });
 }
