@@ -7,6 +7,7 @@ import type { Suite } from './context.js';
 import { didSuite } from './did.suite.js';
 import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
 import { oid4vpSuite } from './oid4vp.suite.js';
+import { oidcSuite } from './oidc.suite.js';
 import { revocationSuite } from './revocation.suite.js';
 import { tokenSuite } from './token.suite.js';
 
@@ -15,6 +16,7 @@ export const SUITES: readonly Suite[] = [
   didSuite,
   revocationSuite,
   oid4vpSuite,
+  oidcSuite,
   tokenSuite,
   jsonRpcEnvelopeSuite,
 ];

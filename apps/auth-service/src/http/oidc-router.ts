@@ -13,6 +13,7 @@ import {
   OIDC_CSS,
   OIDC_LOGIN_SCRIPT,
   OIDC_PAGE_CSP,
+  OIDC_REFERRER_POLICY,
   renderExpiredInteractionPage,
   renderLoginPage,
   renderMessagePage,
@@ -29,12 +30,17 @@ export interface OidcRouterDeps {
   logger: Logger;
 }
 
-/** Headers of every answer under the issuer: a strict CSP, nothing sniffed, framed or referred. */
+/**
+ * Headers of every answer under the issuer: a strict CSP, nothing sniffed or framed, no referrer
+ * to other origins. `same-origin`, not `no-referrer`: under `no-referrer` a browser sends
+ * `Origin: null` with the login form's POST (Fetch: serializing a request origin), which
+ * sameOrigin below refuses (403).
+ */
 const pageHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', OIDC_PAGE_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Referrer-Policy', OIDC_REFERRER_POLICY);
   next();
 };
 

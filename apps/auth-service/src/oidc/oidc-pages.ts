@@ -15,6 +15,13 @@ export const OIDC_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The Referrer-Policy of every page under the issuer (header and meta tag): no referrer leaves
+ * the provider's origin (the interaction URLs stay private), and the login form's POST carries
+ * its real Origin (`no-referrer` would make it `Origin: null`, refused as cross-origin).
+ */
+export const OIDC_REFERRER_POLICY = 'same-origin';
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -29,7 +36,9 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * A page. `assets` is the absolute path of the issuer's `assets/` (`/v2/auth/oidc/assets/`, below
+ * A page. Its icon is empty (`data:,`): otherwise a browser asks the provider's origin (the
+ * gateway) for /favicon.ico, which it does not serve (a 404 in the console of every login page).
+ * `assets` is the absolute path of the issuer's `assets/` (`/v2/auth/oidc/assets/`, below
  * PUBLIC_URL's path when it has one): pages sit at different depths below the issuer.
  */
 function layout(title: string, assets: string, body: string, script = false): string {
@@ -38,8 +47,9 @@ function layout(title: string, assets: string, body: string, script = false): st
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${OIDC_REFERRER_POLICY}">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets}oidc.css">
 ${script ? `<script src="${assets}login.js" defer></script>\n` : ''}</head>
 <body>

@@ -1,0 +1,342 @@
+/**
+ * The OpenID Connect provider (`<gateway>/v2/auth/oidc`) through the gateway, as a third-party
+ * site uses it: openid-client (panva) is the relying party (discovery, PKCE S256, nonce, state,
+ * the code grant, userinfo; the id_token checked with jose against the provider's JWKS) and a real
+ * browser (Debian's chromium, playwright-core) the user's. The three ways of the login page, each
+ * ending at the site's callback with its `amr`: the password form (`pwd`), the phone app's QR
+ * approved with a VP (`app`), a third-party OpenID4VP wallet answering the wallet QR (`vp`).
+ *
+ * The relying party is registered the way an operator registers one (auth-service's CLI,
+ * `clients add --redirect-uri`); its callback is a local HTTP server of the test that answers
+ * 200, so the browser really lands there (the test reads the code from the request).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
+import { decodeQr } from '@itp/testing/qr';
+import { DEMO_USER, bearerOfDemoUser, credentialAndPresentation } from '../flows.js';
+import { post } from '../http.js';
+import type { Suite } from './context.js';
+import { ownHolder } from './oid4vp.suite.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The site: a relying party of its own (its id unique in the setup's database). */
+const RP = {
+  id: 'e2e-oidc-rp',
+  name: 'E2E relying party',
+  secret: randomBytes(24).toString('base64url'),
+  /** Its web-site login requests (the QR logins of the login page). */
+  requestIdPrefix: 'https://rp.example/',
+} as const;
+
+/** The demo user's claims (development mode's seed: no phone number). */
+const DEMO_CLAIMS = { sub: DEMO_USER.id, name: DEMO_USER.name, email: 'demo@example.com' };
+
+/** auth-service's operator CLI against the setup's database, the secret on stdin. */
+function authCli(databaseUrl: string, args: string[], stdin = ''): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/auth-service/src/cli.ts', ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          APP_ENV: 'development',
+          DATABASE_URL: databaseUrl,
+        },
+        stdio: ['pipe', 'ignore', 'pipe'],
+      },
+    );
+    let said = '';
+    child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`auth-service cli ${args.join(' ')}: exit ${code}: ${said.trim()}`)),
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
+interface CallbackServer {
+  server: Server;
+  redirectUri: string;
+  /** The Referer each request to it came with, by its path and query. */
+  referers: Map<string, string | undefined>;
+}
+
+/** The site's callback page: answers 200 to anything (the test reads the request's URL). */
+async function startCallbackServer(): Promise<CallbackServer> {
+  const referers = new Map<string, string | undefined>();
+  const server = createServer((req, res) => {
+    referers.set(req.url ?? '', req.headers.referer);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Signed in</title><p>The site got the code.</p>');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, redirectUri: `http://127.0.0.1:${port}/rp/callback`, referers };
+}
+
+interface AuthorizationRequest {
+  url: URL;
+  verifier: string;
+  nonce: string;
+  state: string;
+}
+
+/** OpenID Connect login through the gateway: openid-client as the site, chromium as the browser. */
+export const oidcSuite: Suite = ({ stack }) => {
+  describe('OpenID Connect provider (oidc) through the gateway: openid-client, chromium', () => {
+    let browser: Browser | undefined;
+    let callback: CallbackServer | undefined;
+    let issuer: string;
+    let rp: oidc.Configuration;
+
+    beforeAll(async () => {
+      const started = await Promise.allSettled([
+        launchChromium('the OpenID Connect suite').then((b) => (browser = b)),
+        startCallbackServer().then((c) => (callback = c)),
+      ]);
+      for (const result of started) if (result.status === 'rejected') throw result.reason;
+      await authCli(
+        stack().databaseUrl,
+        [
+          'clients',
+          'add',
+          RP.id,
+          '--name',
+          RP.name,
+          '--secret-stdin',
+          '--prefix',
+          RP.requestIdPrefix,
+          '--redirect-uri',
+          callback!.redirectUri,
+        ],
+        `${RP.secret}\n`,
+      );
+      issuer = `${stack().gatewayUrl}/v2/auth/oidc`;
+      rp = await oidc.discovery(new URL(issuer), RP.id, RP.secret, undefined, {
+        execute: [oidc.allowInsecureRequests],
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => (callback ? callback.server.close(resolve) : resolve(null)));
+    }, 30_000);
+
+    /** An authorization request as the site makes it, and what it keeps for the callback. */
+    const authorization = async (): Promise<AuthorizationRequest> => {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const nonce = oidc.randomNonce();
+      const state = oidc.randomState();
+      const url = oidc.buildAuthorizationUrl(rp, {
+        redirect_uri: callback!.redirectUri,
+        scope: 'openid profile email',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        nonce,
+        state,
+      });
+      return { url, verifier, nonce, state };
+    };
+
+    /**
+     * A fresh browser context (no provider session from an earlier test) on the login page of a
+     * new authorization request; `arrival` resolves with the site's callback URL once the browser
+     * is sent there.
+     */
+    const openLoginPage = async (errors: string[], forwardedFor?: string) => {
+      const request = await authorization();
+      // The setups' gateway trusts the loopback hop: a browser "behind a proxy" says its address.
+      const context = await browser!.newContext(
+        forwardedFor ? { extraHTTPHeaders: { 'x-forwarded-for': forwardedFor } } : {},
+      );
+      const page = await context.newPage();
+      collectPageErrors(page, errors);
+      const arrival = page
+        .waitForRequest((r) => r.url().startsWith(`${callback!.redirectUri}?`), {
+          timeout: 60_000,
+        })
+        .then((r) => r.url());
+      // Keep an early failure of the wait from being an unhandled rejection.
+      arrival.catch(() => undefined);
+      const res = await page.goto(request.url.href);
+      expect(res?.status()).toBe(200);
+      expect(page.url()).toMatch(
+        new RegExp(`^${issuer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/[\\w-]+$`),
+      );
+      await expect(page.title()).resolves.toBe('Log in');
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+      return { request, page, arrival, close: () => context.close() };
+    };
+
+    /** The site's side of the callback: code → tokens, id_token checked, userinfo. */
+    const redeem = async (
+      callbackUrl: string,
+      request: AuthorizationRequest,
+      amr: string,
+    ): Promise<void> => {
+      const params = new URL(callbackUrl).searchParams;
+      expect(params.get('error')).toBeNull();
+      expect(params.get('state')).toBe(request.state);
+      expect(params.get('iss')).toBe(issuer);
+      const tokens = await oidc.authorizationCodeGrant(rp, new URL(callbackUrl), {
+        pkceCodeVerifier: request.verifier,
+        expectedNonce: request.nonce,
+        expectedState: request.state,
+      });
+      expect(tokens.token_type.toLowerCase()).toBe('bearer');
+      const { payload, protectedHeader } = await jwtVerify(
+        tokens.id_token!,
+        createRemoteJWKSet(new URL(rp.serverMetadata().jwks_uri!)),
+        { issuer, audience: RP.id, algorithms: ['ES256'] },
+      );
+      expect(protectedHeader.alg).toBe('ES256');
+      expect(payload).toMatchObject({ ...DEMO_CLAIMS, nonce: request.nonce, amr: [amr] });
+      expect(payload.auth_time).toEqual(expect.any(Number));
+      expect(tokens.claims()).toMatchObject({ sub: DEMO_USER.id, amr: [amr] });
+      const userinfo = await oidc.fetchUserInfo(rp, tokens.access_token, DEMO_USER.id);
+      expect(userinfo).toMatchObject(DEMO_CLAIMS);
+    };
+
+    /** What the browser reported: nothing (no script error, no CSP violation). */
+    const expectNoPageErrors = (errors: string[]) => expect(errors).toEqual([]);
+
+    it('publishes discovery at the gateway’s issuer: PKCE S256, ES256 id_tokens, its JWKS', async () => {
+      const metadata = rp.serverMetadata();
+      expect(metadata.issuer).toBe(issuer);
+      for (const endpoint of [
+        metadata.authorization_endpoint,
+        metadata.token_endpoint,
+        metadata.userinfo_endpoint,
+        metadata.jwks_uri,
+      ]) {
+        expect(endpoint?.startsWith(`${issuer}/`)).toBe(true);
+      }
+      expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+      expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256']);
+      const jwks = await fetch(metadata.jwks_uri!);
+      expect(jwks.status).toBe(200);
+      const { keys } = (await jwks.json()) as { keys: Array<Record<string, unknown>> };
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.every((k) => k.d === undefined)).toBe(true);
+    });
+
+    it('logs the demo user in with the password form (amr pwd)', async () => {
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors);
+      try {
+        await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
+        await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        const reached = await arrival;
+        await redeem(reached, request, 'pwd');
+        // The browser lands on the site; the login page's URL does not follow it as a Referer.
+        await page.waitForURL(`${callback!.redirectUri}?**`);
+        const { pathname, search } = new URL(reached);
+        expect(callback!.referers.has(`${pathname}${search}`)).toBe(true);
+        expect(callback!.referers.get(`${pathname}${search}`)).toBeUndefined();
+        expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('shows a wrong password on the page and issues no code', async () => {
+      const errors: string[] = [];
+      // An address of its own: this failure counts toward no other test's per-address limit.
+      const { page, close } = await openLoginPage(errors, '203.0.113.70');
+      try {
+        await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
+        await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+        const [answer] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Log in' }).click(),
+        ]);
+        expect(answer.status()).toBe(401);
+        await expect(page.locator('#login-error').textContent()).resolves.toMatch(
+          /Invalid id or password/,
+        );
+        expect(page.url().startsWith(callback!.redirectUri)).toBe(false);
+        // Chromium reports the form's 401 answer on the console; nothing else may be there.
+        expect(
+          errors.filter((e) => !/Failed to load resource: .* status of 401\b/.test(e)),
+        ).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('logs the demo user in through the phone app’s QR code approved with a VP (amr app)', async () => {
+      const gw = stack().gatewayUrl;
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors);
+      try {
+        // What the phone app reads: the requestId in the QR code (the attribute says the same).
+        const qr = page.locator('#app-qr');
+        const requestId = decodeQr((await qr.getAttribute('src')) ?? '');
+        expect(requestId).toMatch(
+          new RegExp(`^${RP.requestIdPrefix.replace(/[.]/g, '\\.')}requestId=\\d+$`),
+        );
+        expect(await qr.getAttribute('data-request-id')).toBe(requestId);
+
+        // The phone app: its user's credential presented to the verifier, for that requestId.
+        const { presentation } = await credentialAndPresentation(
+          gw,
+          await bearerOfDemoUser(gw),
+          'oidc-phone-app',
+        );
+        const approved = await post(`${gw}/v2/auth/auth-user-with-vp`, {
+          vp: presentation,
+          requestId,
+        });
+        expect(approved.status).toBe(200);
+        expect(approved.body.userId).toBe(DEMO_USER.id);
+
+        // The page's poll sees the approval and continues to the site.
+        await redeem(await arrival, request, 'app');
+        expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('logs the demo user in with a third-party OpenID4VP wallet answering the wallet QR code (amr vp)', async () => {
+      const holder = await ownHolder(stack(), 'oidc-wallet');
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors);
+      try {
+        // The QR code and the same-device link say the same openid4vp:// URI.
+        const link = (await page.locator('#wallet-link').getAttribute('href')) ?? '';
+        expect(link).toMatch(/^openid4vp:\/\/\?client_id=[^&]+&request_uri=[^&]+$/);
+        const qrUri = decodeQr((await page.locator('#wallet-qr').getAttribute('src')) ?? '');
+        expect(qrUri).toBe(link);
+
+        const { resolved, answer } = await holder.wallet.logIn(link, [holder.vcJwt]);
+        expect(resolved.request.client_id).toBe(new URL(link).searchParams.get('client_id'));
+        expect(answer.status).toBe(200);
+
+        await redeem(await arrival, request, 'vp');
+        expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+  });
+};
