@@ -29,12 +29,16 @@ export interface OidcRouterDeps {
   logger: Logger;
 }
 
-/** Headers of every answer under the issuer: a strict CSP, nothing sniffed, framed or referred. */
+/**
+ * Headers of every answer under the issuer: a strict CSP, nothing sniffed or framed, no referrer
+ * to other origins. Same-origin, not no-referrer: under no-referrer browsers send `Origin: null`
+ * on the login form's post, which sameOrigin refuses.
+ */
 const pageHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', OIDC_PAGE_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Referrer-Policy', 'same-origin');
   next();
 };
 

@@ -38,7 +38,7 @@ function layout(title: string, assets: string, body: string, script = false): st
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${assets}oidc.css">
 ${script ? `<script src="${assets}login.js" defer></script>\n` : ''}</head>
