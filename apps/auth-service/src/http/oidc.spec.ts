@@ -132,6 +132,8 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(page.html).toContain('<label for="password">Password</label>');
     expect(page.html).toContain('<button type="submit">Log in</button>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Not no-referrer: under it browsers send `Origin: null` with the form, which is refused.
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(typeof after).toBe('string');
     const tokens = await redeem(after as string, request);
     const { payload } = await jwtVerify(

@@ -264,7 +264,11 @@ describe('/demo/oidc (gateway, development mode, scripted provider)', () => {
   });
 
   it('refuses a wrong or missing state (400 page), and the login in progress is then over', async () => {
-    for (const query of [{ code: 'c', state: 'not-the-state' }, { code: 'c' }]) {
+    const queries: Array<Record<string, string>> = [
+      { code: 'c', state: 'not-the-state' },
+      { code: 'c' },
+    ];
+    for (const query of queries) {
       const { cookie } = await startLogin();
       const before = provider.tokenRequests.length;
       const page = await callback(query, cookie);

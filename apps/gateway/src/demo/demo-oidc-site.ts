@@ -53,7 +53,12 @@ export function demoOidcSite(
 
   router.get('/demo/oidc', headers, (req, res) => {
     const login = sessions.get(req)?.login;
-    show(res, 200, login ? { kind: 'logged-in', ...login } : { kind: 'start' });
+    if (!login) return show(res, 200, { kind: 'start' });
+    show(res, 200, {
+      kind: 'logged-in',
+      idTokenClaims: login.idTokenClaims,
+      userinfo: login.userinfo,
+    });
   });
 
   router.get('/demo/oidc/login', headers, async (req, res) => {
