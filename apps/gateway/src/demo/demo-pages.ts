@@ -3,7 +3,7 @@
  * files), no build step. Element ids are what the browser test (demo.browser.spec.ts) drives.
  */
 
-const head = (title: string, script?: string) => `<!doctype html>
+export const head = (title: string, script?: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -26,6 +26,10 @@ credential, and approves the request with a verifiable presentation.</li>
 </ol>
 <p>Open them side by side. The dev stack's demo user is <code>demo</code> /
 <code>demo-password</code>. API reference: <a href="/docs">/docs</a>.</p>
+<h2>OpenID Connect</h2>
+<p><a href="/demo/oidc">Log in with OpenID Connect</a>: a site whose server uses the standard
+<code>openid-client</code> library against the platform's provider (authorization code with
+PKCE), then shows the id_token's and userinfo's claims.</p>
 </main>
 </body>
 </html>
@@ -96,10 +100,72 @@ label { display: block; margin: 0.5rem 0; }
 input, textarea { display: block; width: 100%; box-sizing: border-box; padding: 0.4rem; font: inherit; }
 textarea { font-family: monospace; font-size: 0.8rem; }
 button { margin: 0.5rem 0; padding: 0.5rem 1rem; font: inherit; cursor: pointer; }
-code, li { overflow-wrap: anywhere; }
+code, li, td { overflow-wrap: anywhere; }
+a.button { display: inline-block; margin: 0.5rem 0; padding: 0.5rem 1rem; border: 1px solid #1d2330; border-radius: 4px; color: inherit; text-decoration: none; }
+table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
+th, td { text-align: left; vertical-align: top; padding: 0.25rem 0.5rem; border-bottom: 1px solid #dde0e6; font-family: monospace; }
+th { width: 8rem; }
 #qr, #oid4vp-qr { display: block; margin: 1rem 0; image-rendering: pixelated; }
 .qrs { display: flex; flex-wrap: wrap; gap: 1rem; }
 .qrs figure { flex: 1 1 16rem; margin: 0; }
 .ok { color: #0a6b2d; }
 .error { color: #b00020; }
 `;
+
+/** Text for HTML (element content and quoted attribute values). */
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}
+
+/** What `/demo/oidc` shows: the login link, who logged in, or why the login failed. */
+export type DemoOidcView =
+  | { kind: 'start' }
+  | {
+      kind: 'logged-in';
+      idTokenClaims: Record<string, unknown>;
+      userinfo: Record<string, unknown>;
+    }
+  | { kind: 'error'; message: string };
+
+const claimsTable = (id: string, claims: Record<string, unknown>) =>
+  `<table id="${id}">\n${Object.entries(claims)
+    .map(([name, value]) => {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      return `<tr><th>${escapeHtml(name)}</th><td>${escapeHtml(text ?? '')}</td></tr>`;
+    })
+    .join('\n')}\n</table>`;
+
+/** The demo OpenID Connect site's page (demo-oidc-site.ts); every claim is escaped. */
+export function demoOidcPage(view: DemoOidcView): string {
+  const login =
+    '<a id="login" class="button" href="/demo/oidc/login">Log in with OpenID Connect</a>';
+  let body: string;
+  if (view.kind === 'logged-in') {
+    const subject = typeof view.idTokenClaims.sub === 'string' ? view.idTokenClaims.sub : '';
+    body = `<h2>Logged in as <code id="subject">${escapeHtml(subject)}</code></h2>
+<h3>id_token claims</h3>
+${claimsTable('id-token-claims', view.idTokenClaims)}
+<h3>userinfo</h3>
+${claimsTable('userinfo', view.userinfo)}
+<a id="logout" class="button" href="/demo/oidc/logout">Log out</a>`;
+  } else if (view.kind === 'error') {
+    body = `<p id="error" class="error" role="alert">${escapeHtml(view.message)}</p>\n${login}`;
+  } else {
+    body = login;
+  }
+  return `${head('Demo OpenID Connect site')}
+<body>
+<main class="site">
+<h1>Demo OpenID Connect site</h1>
+<p>This site's server logs you in through the platform's OpenID Connect provider with the
+<code>openid-client</code> library: authorization code flow with PKCE, then the id_token's and
+userinfo's claims. The dev stack's demo user is <code>demo</code> / <code>demo-password</code>.</p>
+${body}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
+import { demoOidcSite } from './demo-oidc-site.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
 import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
 import { DemoSiteError, DemoSiteLogin, type LoginRequest } from './demo-site-login.js';
@@ -26,7 +27,12 @@ const demoHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL'>;
+type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL' | 'PUBLIC_URL' | 'PORT'>;
+
+/** The OpenID Connect issuer behind this gateway: `<PUBLIC_URL>/v2/auth/oidc`. */
+export function demoIssuer(config: Pick<GatewayConfig, 'PUBLIC_URL' | 'PORT'>): string {
+  return `${config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`}/v2/auth/oidc`;
+}
 
 /**
  * `/demo` (development only; in any other APP_ENV nothing is mounted and /demo is a 404): a web
@@ -36,7 +42,9 @@ type DemoConfig = Pick<GatewayConfig, 'APP_ENV' | 'AUTH_SERVICE_URL'>;
  *   the demo client's secret, which stays here) and answers the requestId and its QR code, and
  *   when auth-service offers one, the request's `openid4vpUri` and its QR code (`openid4vpQr`);
  * - `POST /demo/api/login-result` `{ requestId }`: one poll (auth-user-result-by-app), answered
- *   as `pending` (with `retryAfterSeconds` on `slow_down`), `approved` with the user, or `expired`.
+ *   as `pending` (with `retryAfterSeconds` on `slow_down`), `approved` with the user, or `expired`;
+ * - `/demo/oidc`: a site logging in through the OpenID Connect provider with openid-client
+ *   (demo-oidc-site.ts).
  */
 export function demoRouter(config: DemoConfig): Router {
   const router = express.Router();
@@ -57,6 +65,7 @@ export function demoRouter(config: DemoConfig): Router {
   router.get('/demo/site.js', demoHeaders, file('application/javascript', DEMO_SITE_SCRIPT));
   router.get('/demo/phone.js', demoHeaders, file('application/javascript', DEMO_PHONE_SCRIPT));
   router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
+  router.use(demoOidcSite(demoIssuer(config), demoHeaders));
 
   const json = express.json({ limit: '4kb' });
   router.post('/demo/api/login-request', demoHeaders, async (_req, res) => {

@@ -2,7 +2,8 @@
  * The /demo QR login end to end in a real browser (Debian's chromium driven by playwright-core)
  * against the dev stack of `npm start` (dev mode: the demo user and relying party are seeded):
  * the web site shows a QR code, the phone app logs in, makes its wallet, DID and credential and
- * approves the code's requestId with a VP, and the web site then shows the logged-in user.
+ * approves the code's requestId with a VP, and the web site then shows the logged-in user; and the
+ * OpenID Connect site (/demo/oidc, openid-client) logs in on the provider's password form.
  * Screenshots are kept under test-artifacts/demo/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -92,4 +93,42 @@ describe('/demo in a browser (npm start, chromium)', () => {
 
     expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
   }, 90_000);
+
+  it('logs in on /demo/oidc through the OpenID Connect provider: password → claims → logout', async () => {
+    const { url, port } = stack as DevStack;
+    const errors: string[] = [];
+    const page = await (await (browser as Browser).newContext()).newPage();
+    collectErrors(page, errors);
+
+    await page.goto(`${url}/demo/oidc`);
+    await page.click('#login');
+    // The provider's login page, at the stack's PUBLIC_URL (127.0.0.1, another site).
+    await page.waitForURL(/\/v2\/auth\/oidc\/interaction\//);
+    expect(new URL(page.url()).host).toBe(`127.0.0.1:${port}`);
+    await page.getByLabel('User id', { exact: true }).fill('demo');
+    await page.getByLabel('Password', { exact: true }).fill('demo-password');
+    await page.screenshot({ path: join(artifacts, 'oidc-1-provider-login.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+
+    // Back on the site (localhost), which redeemed the code and fetched userinfo.
+    await page.waitForURL(`${url}/demo/oidc/callback?**`);
+    expect(await page.locator('#subject').textContent()).toBe('demo');
+    const claim = (table: string, name: string) =>
+      page.locator(`#${table} th:text-is("${name}") + td`).textContent();
+    expect(await claim('id-token-claims', 'amr')).toBe('["pwd"]');
+    expect(await claim('id-token-claims', 'aud')).toBe('demo-site');
+    expect(await claim('id-token-claims', 'iss')).toBe(`http://127.0.0.1:${port}/v2/auth/oidc`);
+    expect(await claim('userinfo', 'name')).toBe('Demo User');
+    expect(await claim('userinfo', 'email')).toBe('demo@example.com');
+    await page.screenshot({ path: join(artifacts, 'oidc-2-site-logged-in.png'), fullPage: true });
+
+    // Logout: the provider asks, then sends the browser back to the site, logged out.
+    await page.click('#logout');
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
+    await page.waitForURL(`${url}/demo/oidc`);
+    await page.locator('#login').waitFor();
+    expect(await page.locator('#subject').count()).toBe(0);
+
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+  }, 60_000);
 });
