@@ -69,4 +69,5 @@ export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/tr
 export { CLI_EXIT, reportCliError, UsageError } from './cli-errors.js';
 export { MAX_JSON_DEPTH, JsonTooDeepError, jsonBody, jsonDepthExceeds } from './json-depth.js';
 export { publicUrlSetting } from './public-url.js';
+export { pageCsp } from './page-csp.js';
 export { qrDataUrl } from './qr-data-url.js';

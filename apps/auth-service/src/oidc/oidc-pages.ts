@@ -3,17 +3,13 @@
  * error, logout and logged-out pages. Server-rendered, no external assets, no inline script or
  * style (OIDC_PAGE_CSP); every interpolated value is escaped.
  */
+import { pageCsp } from '@itp/service-kit';
 
-/** The Content-Security-Policy of every page under the issuer. */
-export const OIDC_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The Content-Security-Policy of every page under the issuer: the platform's page policy; form
+ * posts are not restricted (the login form's post is redirected on to the site's redirect URI).
+ */
+export const OIDC_PAGE_CSP = pageCsp();
 
 /**
  * The Referrer-Policy of every page under the issuer (header and meta tag): no referrer leaves

@@ -1,25 +1,13 @@
 import express, { type RequestHandler, type Router } from 'express';
-import { qrDataUrl } from '@itp/service-kit';
+import { pageCsp, qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { demoOidcSite } from './demo-oidc-site.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
 import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
 import { DemoSiteError, DemoSiteLogin, type LoginRequest } from './demo-site-login.js';
 
-/**
- * The CSP of the demo pages: scripts, styles and requests only from the gateway itself (no
- * inline script or style), images from here or data: URLs (the QR code).
- */
-export const DEMO_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The CSP of the demo pages: the platform's page policy, and no form posts at all. */
+export const DEMO_CSP = pageCsp({ formAction: "'none'" });
 
 const demoHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', DEMO_CSP);
