@@ -10,15 +10,14 @@
  * `clients add --redirect-uri`); its callback is a local HTTP server of the test that answers
  * 200, so the browser really lands there (the test reads the code from the request).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
+import { runAuthCli } from '@itp/harness';
 import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
 import { decodeQr } from '@itp/testing/qr';
 import { DEMO_USER, bearerOfDemoUser, credentialAndPresentation } from '../flows.js';
@@ -26,7 +25,6 @@ import { post } from '../http.js';
 import type { Suite } from './context.js';
 import { ownHolder } from './oid4vp.suite.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The site: a relying party of its own (its id unique in the setup's database). */
 const RP = {
@@ -39,35 +37,6 @@ const RP = {
 
 /** The demo user's claims (development mode's seed: no phone number). */
 const DEMO_CLAIMS = { sub: DEMO_USER.id, name: DEMO_USER.name, email: 'demo@example.com' };
-
-/** auth-service's operator CLI against the setup's database, the secret on stdin. */
-function authCli(databaseUrl: string, args: string[], stdin = ''): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/auth-service/src/cli.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          APP_ENV: 'development',
-          DATABASE_URL: databaseUrl,
-        },
-        stdio: ['pipe', 'ignore', 'pipe'],
-      },
-    );
-    let said = '';
-    child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`auth-service cli ${args.join(' ')}: exit ${code}: ${said.trim()}`)),
-    );
-    child.stdin?.end(stdin);
-  });
-}
 
 interface CallbackServer {
   server: Server;
@@ -113,8 +82,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         startCallbackServer().then((c) => (callback = c)),
       ]);
       for (const result of started) if (result.status === 'rejected') throw result.reason;
-      await authCli(
-        stack().databaseUrl,
+      await runAuthCli(
         [
           'clients',
           'add',
@@ -127,6 +95,7 @@ export const oidcSuite: Suite = ({ stack }) => {
           '--redirect-uri',
           callback!.redirectUri,
         ],
+        { DATABASE_URL: stack().databaseUrl },
         `${RP.secret}\n`,
       );
       issuer = `${stack().gatewayUrl}/v2/auth/oidc`;

@@ -19,6 +19,7 @@ export {
   type SpawnAppOptions,
   type SpawnedApp,
 } from './app-process.js';
+export { runAuthCli } from './auth-cli.js';
 export { bundleServices, bundlesRoot, type ServiceBundles } from './bundle-apps.js';
 export { startDevStack, type DevStack, type DevStackOptions } from './npm-start.js';
 export {

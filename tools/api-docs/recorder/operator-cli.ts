@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+import { runAuthCli } from '@itp/harness';
 
 export interface ExtraUser {
   id: string;
@@ -19,30 +16,6 @@ export interface ExtraUser {
 export async function addUser(dataDir: string, id: string, name: string): Promise<ExtraUser> {
   const password = randomBytes(18).toString('base64url');
   const args = ['users', 'add', id, '--name', name, '--password-stdin'];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/auth-service/src/cli.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          APP_ENV: 'development',
-          DATA_DIR: dataDir,
-        },
-        stdio: ['pipe', 'ignore', 'pipe'],
-      },
-    );
-    let said = '';
-    child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`auth-service cli users add ${id}: exit ${code}: ${said.trim()}`)),
-    );
-    child.stdin?.end(`${password}\n`);
-  });
+  await runAuthCli(args, { DATA_DIR: dataDir }, `${password}\n`);
   return { id, name, password };
 }
