@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ES256KSigner, createJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
-import { recoveriesNote } from './scenarios.js';
+import { FLOW_STEPS } from './oidc-flow.js';
+import { StepTimes, argon2Shares, recoveriesNote } from './scenarios.js';
 
 describe('recoveriesNote (verify-vc)', () => {
   it('names the recovery id of an ES256K signature and the key recoveries did-jwt makes', async () => {
@@ -39,5 +40,39 @@ describe('recoveriesNote (verify-vc)', () => {
       { alg: 'ES256K' },
     );
     expect(recoveriesNote(jwt)).toBe('the credential signature recovers to no key of its issuer');
+  });
+});
+
+describe('argon2Shares and StepTimes (oidc-login)', () => {
+  it('names argon2’s share of a flow’s time, of its form post and of the machine’s verifies', () => {
+    expect(
+      argon2Shares({
+        flowMeanMs: 40,
+        formPostMeanMs: 14,
+        verifyMeanMs: 10,
+        flows: 600,
+        verifies: 2000,
+      }),
+    ).toEqual({ ofFlowTime: 25, ofFormPost: 71, ofCapacity: 30 });
+    expect(
+      argon2Shares({
+        flowMeanMs: 0,
+        formPostMeanMs: 0,
+        verifyMeanMs: 10,
+        flows: 0,
+        verifies: 0,
+      }),
+    ).toEqual({ ofFlowTime: 0, ofFormPost: 0, ofCapacity: 0 });
+  });
+
+  it('sums each step of many flows into its mean and percentiles, in FLOW_STEPS order', () => {
+    const steps = new StepTimes();
+    for (let i = 1; i <= 100; i++) steps.add([i, 2 * i, 3, 4]);
+    const summary = steps.summary();
+    expect(summary.map((s) => s.step)).toEqual([...FLOW_STEPS]);
+    expect(summary[0]).toMatchObject({ meanMs: 50.5, p50: 51, p99: 100 });
+    expect(summary[1]).toMatchObject({ meanMs: 101, p50: 102, p99: 200 });
+    expect(summary[3]).toMatchObject({ meanMs: 4, p50: 4, p99: 4 });
+    expect(new StepTimes().summary()[0]).toMatchObject({ meanMs: 0, p50: 0, p99: 0 });
   });
 });

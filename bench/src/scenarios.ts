@@ -3,7 +3,16 @@ import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { ES256KSigner, createJWT, decodeJWT, verifyJWT } from 'did-jwt';
 import type { DIDResolutionResult } from 'did-resolver';
 import { JsonRpcProvider, NonceManager, Signature, Wallet, recoverAddress } from 'ethers';
-import { httpLoad, loopLoad, type Figure } from './load.js';
+import { httpLoad, loopLoad, percentiles, round, type Figure } from './load.js';
+import {
+  FLOW_STEPS,
+  addOidcClient,
+  discover,
+  environmentOf,
+  passwordFlow,
+  type OidcClient,
+  type OidcEndpoints,
+} from './oidc-flow.js';
 import { startReference } from './reference-process.js';
 import type { ProcessMemory, RunningStack } from './stack.js';
 
@@ -36,6 +45,10 @@ export interface ScenarioContext {
   /** A scratch folder for the reference servers. */
   dir: string;
 }
+
+/** auth-service's argon2id parameters (apps/auth-service/src/passwords/argon2-password-hasher.ts). */
+export const AUTH_ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2_LABEL = `m=${AUTH_ARGON2.memoryCost} t=${AUTH_ARGON2.timeCost} p=${AUTH_ARGON2.parallelism}`;
 
 const rpcBody = (method: string, params: unknown) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
@@ -407,14 +420,9 @@ export async function authUserScenario(ctx: ScenarioContext): Promise<ScenarioRe
     connections: cryptoConnections,
     body: JSON.stringify({ id: 'demo', password: 'demo-password' }),
   });
-  // auth-service's parameters (apps/auth-service/src/passwords/argon2-password-hasher.ts).
-  const stored = await argonHash('demo-password', {
-    memoryCost: 19_456,
-    timeCost: 2,
-    parallelism: 1,
-  });
+  const stored = await argonHash('demo-password', AUTH_ARGON2);
   const reference = await loopLoad(
-    'argon2id verify in process, m=19456 t=2 p=1 (reference)',
+    `argon2id verify in process, ${ARGON2_LABEL} (reference)`,
     seconds,
     cryptoConnections,
     async () => {
@@ -570,6 +578,161 @@ export async function startupScenario(ctx: ScenarioContext): Promise<ScenarioRes
   };
 }
 
+/** The step times of many flows (FLOW_STEPS order): mean and percentiles per step. */
+export class StepTimes {
+  private readonly samples: number[][] = FLOW_STEPS.map(() => []);
+
+  add(times: readonly number[]): void {
+    times.forEach((ms, step) => this.samples[step]?.push(ms));
+  }
+
+  summary(): Array<{ step: string; meanMs: number; p50: number; p99: number }> {
+    return FLOW_STEPS.map((step, i) => {
+      const values = this.samples[i]!;
+      const sum = values.reduce((a, b) => a + b, 0);
+      return { step, meanMs: round(sum / Math.max(1, values.length), 2), ...percentiles(values) };
+    });
+  }
+}
+
+/** Where argon2id stands in a flow, in per cent (see oidcLoginScenario). */
+export interface Argon2Shares {
+  /** One verify alone ÷ one flow alone (1 loop, 1 flow at a time): the share of a flow's time. */
+  ofFlowTime: number;
+  /** One verify alone ÷ the form post step of a flow alone. */
+  ofFormPost: number;
+  /**
+   * Flows ÷ verifies alone in the same time, same concurrency: each flow makes one verify, so
+   * this is the share of what the machine can verify that the flows use, about the share of its
+   * CPU spent in argon2.
+   */
+  ofCapacity: number;
+}
+
+export function argon2Shares(m: {
+  flowMeanMs: number;
+  formPostMeanMs: number;
+  verifyMeanMs: number;
+  /** Flows completed, and verifies completed alone, in the same time and concurrency. */
+  flows: number;
+  verifies: number;
+}): Argon2Shares {
+  return {
+    ofFlowTime: pct(m.verifyMeanMs, m.flowMeanMs),
+    ofFormPost: pct(m.verifyMeanMs, m.formPostMeanMs),
+    ofCapacity: pct(m.flows, m.verifies),
+  };
+}
+
+/** The bench client's redirect URI: never fetched (the flow stops at the redirect to it). */
+export const BENCH_REDIRECT_URI = 'https://bench.example/oidc/callback';
+
+/**
+ * 8. A full password login through the OpenID Connect provider, through the gateway: authorization
+ * request → login page → form post → code → token, each flow with its own cookies and PKCE pair,
+ * for a relying party registered with auth-service's CLI. Beside it argon2id verify alone (the
+ * password check of the form post), at the same concurrency and at one loop, to name argon2's
+ * share of a flow.
+ */
+export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls, pids } = ctx.stack;
+  const { seconds, cryptoConnections, warmupSeconds } = ctx.budget;
+  const authPid = pids['auth-service'];
+  if (authPid === undefined) throw new Error('no auth-service process found in /proc');
+  const client: OidcClient = await addOidcClient(environmentOf(authPid), BENCH_REDIRECT_URI);
+  const endpoints: OidcEndpoints = await discover(urls.gateway);
+  const user = { id: 'demo', password: 'demo-password' };
+  let firstError: string | undefined;
+  const flow = (steps: StepTimes) => async () => {
+    try {
+      steps.add(await passwordFlow(urls.gateway, endpoints, client, user));
+    } catch (err) {
+      firstError ??= err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  };
+  // One flow first, outside any figure: it must succeed (a broken flow fails the scenario at
+  // once), and its token request makes the client secret's one argon2 check (auth-service then
+  // remembers the verified secret for CLIENT_AUTH_CACHE_SECONDS, 60 s by default).
+  await flow(new StepTimes())();
+  if (warmupSeconds > 0) {
+    await loopLoad('warm-up', warmupSeconds, cryptoConnections, flow(new StepTimes()));
+  }
+  const manySteps = new StepTimes();
+  const many = await loopLoad(
+    `OIDC password logins through the gateway, ${cryptoConnections} flows at a time`,
+    seconds,
+    cryptoConnections,
+    flow(manySteps),
+  );
+  const stored = await argonHash(user.password, AUTH_ARGON2);
+  const verify = async () => {
+    if (!(await argonVerify(stored, user.password))) throw new Error('no match');
+  };
+  const verifyMany = await loopLoad(
+    `argon2id verify in process, ${ARGON2_LABEL}, ${cryptoConnections} loops (reference)`,
+    seconds,
+    cryptoConnections,
+    verify,
+  );
+  const oneSteps = new StepTimes();
+  const one = await loopLoad(
+    'OIDC password logins through the gateway, 1 flow at a time',
+    seconds,
+    1,
+    flow(oneSteps),
+  );
+  const verifyOne = await loopLoad(
+    `argon2id verify in process, ${ARGON2_LABEL}, 1 loop (reference)`,
+    seconds,
+    1,
+    verify,
+  );
+  const stepsOne = oneSteps.summary();
+  const formPost = stepsOne[1]!;
+  const shares = argon2Shares({
+    flowMeanMs: one.meanMs,
+    formPostMeanMs: formPost.meanMs,
+    verifyMeanMs: verifyOne.meanMs,
+    flows: many.total,
+    verifies: verifyMany.total,
+  });
+  const stepList = (summary: ReturnType<StepTimes['summary']>) =>
+    summary.map((s) => `${s.step} ${s.meanMs} ms (p50 ${s.p50}, p99 ${s.p99})`).join('; ');
+  const errors = many.errors + one.errors;
+  return {
+    id: 8,
+    name: 'oidc-login',
+    figures: [many, verifyMany, one, verifyOne],
+    checks: [
+      {
+        target:
+          '0 failed flows (each ends with an id_token of the user, for the client, with its nonce)',
+        value: String(errors),
+        met: errors === 0,
+      },
+    ],
+    notes: [
+      `argon2id share, 1 flow at a time: one verify alone (${verifyOne.meanMs} ms) is ` +
+        `${shares.ofFlowTime} % of a whole flow (${one.meanMs} ms) and ${shares.ofFormPost} % of ` +
+        `its form post (${formPost.meanMs} ms); the other ` +
+        `${round(one.meanMs - verifyOne.meanMs, 2)} ms of a flow are its five requests through ` +
+        'the gateway and the provider’s work beside argon2 (the login page with its two QR ' +
+        'codes, sessions and codes in the store, the id_token signature)',
+      `argon2id share at ${cryptoConnections} flows at a time: ${many.total} flows against ` +
+        `${verifyMany.total} verifies alone in ${seconds} s each (one verify per flow): the ` +
+        `flows use ${shares.ofCapacity} % of what the machine verifies, so about that share of its CPU ` +
+        'goes to argon2 (load generator, gateway and auth-service share the same cores)',
+      `steps, 1 flow at a time, mean: ${stepList(stepsOne)}`,
+      `steps, ${cryptoConnections} flows at a time, mean (with queueing): ${stepList(manySteps.summary())}`,
+      `relying party ${client.id} (redirect URI ${client.redirectUri}) added with auth-service's ` +
+        'CLI for the run; the demo user logs in; the client secret is argon2-checked once, then ' +
+        'remembered by auth-service (CLIENT_AUTH_CACHE_SECONDS), so a flow makes one argon2 verify',
+      ...(firstError ? [`first failure: ${firstError}`] : []),
+    ],
+  };
+}
+
 export const SCENARIOS = [
   gatewayScenario,
   getBlockScenario,
@@ -578,4 +741,5 @@ export const SCENARIOS = [
   authUserScenario,
   transferScenario,
   startupScenario,
+  oidcLoginScenario,
 ];

@@ -26,6 +26,8 @@ export interface RunningStack {
   urls: StackUrls;
   /** Time from spawning `npm start` to the gateway's /health/ready answering 200 (undefined: BASE). */
   startupMs: number | undefined;
+  /** Process ids of the stack's parts, by name (`gateway`, `auth-service`, …; from /proc). */
+  pids: Record<string, number>;
   /** Memory of every process of the stack, MiB, by process (see ProcessMemory). */
   residentMiB(): Record<string, ProcessMemory>;
   stop(): Promise<void>;
@@ -142,7 +144,13 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
   if (base) {
     await waitReady(`${base}/health/ready`, 10_000);
     const { urls, pids } = discoverStack(base.replace(/\/$/, ''));
-    return { urls, startupMs: undefined, residentMiB: () => memoryOf(pids), stop: async () => {} };
+    return {
+      urls,
+      pids,
+      startupMs: undefined,
+      residentMiB: () => memoryOf(pids),
+      stop: async () => {},
+    };
   }
   const stack = await startDevStack({
     repoRoot,
@@ -160,6 +168,7 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
     const { urls, pids } = discoverStack(`http://127.0.0.1:${stack.port}`);
     return {
       urls,
+      pids,
       startupMs: stack.startupMs,
       residentMiB: () => memoryOf(pids),
       stop: () => stack.stop(),
