@@ -4,12 +4,9 @@
  * node:crypto: authorization request → login page → form post → code → token. Each step is
  * timed, so the scenario can name where a flow's time goes (argon2 is in the form post).
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { runAuthCli } from '@itp/harness';
 
 /** The steps of one flow, in order; `times` of a flow has one entry per step (ms). */
 export const FLOW_STEPS = [
@@ -252,30 +249,12 @@ export async function addOidcClient(
   const id = `bench-oidc-${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(24).toString('base64url');
   const prefix = `${new URL(redirectUri).origin}/`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-  };
-  for (const name of ['APP_ENV', 'DATA_DIR', 'DATABASE_URL']) {
+  const env: { APP_ENV?: string; DATA_DIR?: string; DATABASE_URL?: string } = {};
+  for (const name of ['APP_ENV', 'DATA_DIR', 'DATABASE_URL'] as const) {
     if (authEnv[name]) env[name] = authEnv[name];
   }
   const args = ['clients', 'add', id, '--name', 'Benchmark site', '--prefix', prefix];
   args.push('--redirect-uri', redirectUri, '--secret-stdin');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/auth-service/src/cli.ts', ...args],
-      { cwd: repoRoot, env, stdio: ['pipe', 'ignore', 'pipe'] },
-    );
-    let said = '';
-    child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`auth-service cli clients add ${id}: exit ${code}: ${said.trim()}`)),
-    );
-    child.stdin?.end(`${secret}\n`);
-  });
+  await runAuthCli(args, env, `${secret}\n`);
   return { id, secret, redirectUri };
 }

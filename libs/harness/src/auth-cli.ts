@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import { REPO_ROOT } from './app-process.js';
 
 /**
- * Runs auth-service's operator CLI (`apps/auth-service/src/cli.ts`) the way an operator does, in
- * development mode against the given store settings (`DATABASE_URL`, or `DATA_DIR` for the dev
- * SQLite file). Secrets go on `stdin` (`--password-stdin`, `--secret-stdin`): never in a process
+ * Runs auth-service's operator CLI (`apps/auth-service/src/cli.ts`) the way an operator does,
+ * against the given store settings (`DATABASE_URL`, or `DATA_DIR` for the dev SQLite file;
+ * `APP_ENV` development unless given). Secrets go on `stdin` (`--password-stdin`, `--secret-stdin`): never in a process
  * list. Resolves on exit code 0; rejects with what the CLI said otherwise.
  */
 export function runAuthCli(
   args: string[],
-  env: { DATABASE_URL?: string; DATA_DIR?: string },
+  env: { APP_ENV?: string; DATABASE_URL?: string; DATA_DIR?: string },
   stdin = '',
 ): Promise<void> {
   return new Promise((resolve, reject) => {
