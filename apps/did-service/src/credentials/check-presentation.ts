@@ -34,8 +34,9 @@ export async function checkPresentation(
   claimed?: unknown,
 ): Promise<PresentationCheck | VerificationFailure> {
   let audience: unknown;
+  let signerDid: unknown;
   try {
-    audience = decodeJWT(jwt).payload.aud;
+    ({ aud: audience, iss: signerDid } = decodeJWT(jwt).payload);
   } catch {
     return failure('invalid_jwt', 'proof.jwt is not a well-formed JWT');
   }
@@ -62,7 +63,7 @@ export async function checkPresentation(
       err instanceof Error ? err.message : 'the presentation JWT is malformed',
     );
   }
-  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error));
+  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error), signerDid);
   // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
   const result = outcome.verifiablePresentation as VerificationSuccess;
   if (

@@ -114,7 +114,9 @@ export async function verifyOid4vpResponse(
       err instanceof Error ? err.message : 'the presentation JWT is malformed',
     );
   }
-  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error));
+  if (!outcome.verified) {
+    return resolverAware(ctx, failureFromVeramo(outcome.error), payload.iss);
+  }
   // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
   const result = outcome.verifiablePresentation as VerificationSuccess;
   const holder = canonicalDid(result.issuer);
