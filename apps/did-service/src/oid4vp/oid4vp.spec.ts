@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
-import { generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair } from 'jose';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { foreignCredential } from '../testing/jwt-tampering.js';
@@ -486,6 +486,19 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
       );
       const vcJwt = await issueToHolder(h, web.did, 'fay');
       expect(await answer(web, [vcJwt])).toMatchObject({
+        verified: false,
+        error: { code: 'resolver_error' },
+      });
+    });
+
+    it('refuses a did:jwk longer than a DID of the API (512 characters), though signed by its key', async () => {
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k'.repeat(400) };
+      const did = `did:jwk:${Buffer.from(JSON.stringify(jwk)).toString('base64url')}`;
+      expect(did.length).toBeGreaterThan(512);
+      const long = joseHolder(did, `${did}#0`, privateKey);
+      const vcJwt = await issueToHolder(h, did, 'fay');
+      expect(await answer(long, [vcJwt])).toMatchObject({
         verified: false,
         error: { code: 'resolver_error' },
       });

@@ -2,7 +2,7 @@ import { parseDcqlVpToken } from '@openid4vc/openid4vp';
 import { decodeJWT } from 'did-jwt';
 import { DcqlPresentationResult, DcqlQuery, type DcqlCredentialPresentation } from 'dcql';
 import type { Oid4vpVerifyResponseRequest, Oid4vpVerifyResponseResult } from '@itp/schemas';
-import { checkPresentedCredentials } from '../credentials/check-presentation.js';
+import { checkPresentedCredentials, holderDidFailure } from '../credentials/check-presentation.js';
 import { resolverAware } from '../credentials/check-credential.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 import {
@@ -98,6 +98,8 @@ export async function verifyOid4vpResponse(
   if (payload.nonce !== request.nonce) {
     return failure('wrong_nonce', 'The presentation does not carry the nonce of the request');
   }
+  const badHolder = holderDidFailure(payload.iss);
+  if (badHolder) return badHolder;
   let outcome: {
     verified: boolean;
     verifiablePresentation?: unknown;
