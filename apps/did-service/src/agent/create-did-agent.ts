@@ -19,12 +19,12 @@ import { EthrDIDProvider } from '@veramo/did-provider-ethr';
 import { DIDResolverPlugin } from '@veramo/did-resolver';
 import { KeyManager, type AbstractSecretBox } from '@veramo/key-manager';
 import { KeyManagementSystem } from '@veramo/kms-local';
-import { Resolver, type DIDCache } from 'did-resolver';
+import type { DIDCache } from 'did-resolver';
 import type { Provider } from 'ethers';
-import { getResolver } from 'ethr-did-resolver';
 import type { DataSource } from 'typeorm';
 import type { WalletPort } from '../wallet/wallet-port.js';
 import { WALLET_KMS, WalletKeyManagementSystem } from './wallet-kms.js';
+import { createDidResolver } from './did-resolvers.js';
 
 type EthrNetworkConfiguration = NonNullable<
   ConstructorParameters<typeof EthrDIDProvider>[0]['networks']
@@ -85,8 +85,9 @@ export interface DidAgentOptions {
 
 /**
  * THE one place the Veramo agent is wired: key manager (kms-local for the service's keys,
- * the wallet KMS for holder keys), DID manager with did:ethr, resolver (ethr-did-resolver on the
- * configured chain, with a TTL cache) and W3C credentials with JWT proofs, all on the data store.
+ * the wallet KMS for holder keys), DID manager with did:ethr, resolver (did-resolvers.ts:
+ * ethr-did-resolver on the configured chain with a TTL cache, plus did:key and did:jwk for the
+ * holders of standard wallets) and W3C credentials with JWT proofs, all on the data store.
  */
 export function createDidAgent(options: DidAgentOptions): DidAgent {
   const { dataSource, chain } = options;
@@ -127,12 +128,7 @@ export function createDidAgent(options: DidAgentOptions): DidAgent {
           'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks }),
         },
       }),
-      new DIDResolverPlugin({
-        // ethr-did-resolver's typings name ethers' CommonJS build; at run time it is the same ethers.
-        resolver: new Resolver(getResolver({ networks } as never), {
-          cache: options.resolutionCache,
-        }),
-      }),
+      new DIDResolverPlugin({ resolver: createDidResolver(networks, options.resolutionCache) }),
       new CredentialPlugin([new CredentialProviderJWT()]),
     ],
   });

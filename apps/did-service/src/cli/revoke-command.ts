@@ -1,10 +1,9 @@
 import { verifyJWT } from 'did-jwt';
-import { Resolver } from 'did-resolver';
-import { getResolver } from 'ethr-did-resolver';
 import { createChainClient } from '@itp/chain';
 import { createEthersProvider } from '@itp/chain/ethers';
 import { openSqlDatabase } from '@itp/stores';
 import { ethrNetworkNames } from '../agent/create-did-agent.js';
+import { createDidResolver } from '../agent/did-resolvers.js';
 import type { DidTables } from '../db/did-tables.js';
 import { StatusListStore } from '../db/status-lists.js';
 import { NotRevocableError } from '../errors.js';
@@ -60,8 +59,7 @@ export async function revokeFromCli(
       provider,
       registry,
     }));
-    // ethr-did-resolver's typings name ethers' CommonJS build; at run time it is the same ethers.
-    const resolver = new Resolver(getResolver({ networks } as never));
+    const resolver = createDidResolver(networks);
     const verifySigner: VerifyCredentialSigner = async (token) => {
       try {
         const verified = await verifyJWT(token, { resolver, policies: { exp: false } });

@@ -1,3 +1,4 @@
+import { isSelfContainedDid } from '../agent/did-resolvers.js';
 import { canonicalJson } from './canonical-json.js';
 import type { CredentialContext } from './credential-context.js';
 import {
@@ -53,12 +54,23 @@ export async function checkCredential(
   return success;
 }
 
-/** Resolver failures: 503 when the chain is down; otherwise a message without upstream details. */
+/**
+ * Resolver failures: 503 when the chain is down; otherwise a message without upstream details.
+ * `signerDid` (the JWT's `iss`, when known): a did:key / did:jwk signer needs no chain, so its
+ * failure is never the chain's (its DID is malformed or of an unsupported key type).
+ */
 export async function resolverAware(
   ctx: Pick<CredentialContext, 'assertChainAvailable'>,
   result: VerificationFailure,
+  signerDid?: unknown,
 ): Promise<VerificationFailure> {
   if (result.error.code !== 'resolver_error') return result;
+  if (typeof signerDid === 'string' && isSelfContainedDid(signerDid)) {
+    return failure(
+      'resolver_error',
+      "The signer's DID could not be resolved (a malformed did:key / did:jwk, or a key type it does not support)",
+    );
+  }
   await ctx.assertChainAvailable?.();
   return failure(
     'resolver_error',

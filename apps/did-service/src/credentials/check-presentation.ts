@@ -1,4 +1,5 @@
 import { decodeJWT } from 'did-jwt';
+import { didString } from '@itp/schemas';
 import { canonicalDid } from '../dids/did-ethr.js';
 import { checkCredential, resolverAware } from './check-credential.js';
 import { canonicalJson } from './canonical-json.js';
@@ -34,8 +35,9 @@ export async function checkPresentation(
   claimed?: unknown,
 ): Promise<PresentationCheck | VerificationFailure> {
   let audience: unknown;
+  let signerDid: unknown;
   try {
-    audience = decodeJWT(jwt).payload.aud;
+    ({ aud: audience, iss: signerDid } = decodeJWT(jwt).payload);
   } catch {
     return failure('invalid_jwt', 'proof.jwt is not a well-formed JWT');
   }
@@ -49,6 +51,8 @@ export async function checkPresentation(
       'The presentation is not addressed (aud) to a verifier DID of this service',
     );
   }
+  const badHolder = holderDidFailure(signerDid);
+  if (badHolder) return badHolder;
   let outcome: {
     verified: boolean;
     verifiablePresentation?: unknown;
@@ -62,7 +66,7 @@ export async function checkPresentation(
       err instanceof Error ? err.message : 'the presentation JWT is malformed',
     );
   }
-  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error));
+  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error), signerDid);
   // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
   const result = outcome.verifiablePresentation as VerificationSuccess;
   if (
@@ -78,6 +82,21 @@ export async function checkPresentation(
   const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
   if (!Array.isArray(credentials)) return credentials;
   return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+}
+
+/**
+ * A VP's holder (JWT `iss`) must be a DID as the API answers one (`didString`: at most 512
+ * characters): a did:jwk can carry any JWK members, and a holder DID the answers cannot name
+ * would fail their schema (auth-service: a 502) instead of being refused. Checked before the DID
+ * is resolved; a missing `iss` is did-jwt's to refuse.
+ */
+export function holderDidFailure(iss: unknown): VerificationFailure | undefined {
+  // No `iss` at all: did-jwt refuses it (invalid_jwt).
+  if (typeof iss !== 'string' || didString.safeParse(iss).success) return undefined;
+  return failure(
+    'resolver_error',
+    'The holder (iss) is not a DID this service resolves (did:<method>:<id>, at most 512 characters)',
+  );
 }
 
 /**

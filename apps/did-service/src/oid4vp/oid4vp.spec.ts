@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
+import { exportJWK, generateKeyPair } from 'jose';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { foreignCredential } from '../testing/jwt-tampering.js';
@@ -8,6 +9,13 @@ import { oid4vpTestWallet } from '../testing/oid4vp-wallet.js';
 import { createRequestObject } from './request-object.js';
 import { verifyOid4vpResponse } from './verify-response.js';
 import { thirdPartyResolver } from '../testing/third-party-resolver.js';
+import {
+  didJwkHolder,
+  didKeyHolder,
+  issueToHolder,
+  joseHolder,
+  type StandardWalletHolder,
+} from '../testing/standard-wallet-holders.js';
 
 const RESPONSE_URI = 'http://127.0.0.1:8081/v2/auth/oid4vp/response';
 
@@ -380,6 +388,119 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
       expect(error).toEqual({
         code: 'revoked',
         message: 'verifiableCredential[0]: The credential was revoked by its issuer',
+      });
+    });
+  });
+
+  describe('verify-response: a wallet holding its own did:jwk / did:key (not made by create-did)', () => {
+    /** The wallet's answer, a VP of `holder` over `credentials`, checked by verify-response. */
+    const answer = async (
+      holder: StandardWalletHolder,
+      credentials: string[],
+      edit: (req: { nonce: string; clientId: string }) => {
+        aud?: string;
+        nonce?: string;
+      } = () => ({}),
+    ) => {
+      const { nonce, clientId, resolved } = await newRequest();
+      const vp = await holder.present(credentials, {
+        aud: clientId,
+        nonce,
+        ...edit({ nonce, clientId }),
+      });
+      const posted = await wallet.answer(resolved, { itp_credential: [vp] });
+      const res = await verifyResponse({ vpToken: posted.vpToken, nonce, clientId });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+
+    it('logs the user in with a did:jwk (P-256, jose) holder’s VP over a VC of this service', async () => {
+      const holder = await didJwkHolder();
+      const vcJwt = await issueToHolder(h, holder.did, 'fay', { name: 'Fay' });
+      expect(await answer(holder, [vcJwt])).toEqual({
+        verified: true,
+        userId: 'fay',
+        holder: holder.did,
+      });
+    });
+
+    it.each(['Ed25519', 'P-256', 'secp256k1'] as const)(
+      'logs the user in with a did:key (%s) holder’s VP',
+      async (curve) => {
+        const holder = didKeyHolder(curve);
+        const vcJwt = await issueToHolder(h, holder.did, 'gus');
+        expect(await answer(holder, [vcJwt])).toEqual({
+          verified: true,
+          userId: 'gus',
+          holder: holder.did,
+        });
+      },
+    );
+
+    it('refuses a VP naming a did:jwk holder but signed by another key', async () => {
+      const holder = await didJwkHolder();
+      const vcJwt = await issueToHolder(h, holder.did, 'fay');
+      const { privateKey: otherKey } = await generateKeyPair('ES256');
+      const impostor = joseHolder(holder.did, holder.kid, otherKey);
+      expect(await answer(impostor, [vcJwt])).toMatchObject({
+        verified: false,
+        error: { code: 'invalid_signature' },
+      });
+    });
+
+    it('refuses a did:jwk holder presenting the VC of another DID, and the wrong nonce', async () => {
+      const holder = await didJwkHolder();
+      const other = await didJwkHolder();
+      const vcJwt = await issueToHolder(h, other.did, 'fay');
+      expect(await answer(holder, [vcJwt])).toMatchObject({
+        verified: false,
+        error: { code: 'subject_mismatch' },
+      });
+      const own = await issueToHolder(h, holder.did, 'fay');
+      expect(await answer(holder, [own], () => ({ nonce: 'another-nonce' }))).toMatchObject({
+        verified: false,
+        error: { code: 'wrong_nonce' },
+      });
+    });
+
+    it('refuses a did:jwk holder’s VC once revoked', async () => {
+      const holder = await didJwkHolder();
+      const vcJwt = await issueToHolder(h, holder.did, 'hal');
+      const hal = { authorization: `Bearer ${await h.auth.tokenFor('hal')}` };
+      expect((await h.post('/v2/did/revoke-vc', { jwt: vcJwt }, hal)).status).toBe(200);
+      expect(await answer(holder, [vcJwt])).toEqual({
+        verified: false,
+        error: {
+          code: 'revoked',
+          message: 'verifiableCredential[0]: The credential was revoked by its issuer',
+        },
+      });
+    });
+
+    it('refuses a holder DID of a method this service does not resolve (resolver_error)', async () => {
+      const { privateKey } = await generateKeyPair('ES256');
+      const web = joseHolder(
+        'did:web:wallet.example.com',
+        'did:web:wallet.example.com#key-1',
+        privateKey,
+      );
+      const vcJwt = await issueToHolder(h, web.did, 'fay');
+      expect(await answer(web, [vcJwt])).toMatchObject({
+        verified: false,
+        error: { code: 'resolver_error' },
+      });
+    });
+
+    it('refuses a did:jwk longer than a DID of the API (512 characters), though signed by its key', async () => {
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k'.repeat(400) };
+      const did = `did:jwk:${Buffer.from(JSON.stringify(jwk)).toString('base64url')}`;
+      expect(did.length).toBeGreaterThan(512);
+      const long = joseHolder(did, `${did}#0`, privateKey);
+      const vcJwt = await issueToHolder(h, did, 'fay');
+      expect(await answer(long, [vcJwt])).toMatchObject({
+        verified: false,
+        error: { code: 'resolver_error' },
       });
     });
   });

@@ -2,7 +2,7 @@ import { parseDcqlVpToken } from '@openid4vc/openid4vp';
 import { decodeJWT } from 'did-jwt';
 import { DcqlPresentationResult, DcqlQuery, type DcqlCredentialPresentation } from 'dcql';
 import type { Oid4vpVerifyResponseRequest, Oid4vpVerifyResponseResult } from '@itp/schemas';
-import { checkPresentedCredentials } from '../credentials/check-presentation.js';
+import { checkPresentedCredentials, holderDidFailure } from '../credentials/check-presentation.js';
 import { resolverAware } from '../credentials/check-credential.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 import {
@@ -98,6 +98,8 @@ export async function verifyOid4vpResponse(
   if (payload.nonce !== request.nonce) {
     return failure('wrong_nonce', 'The presentation does not carry the nonce of the request');
   }
+  const badHolder = holderDidFailure(payload.iss);
+  if (badHolder) return badHolder;
   let outcome: {
     verified: boolean;
     verifiablePresentation?: unknown;
@@ -114,7 +116,9 @@ export async function verifyOid4vpResponse(
       err instanceof Error ? err.message : 'the presentation JWT is malformed',
     );
   }
-  if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error));
+  if (!outcome.verified) {
+    return resolverAware(ctx, failureFromVeramo(outcome.error), payload.iss);
+  }
   // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
   const result = outcome.verifiablePresentation as VerificationSuccess;
   const holder = canonicalDid(result.issuer);

@@ -23,7 +23,7 @@ export const didString = z
   .string()
   .max(512)
   .regex(/^did:[a-z0-9]+:[A-Za-z0-9._:%-]+$/, 'must be a DID (did:<method>:<id>)')
-  .meta({ description: 'a DID, e.g. did:ethr:0x…' });
+  .meta({ description: 'a DID, e.g. did:ethr:0x…, did:key:z…, did:jwk:eyJ…' });
 
 /**
  * A did:ethr DID of the configured chain: `did:ethr:<address>` (the default) or, where did-service

@@ -256,6 +256,10 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     path: '/v2/did/verify-vp',
     tag: 'did',
     summary: 'Verify a verifiable presentation (the VP is the whole body)',
+    description:
+      'The holder DID (the JWT `iss`) may be a did:ethr, did:key or did:jwk DID (a standard ' +
+      "wallet's own key: ES256, ES256K or EdDSA); the VP must be signed by that DID's key. Every " +
+      'VC inside must verify, come from an issuer DID of the service and be about the holder.',
     request: verifiablePresentationSchema,
     response: verificationResultSchema,
     errors: [...DID_BODY, D.notOurs, D.unavailable],
