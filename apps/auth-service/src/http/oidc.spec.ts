@@ -271,8 +271,16 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     const browser = new OidcTestBrowser(SITE.redirectUri);
     const page = await loginPage(browser, request.url);
     const uid = /interaction\/([\w-]+)/.exec(page.url)![1]!;
-    // Its lifetime (OIDC_INTERACTION_TTL_SECONDS) ran out: Redis dropped the record.
-    await a.domain.kv.del(`oidc:Interaction:${uid}`);
+    // Its lifetime (OIDC_INTERACTION_TTL_SECONDS) ran out: the record's `exp` is a minute in the
+    // past, beyond the provider's 5 s clock tolerance (it checks `exp` on every read, before Redis
+    // drops the key).
+    const key = `oidc:Interaction:${uid}`;
+    const record = JSON.parse((await a.domain.kv.get(key))!) as { exp: number };
+    expect(record.exp).toBeGreaterThan(Date.now() / 1000);
+    await a.domain.kv.set(
+      key,
+      JSON.stringify({ ...record, exp: Math.floor(Date.now() / 1000) - 60 }),
+    );
     const again = (await browser.open(page.url)) as BrowserPage;
     expect(again.status).toBe(400);
     expect(again.html).toContain('This login page has expired');
