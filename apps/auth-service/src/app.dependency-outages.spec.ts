@@ -15,7 +15,12 @@ import {
 // counts as a failed login.
 
 const ALICE = { id: 'alice', password: 'alice-password-1', name: 'Alice' };
-const SITE = { id: 'shop', secret: 'shop-secret-123456', prefixes: ['http://shop.example/'] };
+const SITE = {
+  id: 'shop',
+  secret: 'shop-secret-123456',
+  prefixes: ['http://shop.example/'],
+  redirectUri: 'http://shop.example/oidc/callback',
+};
 
 let db: TestDatabase;
 let pgRelay: TcpProxy;
@@ -39,6 +44,7 @@ beforeAll(async () => {
     id: SITE.id,
     secret: SITE.secret,
     requestIdPrefixes: SITE.prefixes,
+    redirectUris: [SITE.redirectUri],
   });
 });
 
@@ -130,5 +136,48 @@ describe('Redis unreachable', () => {
       { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
     );
     expect(request.status).toBe(200);
+  });
+});
+
+describe('Redis unreachable, OpenID Connect provider', () => {
+  it('answers temporarily_unavailable (503 at the token endpoint, to the site at authorization), never 500', async () => {
+    await redisRelay.cut();
+    try {
+      const token = await fetch(`${auth.url}/v2/auth/oidc/token`, {
+        method: 'POST',
+        headers: {
+          ...CLIENT,
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(SITE.id, SITE.secret),
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'a-code',
+          redirect_uri: SITE.redirectUri,
+          code_verifier: 'v'.repeat(43),
+        }).toString(),
+      });
+      expect(token.status).toBe(503);
+      expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
+
+      const authorize = await fetch(
+        `${auth.url}/v2/auth/oidc/auth?${new URLSearchParams({
+          client_id: SITE.id,
+          redirect_uri: SITE.redirectUri,
+          response_type: 'code',
+          scope: 'openid',
+          code_challenge: 'c'.repeat(43),
+          code_challenge_method: 'S256',
+        }).toString()}`,
+        { redirect: 'manual', headers: CLIENT },
+      );
+      // The redirect URI is registered: the error goes back to the site (RFC 6749 §4.1.2.1).
+      expect(authorize.status).toBe(303);
+      const location = new URL(authorize.headers.get('location')!);
+      expect(location.origin + location.pathname).toBe(SITE.redirectUri);
+      expect(location.searchParams.get('error')).toBe('temporarily_unavailable');
+    } finally {
+      await redisRelay.restore();
+    }
   });
 });
