@@ -25,7 +25,6 @@ import { post } from '../http.js';
 import type { Suite } from './context.js';
 import { ownHolder } from './oid4vp.suite.js';
 
-
 /** The site: a relying party of its own (its id unique in the setup's database). */
 const RP = {
   id: 'e2e-oidc-rp',

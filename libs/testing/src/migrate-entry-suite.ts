@@ -71,20 +71,28 @@ export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite):
       await db?.drop();
     });
 
-    it('without DATABASE_URL exits 2', async () => {
-      expect(await runEntry(entry, {})).toEqual({
-        code: 2,
-        output: `${app} migrate: DATABASE_URL is required\n`,
-      });
-    }, ENTRY_TIMEOUT_MS);
+    it(
+      'without DATABASE_URL exits 2',
+      async () => {
+        expect(await runEntry(entry, {})).toEqual({
+          code: 2,
+          output: `${app} migrate: DATABASE_URL is required\n`,
+        });
+      },
+      ENTRY_TIMEOUT_MS,
+    );
 
-    it('applies every migration to a fresh database, then finds none pending', async () => {
-      const all = tables.map((t) => (t.names ? [...t.names].sort() : t.count));
-      const applied = { code: 0, output: `${app}: migrations applied\n` };
-      expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
-      expect(await recorded(db.url, tables)).toEqual(all);
-      expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
-      expect(await recorded(db.url, tables)).toEqual(all);
-    }, 2 * ENTRY_TIMEOUT_MS);
+    it(
+      'applies every migration to a fresh database, then finds none pending',
+      async () => {
+        const all = tables.map((t) => (t.names ? [...t.names].sort() : t.count));
+        const applied = { code: 0, output: `${app}: migrations applied\n` };
+        expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+        expect(await recorded(db.url, tables)).toEqual(all);
+        expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+        expect(await recorded(db.url, tables)).toEqual(all);
+      },
+      2 * ENTRY_TIMEOUT_MS,
+    );
   });
 }
