@@ -44,7 +44,17 @@ export function createLogger({ name, level, pretty = false }: LoggerOptions): Lo
     // traceId / spanId of the active span on every line (nothing while tracing is off).
     mixin: traceLogFields,
   };
-  return pretty ? pino(options, prettyStream(process.stdout)) : pino(options);
+  return pretty ? pino(options, prettyStream(process.stdout)) : pino(options, stdoutDestination());
+}
+
+/**
+ * Standard output, written synchronously. pino's default asynchronous destination flushes at exit
+ * with a loop that retries a failed write forever: when the reader of stdout has gone (the
+ * process that started this one was killed: EPIPE), the process would never exit. A synchronous
+ * write fails at once instead, and pino then stops writing (its broken-pipe handler).
+ */
+function stdoutDestination() {
+  return pino.destination({ dest: 1, sync: true });
 }
 
 const LEVEL_NAMES: Record<number, string> = {
