@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyCredential } from 'did-jwt-vc';
-import { decodeJWT } from 'did-jwt';
+import { ES256KSigner, bytesToMultibase, createJWS, decodeJWT } from 'did-jwt';
+import { Wallet } from 'ethers';
 import { SignJWT } from 'jose';
 import {
   HARNESS_PUBLIC_URL,
@@ -333,6 +334,43 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
     beforeAll(async () => {
       key = await newDidJwkKey();
       otherKey = await newDidJwkKey();
+    });
+
+    it('takes a proof by a did:key (P-256) and by a did:ethr key (ES256K) and issues to that DID', async () => {
+      // did:key of the same P-256 key: multicodec p256-pub, compressed point, base58btc.
+      const x = Buffer.from(key.publicJwk.x ?? '', 'base64url');
+      const y = Buffer.from(key.publicJwk.y ?? '', 'base64url');
+      const compressed = Buffer.concat([Buffer.from([(y.at(-1) ?? 0) & 1 ? 3 : 2]), x]);
+      const multibase = bytesToMultibase(compressed, 'base58btc', 'p256-pub');
+      const didKey = `did:key:${multibase}`;
+      const byDidKey = await requestCredential(await accessToken(), [
+        await proof(key, { nonce: await newNonce() }, { kid: `${didKey}#${multibase}` }),
+      ]);
+      expect(byDidKey.status).toBe(200);
+      const keyVc = decodeJWT(byDidKey.body.credentials[0].credential).payload;
+      expect(keyVc.sub).toBe(didKey);
+
+      const account = Wallet.createRandom();
+      const didEthr = `did:ethr:${account.address}`;
+      const ethrProof = await createJWS(
+        { aud: ISSUER, nonce: await newNonce(), iat: Math.floor(Date.now() / 1000) },
+        ES256KSigner(Buffer.from(account.privateKey.slice(2), 'hex')),
+        { alg: 'ES256K', typ: 'openid4vci-proof+jwt', kid: `${didEthr}#controller` },
+      );
+      const byDidEthr = await requestCredential(await accessToken(), [ethrProof]);
+      expect(byDidEthr.status).toBe(200);
+      const ethrVc = decodeJWT(byDidEthr.body.credentials[0].credential).payload;
+      expect(ethrVc.sub).toBe(didEthr);
+
+      // Another account's DID URL over the same signature: refused.
+      const other = `did:ethr:${Wallet.createRandom().address}`;
+      const forged = await createJWS(
+        { aud: ISSUER, nonce: await newNonce(), iat: Math.floor(Date.now() / 1000) },
+        ES256KSigner(Buffer.from(account.privateKey.slice(2), 'hex')),
+        { alg: 'ES256K', typ: 'openid4vci-proof+jwt', kid: `${other}#controller` },
+      );
+      const refused = await requestCredential(await accessToken(), [forged]);
+      expect(refused.body.error).toBe('invalid_proof');
     });
 
     it('refuses a proof without a nonce, or with a used, unknown or expired one (invalid_nonce)', async () => {
