@@ -355,7 +355,7 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       const ethrProof = await createJWS(
         { aud: ISSUER, nonce: await newNonce(), iat: Math.floor(Date.now() / 1000) },
         ES256KSigner(Buffer.from(account.privateKey.slice(2), 'hex')),
-        { alg: 'ES256K', typ: 'openid4vci-proof+jwt', kid: `${didEthr}#controller` },
+        { alg: 'ES256K', typ: 'openid4vci-proof+jwt' as 'JWT', kid: `${didEthr}#controller` },
       );
       const byDidEthr = await requestCredential(await accessToken(), [ethrProof]);
       expect(byDidEthr.status).toBe(200);
@@ -367,7 +367,7 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       const forged = await createJWS(
         { aud: ISSUER, nonce: await newNonce(), iat: Math.floor(Date.now() / 1000) },
         ES256KSigner(Buffer.from(account.privateKey.slice(2), 'hex')),
-        { alg: 'ES256K', typ: 'openid4vci-proof+jwt', kid: `${other}#controller` },
+        { alg: 'ES256K', typ: 'openid4vci-proof+jwt' as 'JWT', kid: `${other}#controller` },
       );
       const refused = await requestCredential(await accessToken(), [forged]);
       expect(refused.body.error).toBe('invalid_proof');
