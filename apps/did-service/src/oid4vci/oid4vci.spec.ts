@@ -275,6 +275,17 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       expect(again.headers.get('cache-control')).toBe('no-store');
     });
 
+    it('of concurrent redemptions of one code exactly one gets an access token', async () => {
+      const { code } = await newCode();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => redeem({ 'pre-authorized_code': code })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+      expect(answers.filter((a) => a.status === 400).map((a) => a.body.error)).toEqual(
+        Array(4).fill('invalid_grant'),
+      );
+    });
+
     it('refuses a redeemed code that Redis brings back (the SQL mark holds)', async () => {
       const { code } = await newCode();
       const before = await h.app.oid4vciStore.readCode(code);
