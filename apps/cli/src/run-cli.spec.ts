@@ -426,6 +426,7 @@ describe('runCli: credentials', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`credentialOfferUri  ${offer.credentialOfferUri}\n`);
     expect(text.stdout).toContain('txCode              123456\n');
+    expect(text.stdout).toMatch(/[█▀▄]{7}/); // the QR code, in text blocks
     expect(text.stderr).toContain('the wallet asks for the tx code');
     const json = await run(['vc', 'offer', '--json'], { env, client });
     expect(JSON.parse(json.stdout)).toEqual(offer);

@@ -97,8 +97,9 @@ export const vcIssueCommand: Command = {
 
 /**
  * `itp vc offer`: an OpenID4VCI credential offer for the token's user (docs/api.md §10): the
- * `openid-credential-offer://` URI a standard wallet scans (redeemable once, 5 minutes) and, with
- * --tx-code, the code the user types into the wallet.
+ * `openid-credential-offer://` URI a standard wallet scans (redeemable once, 5 minutes), drawn as a
+ * QR code in the terminal (text output), and, with --tx-code, the code the user types into the
+ * wallet.
  */
 export const vcOfferCommand: Command = {
   words: ['vc', 'offer'],
@@ -115,13 +116,20 @@ export const vcOfferCommand: Command = {
       txCode: flag(ctx.values, 'tx-code'),
       userInfo: userInfo as Record<string, string | number | boolean>,
     });
+    // Loaded on first use (only this command draws a QR code); plain text blocks, no colours.
+    const { default: QRCode } = await import('qrcode');
+    const qr = await QRCode.toString(offer.credentialOfferUri, {
+      type: 'utf8',
+      errorCorrectionLevel: 'M',
+    });
     return {
       json: offer,
-      text: keyValues({
-        credentialOfferUri: offer.credentialOfferUri,
-        ...(offer.txCode !== undefined ? { txCode: offer.txCode } : {}),
-        expiresInSeconds: offer.expiresInSeconds,
-      }),
+      text:
+        keyValues({
+          credentialOfferUri: offer.credentialOfferUri,
+          ...(offer.txCode !== undefined ? { txCode: offer.txCode } : {}),
+          expiresInSeconds: offer.expiresInSeconds,
+        }) + qr,
       notice:
         'open the offer URI in a wallet (or show it as a QR code): it is redeemed once, within ' +
         `${offer.expiresInSeconds} s` +
