@@ -407,6 +407,37 @@ describe('runCli: credentials', () => {
     );
   });
 
+  it('vc offer asks for an OpenID4VCI offer with the claims and prints the URI and tx code', async () => {
+    const calls: unknown[] = [];
+    const offer = {
+      credentialOfferUri:
+        'openid-credential-offer://?credential_offer_uri=http%3A%2F%2F127.0.0.1%3A8080%2Fv2%2Fdid%2Foid4vci%2Foffer%2Fx',
+      txCode: '123456',
+      expiresInSeconds: 300,
+    };
+    const client = {
+      did: { credentialOffer: async (p: unknown) => (calls.push(p), offer) },
+    };
+    const env = { ITP_TOKEN: 'jwt' };
+    const text = await run(['vc', 'offer', '--tx-code', '--claim', 'name=Demo User'], {
+      env,
+      client,
+    });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`credentialOfferUri  ${offer.credentialOfferUri}\n`);
+    expect(text.stdout).toContain('txCode              123456\n');
+    expect(text.stdout).toMatch(/[█▀▄]{7}/); // the QR code, in text blocks
+    expect(text.stderr).toContain('the wallet asks for the tx code');
+    const json = await run(['vc', 'offer', '--json'], { env, client });
+    expect(JSON.parse(json.stdout)).toEqual(offer);
+    expect(calls).toEqual([
+      { txCode: true, userInfo: { name: 'Demo User' } },
+      { txCode: false, userInfo: {} },
+    ]);
+    const noToken = await run(['vc', 'offer'], { client });
+    expect(noToken.code).toBe(2);
+  });
+
   describe('vc revoke', () => {
     const LIST = 'http://127.0.0.1:8080/v2/did/status-lists/AAAAAAAAAAAAAAAAAAAAAA';
     const JWT = 'eyJhbGciOiJFUzI1NksifQ.eyJ2YyI6e319.c2ln';

@@ -32,6 +32,9 @@ import { didServiceConfigSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
 import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
 import { didRouter } from './http/did-router.js';
+import { oid4vciRouter } from './http/oid4vci-router.js';
+import { Oid4vciIssuance } from './oid4vci/oid4vci-issuance.js';
+import { Oid4vciStore } from './oid4vci/oid4vci-store.js';
 import { internalRouter } from './http/internal-router.js';
 import { resolveSecrets } from './secrets.js';
 import { CredentialStatusChecker } from './status/credential-status.js';
@@ -51,6 +54,8 @@ export interface DidAppOverrides {
   wallet?: WalletPort;
   /** Instead of auth-service's users/status. */
   userStatus?: UserStatusPort;
+  /** The clock of the OpenID4VCI one-time rules (expiry of codes and nonces). */
+  now?: () => number;
 }
 
 export interface DidServiceParts {
@@ -61,6 +66,9 @@ export interface DidServiceParts {
   statusLists: StatusListStore;
   /** Signs and keeps the status list credentials GET /v2/did/status-lists/<listId> answers. */
   statusPublisher: StatusListPublisher;
+  /** The OpenID4VCI credential issuer (§10) and its offers / codes / nonces. */
+  oid4vci: Oid4vciIssuance;
+  oid4vciStore: Oid4vciStore;
 }
 
 const APP_NAME = 'did-service';
@@ -180,6 +188,24 @@ async function wireDidService(
     ),
   };
 
+  const credentials = {
+    ...context,
+    bindings,
+    vcLifetimeSeconds: config.VC_LIFETIME_SECONDS,
+    allocator: new StatusIndexAllocator(statusLists, config.STATUS_LIST_LENGTH),
+    statusUrls,
+  };
+  const oid4vciStore = new Oid4vciStore(kv, database);
+  const oid4vci = new Oid4vciIssuance({
+    publicUrl: publicUrl(config),
+    store: oid4vciStore,
+    credentials,
+    resolveEthr: (did) => agent.resolveDid({ didUrl: did }),
+    activeUsers: users.activeUsers,
+    logger,
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
+
   const service = new HttpService({ name: APP_NAME, config, logger });
   service
     .addReadinessCheck(kvReadinessCheck(kv))
@@ -194,22 +220,21 @@ async function wireDidService(
     .addReadinessCheck(serviceReadinessCheck('token-rpc', config.TOKEN_RPC_INTERNAL_URL))
     .addReadinessCheck(serviceReadinessCheck('auth-service', config.AUTH_SERVICE_INTERNAL_URL));
 
+  // The wallet-facing OpenID4VCI routes first: their own body parsers and OAuth error shape.
+  service.app.use(
+    oid4vciRouter({ issuance: oid4vci, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger }),
+  );
   service.app.use(
     didRouter({
       createDid: { agent, wallet, bindings, kv, didNetwork: config.DID_NETWORK, logger },
-      credentials: {
-        ...context,
-        bindings,
-        vcLifetimeSeconds: config.VC_LIFETIME_SECONDS,
-        allocator: new StatusIndexAllocator(statusLists, config.STATUS_LIST_LENGTH),
-        statusUrls,
-      },
+      credentials,
       status: {
         revoke: { verifySigner: agentSignerCheck(context), store: statusLists, urls: statusUrls },
         publisher: statusPublisher,
         maxAgeSeconds: config.STATUS_LIST_MAX_AGE_SECONDS,
       },
       users,
+      oid4vci,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
@@ -226,7 +251,16 @@ async function wireDidService(
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
-  return { service, agent, serviceDids, bindings, statusLists, statusPublisher };
+  return {
+    service,
+    agent,
+    serviceDids,
+    bindings,
+    statusLists,
+    statusPublisher,
+    oid4vci,
+    oid4vciStore,
+  };
 }
 
 /** The composition root runMain calls (apps/did-service/src/main.ts). */

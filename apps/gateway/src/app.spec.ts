@@ -90,6 +90,8 @@ describe('routing', () => {
     ['POST', '/v2/auth/.well-known/jwks.json?x=1&y=%20z', () => auth],
     ['GET', '/v2/did/issuers', () => did],
     ['POST', '/v2/did/create-did', () => did],
+    ['GET', '/.well-known/openid-credential-issuer/v2/did/oid4vci', () => did],
+    ['GET', '/.well-known/oauth-authorization-server/v2/did/oid4vci', () => did],
     ['POST', '/token', () => token],
     ['POST', '/token/erc20', () => token],
     ['POST', '/block', () => block],
@@ -107,19 +109,25 @@ describe('routing', () => {
     expect(upstream().requests.at(-1)?.url).toBe(path);
   });
 
-  it.each(['/unknown', '/v2/auth', '/v2/other/x', '/token/other', '/blocks', '/v1/auth/auth-user'])(
-    'answers 404 in the REST error shape for %s without forwarding',
-    async (path) => {
-      const before = [auth, did, token, block].map((u) => u.requests.length);
-      const response = await fetch(`${gateway.url}${path}`, { method: 'POST', body: '{}' });
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      const body = (await response.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe('404');
-      expect(typeof body.error.message).toBe('string');
-      expect([auth, did, token, block].map((u) => u.requests.length)).toEqual(before);
-    },
-  );
+  it.each([
+    '/unknown',
+    '/v2/auth',
+    '/v2/other/x',
+    '/token/other',
+    '/blocks',
+    '/v1/auth/auth-user',
+    '/.well-known/openid-credential-issuer',
+    '/.well-known/openid-credential-issuer/v2/other',
+  ])('answers 404 in the REST error shape for %s without forwarding', async (path) => {
+    const before = [auth, did, token, block].map((u) => u.requests.length);
+    const response = await fetch(`${gateway.url}${path}`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('404');
+    expect(typeof body.error.message).toBe('string');
+    expect([auth, did, token, block].map((u) => u.requests.length)).toEqual(before);
+  });
 
   it('refuses paths with dot segments (400) instead of forwarding them', async () => {
     const before = auth.requests.length;

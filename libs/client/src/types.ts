@@ -6,6 +6,7 @@
 import type {
   AuthJwks,
   BitstringStatusListEntry,
+  CredentialOfferResult,
   RevokeVcResult,
   AuthUserByAppResponse,
   BlockRecord,
@@ -126,6 +127,17 @@ export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
 
 /** revoke-vc's answer; the same when the VC was revoked before. */
 export type { RevokeVcResult };
+
+/**
+ * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10): `txCode` true asks for a numeric
+ * transaction code the user types into the wallet; `userInfo` the credential's profile claims.
+ */
+export interface CredentialOfferParams {
+  txCode?: boolean;
+  userInfo?: UserInfo;
+}
+/** credential-offer's answer: the `openid-credential-offer://` URI (a QR code), the tx_code. */
+export type { CredentialOfferResult };
 
 // ---- options -----------------------------------------------------------------------------------
 
@@ -262,6 +274,14 @@ export interface DidApi {
   verifyVp(vp: VerifiablePresentation, options?: CallOptions): Promise<VerificationResult>;
   issuers(options?: CallOptions): Promise<ServiceDidEntry[]>;
   verifiers(options?: CallOptions): Promise<ServiceDidEntry[]>;
+  /**
+   * credential-offer (OpenID4VCI 1.0, bearer JWT of the user): an offer any standard wallet
+   * redeems once within 5 minutes, receiving the user's Profile VC bound to the wallet's own DID.
+   */
+  credentialOffer(
+    params?: CredentialOfferParams,
+    options?: CallOptions,
+  ): Promise<CredentialOfferResult>;
 }
 
 // ---- token -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * `itp vc issue | verify | revoke` and `itp vp create | verify`. Issued documents (a VC, a VP) are
+ * `itp vc issue | offer | verify | revoke` and `itp vp create | verify`. Issued documents (a VC, a VP) are
  * printed as JSON in both output modes, so `> vc.json` saves what `vc verify`, `vc revoke` and
  * `vp create --vc` read. A document that does not verify prints the result and exits 1.
  */
@@ -8,7 +8,14 @@ import { FailedError, UsageError } from '../errors.js';
 import { readJson, readText } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
 import type { Command, CommandContext, CommandResult } from './command.js';
-import { optionalString, positionals, requiredString, requireToken, stringList } from './values.js';
+import {
+  flag,
+  optionalString,
+  positionals,
+  requiredString,
+  requireToken,
+  stringList,
+} from './values.js';
 
 const documentText = (doc: unknown): string => `${JSON.stringify(doc, null, 2)}\n`;
 
@@ -85,6 +92,49 @@ export const vcIssueCommand: Command = {
     const issuer = await serviceDid(ctx, optionalString(ctx.values, 'issuer'), 'issuers');
     const vc = await ctx.client.did.createVc({ holder, issuer, userInfo });
     return { json: vc, text: documentText(vc), notice: `issued by ${issuer} to ${holder}` };
+  },
+};
+
+/**
+ * `itp vc offer`: an OpenID4VCI credential offer for the token's user (docs/api.md §10): the
+ * `openid-credential-offer://` URI a standard wallet scans (redeemable once, 5 minutes), drawn as a
+ * QR code in the terminal (text output), and, with --tx-code, the code the user types into the
+ * wallet.
+ */
+export const vcOfferCommand: Command = {
+  words: ['vc', 'offer'],
+  options: {
+    'tx-code': { type: 'boolean' },
+    claim: { type: 'string', multiple: true },
+    claims: { type: 'string' },
+  },
+  async run(ctx) {
+    positionals(ctx, []);
+    requireToken(ctx, 'vc offer');
+    const userInfo = await userInfoOf(ctx);
+    const offer = await ctx.client.did.credentialOffer({
+      txCode: flag(ctx.values, 'tx-code'),
+      userInfo: userInfo as Record<string, string | number | boolean>,
+    });
+    // Loaded on first use (only this command draws a QR code); plain text blocks, no colours.
+    const { default: QRCode } = await import('qrcode');
+    const qr = await QRCode.toString(offer.credentialOfferUri, {
+      type: 'utf8',
+      errorCorrectionLevel: 'M',
+    });
+    return {
+      json: offer,
+      text:
+        keyValues({
+          credentialOfferUri: offer.credentialOfferUri,
+          ...(offer.txCode !== undefined ? { txCode: offer.txCode } : {}),
+          expiresInSeconds: offer.expiresInSeconds,
+        }) + qr,
+      notice:
+        'open the offer URI in a wallet (or show it as a QR code): it is redeemed once, within ' +
+        `${offer.expiresInSeconds} s` +
+        (offer.txCode !== undefined ? '; the wallet asks for the tx code' : ''),
+    };
   },
 };
 

@@ -3,6 +3,7 @@ import { blockGetCommand } from './block.js';
 import type { Command } from './command.js';
 import {
   vcIssueCommand,
+  vcOfferCommand,
   vcRevokeCommand,
   vcVerifyCommand,
   vpCreateCommand,
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   didIssuersCommand,
   didVerifiersCommand,
   vcIssueCommand,
+  vcOfferCommand,
   vcVerifyCommand,
   vcRevokeCommand,
   vpCreateCommand,

@@ -41,6 +41,30 @@ export async function issueCredential(
   if (!deps.serviceDids.isIssuer(issuer)) throw new NotAnIssuerError(request.issuer);
   const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
   if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderNotBoundError(holder);
+  return signProfileCredential(deps, { issuer, holder, userId, userInfo: request.userInfo });
+}
+
+/** What a Profile VC of this service says: who signs, about which DID, for which user. */
+export interface ProfileCredentialClaims {
+  /** An issuer DID of this service (canonical). */
+  issuer: string;
+  /** `credentialSubject.id`: the holder DID (a create-did DID, or a wallet's own DID: §10). */
+  holder: string;
+  /** `credentialSubject.sub`: the user, who alone may revoke it. */
+  userId: string;
+  userInfo: CreateVcRequest['userInfo'];
+}
+
+/**
+ * Signs a Profile VC (the one way this service issues, create-vc and OpenID4VCI alike): a
+ * revocation entry of one of the issuer's status lists and a JwtProof2020 by the issuer's key.
+ * The caller has checked who may have it.
+ */
+export async function signProfileCredential(
+  deps: Pick<IssueCredentialDeps, 'agent' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds'>,
+  claims: ProfileCredentialClaims,
+): Promise<VerifiableCredential> {
+  const { issuer, holder, userId } = claims;
   const { listId, index } = await deps.allocator.allocate(issuer, userId);
   const listUrl = deps.statusUrls.listUrl(listId);
   const credentialStatus: BitstringStatusListEntry = {
@@ -59,7 +83,7 @@ export async function issueCredential(
     ...(deps.vcLifetimeSeconds
       ? { expirationDate: new Date(now.getTime() + deps.vcLifetimeSeconds * 1000).toISOString() }
       : {}),
-    credentialSubject: { id: holder, sub: userId, ...request.userInfo },
+    credentialSubject: { id: holder, sub: userId, ...claims.userInfo },
     credentialStatus,
   };
   return deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });

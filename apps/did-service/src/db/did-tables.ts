@@ -40,6 +40,17 @@ export interface DidTables {
     revoked: number;
     revoked_at: string | null;
   };
+  /**
+   * OpenID4VCI one-time values already used (a redeemed pre-authorized code, a spent c_nonce):
+   * the rule holds when Redis restarts empty or from an older snapshot (docs/adr/0019). Rows are
+   * deleted an hour after the value would be refused anyway.
+   */
+  did_oid4vci_uses: {
+    /** SHA-256 (hex) of `<kind>:<value>`: the value itself is never stored. */
+    id_hash: string;
+    /** Epoch ms. */
+    expires_at: number;
+  };
 }
 
 export const didMigrations: MigrationSet = {
@@ -90,6 +101,21 @@ export const didMigrations: MigrationSet = {
           .addColumn('revoked', 'integer', (c) => c.notNull().defaultTo(0))
           .addColumn('revoked_at', 'varchar(32)')
           .addPrimaryKeyConstraint('did_status_entries_pk', ['list_id', 'status_index'])
+          .execute();
+      },
+    },
+    '0003_oid4vci_uses': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema
+          .createTable('did_oid4vci_uses')
+          .addColumn('id_hash', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('did_oid4vci_uses_expires_at')
+          .on('did_oid4vci_uses')
+          .column('expires_at')
           .execute();
       },
     },

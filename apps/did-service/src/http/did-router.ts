@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  credentialOfferRequestSchema,
   createDidRequestSchema,
   createVcRequestSchema,
   createVpRequestSchema,
@@ -16,6 +17,7 @@ import { StatusListNotFoundError } from '../errors.js';
 import { revokeCredential, type RevokeCredentialDeps } from '../status/revoke-credential.js';
 import type { StatusListPublisher } from '../status/status-list-publisher.js';
 import { isStatusListId } from '../status/status-list-urls.js';
+import type { Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
 import { jsonBody, parseBody } from '@itp/service-kit';
 import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
 import { sendStatusList } from './status-list-answer.js';
@@ -30,6 +32,8 @@ export interface DidRouterDeps {
     maxAgeSeconds: number;
   };
   users: UserAuthentication;
+  /** OpenID4VCI (§10): the offers of POST credential-offer. */
+  oid4vci: Oid4vciIssuance;
   bodyLimitBytes: number;
 }
 
@@ -70,6 +74,13 @@ export function didRouter(deps: DidRouterDeps): Router {
     const request = parseBody(revokeVcRequestSchema, req.body);
     const jwt = request.jwt ?? request.vc?.proof.jwt ?? '';
     res.json(await revokeCredential(deps.status.revoke, jwt, userId));
+  });
+
+  router.post('/v2/did/credential-offer', async (req, res) => {
+    const userId = await requireUser(req, deps.users);
+    const request = parseBody(credentialOfferRequestSchema, req.body ?? {});
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await deps.oid4vci.createOffer(userId, request));
   });
 
   // Public (no authentication): verifiers anywhere fetch the lists the VCs point at.

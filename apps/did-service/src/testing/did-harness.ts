@@ -10,7 +10,7 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
-import { buildDidService, type DidServiceParts } from '../app.js';
+import { buildDidService, type DidAppOverrides, type DidServiceParts } from '../app.js';
 import { didServiceConfigSchema, type DidConfig } from '../config.js';
 import { startAuthStandIn, type AuthStandIn } from './auth-stand-in.js';
 import { ensureTestDidRegistry } from './did-registry.js';
@@ -75,7 +75,10 @@ export function memoryLogger(lines: string[]): Logger {
  * dev chain (registry deployed), with stand-ins for token-rpc's wallet and auth-service's JWKS
  * reached over real HTTP; listening on a free port.
  */
-export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
+export async function startDidHarness(
+  env: Env = {},
+  overrides: Pick<DidAppOverrides, 'now'> = {},
+): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
   // One token per pair of services, as in production (those `env` gives win): the stand-ins
   // accept only their own.
@@ -109,7 +112,7 @@ export async function startDidHarness(env: Env = {}): Promise<DidHarness> {
     loadConfig(didServiceConfigSchema, { ...baseEnv, ...changes });
   const config = configWith({});
   const logs: string[] = [];
-  const build = () => buildDidService(config, memoryLogger(logs));
+  const build = () => buildDidService(config, memoryLogger(logs), overrides);
   let app = await build();
   let { url, internalUrl = '' } = await app.service.listen();
   const send = async (

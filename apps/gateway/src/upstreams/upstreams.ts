@@ -35,7 +35,14 @@ export function upstreamsFrom(
       name: 'did-service',
       urls: splitUpstreamUrls(config.DID_SERVICE_URL),
       protocol: 'rest',
-      paths: ['/v2/did/*rest'],
+      // The OpenID4VCI issuer <PUBLIC_URL>/v2/did/oid4vci publishes its metadata at the
+      // well-known paths with the issuer's path inserted after the host (OpenID4VCI 1.0 §12.2.2,
+      // RFC 8414 §3): those two exact paths go to did-service too.
+      paths: [
+        '/v2/did/*rest',
+        '/.well-known/openid-credential-issuer/v2/did/oid4vci',
+        '/.well-known/oauth-authorization-server/v2/did/oid4vci',
+      ],
     },
     {
       name: 'token-rpc',

@@ -85,3 +85,36 @@ describe('did.revokeVc (POST /v2/did/revoke-vc)', () => {
     expect(theirs).toMatchObject({ code: '403', status: 403, operation: '/v2/did/revoke-vc' });
   });
 });
+
+describe('did.credentialOffer (POST /v2/did/credential-offer)', () => {
+  it('sends txCode and userInfo with the bearer JWT and returns the offer', async () => {
+    const offer = {
+      credentialOfferUri:
+        'openid-credential-offer://?credential_offer_uri=http%3A%2F%2Fgw%2Fv2%2Fdid%2Foid4vci%2Foffer%2Fx',
+      txCode: '123456',
+      expiresInSeconds: 300,
+    };
+    const { fetch, seen } = fakeFetch(() => ({ body: offer }));
+    const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'client-jwt' });
+    await expect(
+      itp.did.credentialOffer({ txCode: true, userInfo: { name: 'Demo' } }),
+    ).resolves.toEqual(offer);
+    await itp.did.credentialOffer();
+    expect(
+      seen.map(({ url, method, headers, body }) => [url, method, headers['authorization'], body]),
+    ).toEqual([
+      [
+        'http://gw/v2/did/credential-offer',
+        'POST',
+        'Bearer client-jwt',
+        { txCode: true, userInfo: { name: 'Demo' } },
+      ],
+      [
+        'http://gw/v2/did/credential-offer',
+        'POST',
+        'Bearer client-jwt',
+        { txCode: false, userInfo: {} },
+      ],
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import type { HttpTransport } from '../http/http-transport.js';
 import { restCall } from '../http/rest-call.js';
 import type {
   CallOptions,
+  CredentialOfferResult,
   DidApi,
   DidRecord,
   RevokeVcRequest,
@@ -44,5 +45,12 @@ export function didApi(http: HttpTransport): DidApi {
     verifyVp: (vp, call) => post<VerificationResult>('/verify-vp', vp, call, false),
     issuers: (call) => get<ServiceDidEntry[]>('/issuers', call),
     verifiers: (call) => get<ServiceDidEntry[]>('/verifiers', call),
+    credentialOffer: (params, call) =>
+      post<CredentialOfferResult>(
+        '/credential-offer',
+        { txCode: params?.txCode ?? false, userInfo: params?.userInfo ?? {} },
+        call,
+        true,
+      ),
   };
 }

@@ -17,3 +17,4 @@ export * from './verify-login-vp.js';
 export * from './oid4vp.js';
 export * from './auth-user-with-vp.js';
 export { DID_ERRORS } from './errors.js';
+export * from './oid4vci.js';

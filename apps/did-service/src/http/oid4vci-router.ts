@@ -1,0 +1,139 @@
+import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
+import { DEFAULT_RETRY_AFTER_SECONDS, isBaseError } from '@itp/errors';
+import { jsonBody, type Logger } from '@itp/service-kit';
+import { OID4VCI_ISSUER_PATH, type Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
+import { Oid4vciError, type Oid4vciErrorBody } from '../oid4vci/oid4vci-error.js';
+
+export interface Oid4vciRouterDeps {
+  issuance: Oid4vciIssuance;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** Where a wallet looks for the metadata of the issuer `<origin>/v2/did/oid4vci` (RFC 8615 path insertion). */
+export const OID4VCI_WELL_KNOWN_PATHS = {
+  credentialIssuer: `/.well-known/openid-credential-issuer${OID4VCI_ISSUER_PATH}`,
+  authorizationServer: `/.well-known/oauth-authorization-server${OID4VCI_ISSUER_PATH}`,
+} as const;
+
+function send(res: Response, status: number, body: Oid4vciErrorBody): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(status).json(body);
+}
+
+/**
+ * Every failure of the OpenID4VCI routes in the OAuth error shape `{ error, error_description }`:
+ * refusals as thrown (Oid4vciError; a 401 with `WWW-Authenticate: Bearer error="invalid_token"`),
+ * the body parsers' answers (413, 400 invalid_request), a store or the chain down 503
+ * temporarily_unavailable + Retry-After, anything else 500 server_error (detail only in the log).
+ */
+function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (err instanceof Oid4vciError) {
+      if (err.status === 401) {
+        res.setHeader('WWW-Authenticate', `Bearer error="${err.error}"`);
+      }
+      send(res, err.status, err.body);
+      return;
+    }
+    if (isBaseError(err) && err.status === 503) {
+      res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
+      send(res, 503, {
+        error: 'temporarily_unavailable',
+        error_description: 'The service is temporarily unavailable; try again later',
+      });
+      return;
+    }
+    const parser = err as { type?: string; status?: number; expose?: boolean };
+    if (parser?.type === 'entity.too.large') {
+      send(res, 413, {
+        error: 'invalid_request',
+        error_description: 'Request body is larger than the limit',
+      });
+      return;
+    }
+    if (parser?.expose && typeof parser.status === 'number' && parser.status < 500) {
+      send(res, 400, { error: 'invalid_request', error_description: 'Malformed request body' });
+      return;
+    }
+    logger.error({ err, reqId: req.id }, 'unhandled error');
+    send(res, 500, {
+      error: 'server_error',
+      error_description: `Internal error (request id ${String(req.id)})`,
+    });
+  };
+}
+
+/**
+ * The credential issuer `<PUBLIC_URL>/v2/did/oid4vci` (contract §10, docs/api.md §10): what a
+ * wallet calls, no user authentication (the offer id, the pre-authorized code and the access
+ * token are the capabilities). Metadata at the well-known paths of OpenID4VCI 1.0 §12.2.2 and
+ * RFC 8414 (path inserted after the host; the gateway routes them to did-service) and,
+ * for older wallets, appended to the issuer.
+ */
+export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
+  const router = express.Router();
+  const { issuance } = deps;
+  const base = OID4VCI_ISSUER_PATH;
+  const form = express.urlencoded({
+    extended: false,
+    limit: deps.bodyLimitBytes,
+    type: 'application/x-www-form-urlencoded',
+  });
+  const json = jsonBody({ limit: deps.bodyLimitBytes });
+
+  const credentialIssuerMetadata: express.RequestHandler = (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(issuance.credentialIssuerMetadata());
+  };
+  const authorizationServerMetadata: express.RequestHandler = (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(issuance.authorizationServerMetadata());
+  };
+  router.get(OID4VCI_WELL_KNOWN_PATHS.credentialIssuer, credentialIssuerMetadata);
+  router.get(`${base}/.well-known/openid-credential-issuer`, credentialIssuerMetadata);
+  router.get(OID4VCI_WELL_KNOWN_PATHS.authorizationServer, authorizationServerMetadata);
+  router.get(`${base}/.well-known/oauth-authorization-server`, authorizationServerMetadata);
+
+  router.get(`${base}/offer/:id`, async (req, res) => {
+    const offer = await issuance.takeOffer(req.params.id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('application/json').status(200).end(offer);
+  });
+
+  router.post(`${base}/token`, form, async (req, res) => {
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw new Oid4vciError(
+        400,
+        'invalid_request',
+        'The token request is application/x-www-form-urlencoded',
+      );
+    }
+    const answer = await issuance.token((req.body ?? {}) as Record<string, unknown>, {
+      method: req.method,
+      url: `${issuance.issuer}/token`,
+      headers: req.headers,
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+
+  router.post(`${base}/nonce`, async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await issuance.nonce());
+  });
+
+  router.post(`${base}/credential`, json, async (req, res) => {
+    const answer = await issuance.credential(req.headers.authorization, req.body);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+
+  router.use(base, oauthErrorHandler(deps.logger));
+  router.use('/.well-known', oauthErrorHandler(deps.logger));
+  return router;
+}

@@ -1,0 +1,427 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import {
+  Oauth2AuthorizationServer,
+  Oauth2ServerErrorResponseError,
+  decodeJwt,
+  preAuthorizedCodeGrantIdentifier,
+  type AuthorizationServerMetadata,
+  type CallbackContext,
+  type HttpMethod,
+  type RequestLike,
+} from '@openid4vc/oauth2';
+import { Openid4vciIssuer, Openid4vciVersion } from '@openid4vc/openid4vci';
+import { UnauthorizedError } from '@itp/errors';
+import {
+  OID4VCI_TX_CODE_LENGTH,
+  type CredentialOfferRequest,
+  type CredentialOfferResult,
+} from '@itp/schemas';
+import type { Logger } from '@itp/service-kit';
+import {
+  signProfileCredential,
+  type IssueCredentialDeps,
+} from '../credentials/issue-credential.js';
+import { canonicalDid } from '../dids/did-ethr.js';
+import type { ActiveUsers } from '../users/active-users.js';
+import { ITP_CREDENTIAL_TYPES } from '../oid4vp/oid4vp-constants.js';
+import { Oid4vciError, invalidGrant, invalidNonce, invalidToken } from './oid4vci-error.js';
+import type { Oid4vciStore } from './oid4vci-store.js';
+import { proofDidResolver, proofJwtVerifier, type ResolveDid } from './proof-keys.js';
+
+/** The one credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
+export const ITP_PROFILE_CONFIGURATION_ID = 'itp_profile_jwt_vc_json';
+
+/** Path of the credential issuer under the public base (its identifier is PUBLIC_URL + this). */
+export const OID4VCI_ISSUER_PATH = '/v2/did/oid4vci';
+
+/** Lifetimes (seconds): the offer and its pre-authorized code, the access token, a c_nonce. */
+export const OID4VCI_LIFETIMES = { offer: 300, accessToken: 300, nonce: 300 } as const;
+
+/** Wrong transaction codes a pre-authorized code survives; the next one drops it. */
+export const MAX_FAILED_TX_CODES = 2;
+
+/** A pre-authorized code, an offer id, an access token, a c_nonce: 256 random bits. */
+const randomId = () => randomBytes(32).toString('base64url');
+
+export interface Oid4vciIssuanceDeps {
+  /** PUBLIC_URL: the credential issuer is `<publicUrl>/v2/did/oid4vci`. */
+  publicUrl: string;
+  store: Oid4vciStore;
+  /** create-vc's issuing parts: the VC is signed the one way this service signs VCs. */
+  credentials: Pick<
+    IssueCredentialDeps,
+    'agent' | 'serviceDids' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds'
+  >;
+  /** did:ethr through the agent (did:key and did:jwk are resolved here, see proof-keys.ts). */
+  resolveEthr: ResolveDid;
+  activeUsers: ActiveUsers;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/** The request as the protocol library reads it (headers for DPoP / client attestation). */
+export interface IncomingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * OpenID4VCI 1.0, pre-authorized code flow (contract §10, docs/api.md §10), with the OpenWallet
+ * Foundation's `@openid4vc/openid4vci` / `@openid4vc/oauth2` for the protocol: the logged-in user
+ * asks for an offer; the wallet fetches it once, redeems the one-time code (5 minutes, optional
+ * tx_code) at the token endpoint, takes a c_nonce, proves its key with an `openid4vci-proof+jwt`
+ * whose `kid` is a DID URL (did:key, did:jwk, did:ethr), and receives a Profile VC issued to
+ * that DID for the user, signed by this service's issuer DID with a status entry (§7).
+ */
+export class Oid4vciIssuance {
+  readonly issuer: string;
+  private readonly library: Openid4vciIssuer;
+  private readonly authorizationServer: Oauth2AuthorizationServer;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: Oid4vciIssuanceDeps) {
+    this.issuer = `${deps.publicUrl.replace(/\/+$/, '')}${OID4VCI_ISSUER_PATH}`;
+    this.now = deps.now ?? Date.now;
+    const callbacks: Omit<CallbackContext, 'decryptJwe' | 'encryptJwe'> = {
+      hash: (data, alg) =>
+        new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+      generateRandom: (length) => new Uint8Array(randomBytes(length)),
+      signJwt: () => {
+        throw new Error('the OpenID4VCI issuer signs nothing through the library');
+      },
+      verifyJwt: proofJwtVerifier(proofDidResolver(deps.resolveEthr)),
+      clientAuthentication: () => undefined,
+    };
+    this.library = new Openid4vciIssuer({ callbacks });
+    this.authorizationServer = new Oauth2AuthorizationServer({ callbacks });
+  }
+
+  /** Credential issuer metadata (OpenID4VCI 1.0 §12.2), validated by the library. */
+  credentialIssuerMetadata() {
+    return this.library.createCredentialIssuerMetadata({
+      credential_issuer: this.issuer,
+      credential_endpoint: `${this.issuer}/credential`,
+      nonce_endpoint: `${this.issuer}/nonce`,
+      display: [{ name: 'ITP identity platform', locale: 'en' }],
+      credential_configurations_supported: {
+        [ITP_PROFILE_CONFIGURATION_ID]: {
+          format: 'jwt_vc_json',
+          cryptographic_binding_methods_supported: ['did:key', 'did:jwk', 'did:ethr'],
+          credential_signing_alg_values_supported: ['ES256K'],
+          proof_types_supported: {
+            jwt: { proof_signing_alg_values_supported: ['ES256', 'ES256K', 'EdDSA'] },
+          },
+          credential_definition: { type: [...ITP_CREDENTIAL_TYPES] },
+          credential_metadata: { display: [{ name: 'Profile', locale: 'en' }] },
+        },
+      },
+    });
+  }
+
+  /** Authorization server metadata (RFC 8414): the issuer is its own, pre-authorized code only. */
+  authorizationServerMetadata(): AuthorizationServerMetadata {
+    return this.authorizationServer.createAuthorizationServerMetadata({
+      issuer: this.issuer,
+      token_endpoint: `${this.issuer}/token`,
+      grant_types_supported: [preAuthorizedCodeGrantIdentifier],
+      token_endpoint_auth_methods_supported: ['none'],
+      'pre-authorized_grant_anonymous_access_supported': true,
+    });
+  }
+
+  private issuerMetadata() {
+    const credentialIssuer = this.credentialIssuerMetadata();
+    return {
+      originalDraftVersion: Openid4vciVersion.V1,
+      credentialIssuer,
+      authorizationServers: [this.authorizationServerMetadata()],
+      knownCredentialConfigurations:
+        this.library.getKnownCredentialConfigurationsSupported(credentialIssuer),
+    };
+  }
+
+  /**
+   * POST /v2/did/credential-offer: a new offer for `userId` (fetched once at its URI), its one-time
+   * pre-authorized code (5 minutes) and, when asked for, a numeric transaction code that is
+   * answered here only (the user types it into the wallet; it is not in the offer).
+   */
+  async createOffer(
+    userId: string,
+    request: CredentialOfferRequest,
+  ): Promise<CredentialOfferResult> {
+    const offerId = randomId();
+    const code = randomId();
+    const txCode = request.txCode
+      ? String(randomInt(0, 10 ** OID4VCI_TX_CODE_LENGTH)).padStart(OID4VCI_TX_CODE_LENGTH, '0')
+      : undefined;
+    const offerUri = `${this.issuer}/offer/${offerId}`;
+    const { credentialOffer, credentialOfferObject } = await this.library.createCredentialOffer({
+      issuerMetadata: this.issuerMetadata(),
+      credentialConfigurationIds: [ITP_PROFILE_CONFIGURATION_ID],
+      grants: {
+        [preAuthorizedCodeGrantIdentifier]: {
+          'pre-authorized_code': code,
+          ...(txCode
+            ? {
+                tx_code: {
+                  input_mode: 'numeric',
+                  length: OID4VCI_TX_CODE_LENGTH,
+                  description: 'The code shown beside the QR code',
+                },
+              }
+            : {}),
+        },
+      },
+      credentialOfferUri: offerUri,
+    });
+    const ttlMs = OID4VCI_LIFETIMES.offer * 1000;
+    await this.deps.store.putCode(
+      code,
+      {
+        userId,
+        userInfo: request.userInfo,
+        offerId,
+        ...(txCode ? { txCode } : {}),
+        failedTxCodes: 0,
+        expiresAt: this.now() + ttlMs,
+      },
+      ttlMs,
+    );
+    await this.deps.store.putOffer(offerId, JSON.stringify(credentialOfferObject), ttlMs);
+    this.deps.logger?.info({ offerId, userId, txCode: txCode !== undefined }, 'credential offer');
+    return {
+      credentialOfferUri: credentialOffer,
+      ...(txCode ? { txCode } : {}),
+      expiresInSeconds: OID4VCI_LIFETIMES.offer,
+    };
+  }
+
+  /** GET <issuer>/offer/<id>: the offer JSON, once; 404 afterwards, unknown or expired. */
+  async takeOffer(offerId: string): Promise<string> {
+    const offer = /^[A-Za-z0-9_-]{43}$/.test(offerId)
+      ? await this.deps.store.takeOffer(offerId)
+      : undefined;
+    if (!offer)
+      throw new Oid4vciError(
+        404,
+        'invalid_request',
+        'Unknown, expired or already fetched credential offer',
+      );
+    return offer;
+  }
+
+  /**
+   * The token endpoint (RFC 6749 §5, OpenID4VCI 1.0 §6): the pre-authorized code grant only. The
+   * code is redeemed once (on every replica; also after Redis lost its data: SQL mark), within 5
+   * minutes, with the right tx_code when one was given (a wrong one → invalid_grant; after
+   * MAX_FAILED_TX_CODES + 1 wrong ones the code is dropped). Answers a Bearer access token for one
+   * credential of that offer.
+   */
+  async token(body: Record<string, unknown>, request: IncomingRequest) {
+    const requestLike = toRequestLike(request);
+    const parsed = this.library_(() =>
+      this.authorizationServer.parseAccessTokenRequest({
+        accessTokenRequest: body,
+        request: requestLike,
+      }),
+    );
+    if (parsed.grant.grantType !== preAuthorizedCodeGrantIdentifier) {
+      throw new Oid4vciError(
+        400,
+        'unsupported_grant_type',
+        'Only the pre-authorized code grant is supported',
+      );
+    }
+    const code = parsed.grant.preAuthorizedCode;
+    const stored = await this.deps.store.readCode(code);
+    if (!stored) throw invalidGrant();
+    const record = stored.value;
+    const now = this.now();
+    const wrongTxCode =
+      record.txCode !== undefined &&
+      parsed.grant.txCode !== undefined &&
+      !sameText(parsed.grant.txCode, record.txCode);
+    if (wrongTxCode) {
+      const failed = record.failedTxCodes + 1;
+      await this.deps.store.replaceCode(
+        code,
+        stored,
+        failed > MAX_FAILED_TX_CODES ? null : { ...record, failedTxCodes: failed },
+      );
+      throw invalidGrant('Wrong tx_code');
+    }
+    await this.library_(() =>
+      this.authorizationServer.verifyPreAuthorizedCodeAccessTokenRequest({
+        grant: parsed.grant as never,
+        accessTokenRequest: parsed.accessTokenRequest,
+        request: requestLike,
+        expectedPreAuthorizedCode: code,
+        expectedTxCode: record.txCode,
+        preAuthorizedCodeExpiresAt: new Date(record.expiresAt),
+        now: new Date(now),
+        authorizationServerMetadata: this.authorizationServerMetadata(),
+      }),
+    );
+    // The first redemption wins, on any replica, also when Redis comes back with the code.
+    if (!(await this.deps.store.markUsed('code', code, record.expiresAt, now)))
+      throw invalidGrant();
+    await this.deps.store.replaceCode(code, stored, null);
+    const accessToken = randomId();
+    const ttlMs = OID4VCI_LIFETIMES.accessToken * 1000;
+    await this.deps.store.putAccessToken(
+      accessToken,
+      {
+        userId: record.userId,
+        userInfo: record.userInfo,
+        offerId: record.offerId,
+        expiresAt: now + ttlMs,
+      },
+      ttlMs,
+    );
+    this.deps.logger?.info({ offerId: record.offerId }, 'pre-authorized code redeemed');
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer' as const,
+      expires_in: OID4VCI_LIFETIMES.accessToken,
+    };
+  }
+
+  /** The nonce endpoint (OpenID4VCI 1.0 §7): a fresh c_nonce, one-time, 5 minutes. */
+  async nonce() {
+    const nonce = randomId();
+    const ttlMs = OID4VCI_LIFETIMES.nonce * 1000;
+    await this.deps.store.putNonce(nonce, this.now() + ttlMs, ttlMs);
+    return this.library.createNonceResponse({
+      cNonce: nonce,
+      cNonceExpiresIn: OID4VCI_LIFETIMES.nonce,
+    });
+  }
+
+  /**
+   * The credential endpoint (OpenID4VCI 1.0 §8): the access token of the token endpoint (Bearer,
+   * one credential), one `jwt` proof whose `nonce` is a c_nonce of the nonce endpoint not used
+   * before (else invalid_nonce), `aud` this issuer and `kid` a DID URL of did:key, did:jwk or
+   * did:ethr whose key signed it (else invalid_proof). The VC names that DID as
+   * `credentialSubject.id` and the user as `credentialSubject.sub`.
+   */
+  async credential(authorization: string | undefined, body: unknown) {
+    const match = /^Bearer ([A-Za-z0-9_-]{1,128})$/.exec(authorization ?? '');
+    if (!match?.[1]) throw invalidToken('Authorization: Bearer <access token> is required');
+    const token = match[1];
+    const stored = await this.deps.store.readAccessToken(token);
+    const now = this.now();
+    if (!stored || stored.value.expiresAt <= now) throw invalidToken();
+    const grant = stored.value;
+    const issuerMetadata = this.issuerMetadata();
+    const request = this.library_(() =>
+      this.library.parseCredentialRequest({
+        issuerMetadata,
+        credentialRequest: (body ?? {}) as Record<string, unknown>,
+      }),
+    );
+    if (request.credentialConfigurationId !== ITP_PROFILE_CONFIGURATION_ID) {
+      throw new Oid4vciError(
+        400,
+        'unknown_credential_configuration',
+        `Ask for credential_configuration_id ${ITP_PROFILE_CONFIGURATION_ID}`,
+      );
+    }
+    const proofs = request.proofs?.jwt;
+    if (!proofs || proofs.length !== 1 || typeof proofs[0] !== 'string') {
+      throw new Oid4vciError(400, 'invalid_proof', 'Send exactly one proof of type jwt');
+    }
+    const proofJwt = proofs[0];
+    let nonce: unknown;
+    try {
+      nonce = decodeJwt({ jwt: proofJwt }).payload.nonce;
+    } catch {
+      throw new Oid4vciError(400, 'invalid_proof', 'The proof is not a JWT');
+    }
+    if (typeof nonce !== 'string' || nonce.length === 0)
+      throw invalidNonce('The proof has no nonce');
+    const nonceExpiresAt = await this.deps.store.takeNonce(nonce);
+    if (nonceExpiresAt === undefined || nonceExpiresAt <= now) throw invalidNonce();
+    if (!(await this.deps.store.markUsed('nonce', nonce, nonceExpiresAt, now)))
+      throw invalidNonce();
+    const verified = await this.library_(() =>
+      this.library.verifyCredentialRequestJwtProof({
+        issuerMetadata,
+        jwt: proofJwt,
+        expectedNonce: nonce,
+        nonceExpiresAt: new Date(nonceExpiresAt),
+        now: new Date(now),
+      }),
+    );
+    if (verified.signer.method !== 'did') {
+      throw new Oid4vciError(400, 'invalid_proof', 'The proof kid must be a DID URL');
+    }
+    const did = verified.signer.didUrl.split('#')[0] ?? '';
+    const holder = did.startsWith('did:ethr:') ? canonicalDid(did) : did;
+    try {
+      await this.deps.activeUsers.assertActive(grant.userId);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) {
+        throw new Oid4vciError(
+          400,
+          'credential_request_denied',
+          'The credential can no longer be issued',
+        );
+      }
+      throw err;
+    }
+    // One credential per access token: of concurrent requests only one is answered.
+    if (!(await this.deps.store.spendAccessToken(token, stored))) throw invalidToken();
+    const issuer = this.deps.credentials.serviceDids.issuers[0]?.did;
+    if (!issuer) throw new Error('did-service has no issuer DID');
+    const vc = await signProfileCredential(this.deps.credentials, {
+      issuer,
+      holder,
+      userId: grant.userId,
+      userInfo: grant.userInfo,
+    });
+    this.deps.logger?.info({ offerId: grant.offerId, holder }, 'credential issued (OpenID4VCI)');
+    return this.library.createCredentialResponse({
+      credentialRequest: request,
+      credentials: [{ credential: vc.proof.jwt as string }],
+    });
+  }
+
+  /** Runs a library step, its OAuth refusals as Oid4vciError (their code and description). */
+  private library_<T>(step: () => T): T {
+    const rethrow = (err: unknown): never => {
+      if (err instanceof Oauth2ServerErrorResponseError) {
+        throw new Oid4vciError(
+          err.status === 401 ? 401 : 400,
+          err.errorResponse.error,
+          err.errorResponse.error_description ?? err.errorResponse.error,
+        );
+      }
+      throw err;
+    };
+    try {
+      const result = step();
+      if (result instanceof Promise) return result.catch(rethrow) as T;
+      return result;
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+}
+
+/** Compares two short texts in constant time for their length. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function toRequestLike(request: IncomingRequest): RequestLike {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return { method: request.method as HttpMethod, url: request.url, headers };
+}

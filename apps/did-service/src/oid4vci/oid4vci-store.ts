@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { toStoreError, type KvStore, type SqlDatabase } from '@itp/stores';
+import type { CredentialOfferRequest } from '@itp/schemas';
+import type { DidTables } from '../db/did-tables.js';
+
+/** What a pre-authorized code (and then its access token) grants: one credential for a user. */
+export interface Oid4vciGrant {
+  userId: string;
+  userInfo: CredentialOfferRequest['userInfo'];
+  /** The offer it came from (logs, one credential per offer). */
+  offerId: string;
+}
+
+/** A pre-authorized code, kept under the hash of the code. */
+export interface PreAuthorizedCodeRecord extends Oid4vciGrant {
+  /** The transaction code the user was given (absent: none asked for). */
+  txCode?: string;
+  /** Wrong transaction codes so far; the code is dropped at the limit. */
+  failedTxCodes: number;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** An access token of the token endpoint, kept under its hash. */
+export interface AccessTokenRecord extends Oid4vciGrant {
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** A record with the exact JSON it was read as (the compare-and-swap operand). */
+export interface Stored<T> {
+  raw: string;
+  value: T;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The OpenID4VCI state of did-service in its KvStore (`did:oid4vci:*`; every replica serves every
+ * step): offers (fetched once), pre-authorized codes, access tokens and c_nonces. Codes, tokens
+ * and nonces are stored under their SHA-256 only. Every one-time rule is one atomic Redis step
+ * (getDel or compare-and-swap), and a redeemed code or a spent nonce is also marked in SQL
+ * (`did_oid4vci_uses`), so a Redis that restarts empty or from an older snapshot cannot make
+ * one usable again (docs/adr/0019).
+ */
+export class Oid4vciStore {
+  constructor(
+    private readonly kv: KvStore,
+    private readonly database: SqlDatabase<DidTables>,
+  ) {}
+
+  /** Keeps the offer JSON for one GET. */
+  async putOffer(id: string, offer: string, ttlMs: number): Promise<void> {
+    await this.kv.set(`oid4vci:offer:${id}`, offer, { ttlMs });
+  }
+
+  /** The offer JSON, once (the first caller gets it, the others undefined). */
+  async takeOffer(id: string): Promise<string | undefined> {
+    return (await this.kv.getDel(`oid4vci:offer:${id}`)) ?? undefined;
+  }
+
+  async putCode(code: string, record: PreAuthorizedCodeRecord, ttlMs: number): Promise<void> {
+    await this.kv.set(this.codeKey(code), JSON.stringify(record), { ttlMs });
+  }
+
+  async readCode(code: string): Promise<Stored<PreAuthorizedCodeRecord> | undefined> {
+    const raw = await this.kv.get(this.codeKey(code));
+    return raw === null ? undefined : { raw, value: JSON.parse(raw) as PreAuthorizedCodeRecord };
+  }
+
+  /**
+   * Replaces the code record read as `current` (keeping its TTL), or deletes it (`next` null);
+   * false when it changed meanwhile (another request got there first).
+   */
+  replaceCode(
+    code: string,
+    current: Stored<PreAuthorizedCodeRecord>,
+    next: PreAuthorizedCodeRecord | null,
+  ): Promise<boolean> {
+    return this.kv.compareAndSwap(
+      this.codeKey(code),
+      current.raw,
+      next === null ? null : JSON.stringify(next),
+    );
+  }
+
+  async putAccessToken(token: string, record: AccessTokenRecord, ttlMs: number): Promise<void> {
+    await this.kv.set(this.tokenKey(token), JSON.stringify(record), { ttlMs });
+  }
+
+  async readAccessToken(token: string): Promise<Stored<AccessTokenRecord> | undefined> {
+    const raw = await this.kv.get(this.tokenKey(token));
+    return raw === null ? undefined : { raw, value: JSON.parse(raw) as AccessTokenRecord };
+  }
+
+  /** Spends the access token read as `current`; false when another request spent it first. */
+  spendAccessToken(token: string, current: Stored<AccessTokenRecord>): Promise<boolean> {
+    return this.kv.compareAndSwap(this.tokenKey(token), current.raw, null);
+  }
+
+  async putNonce(nonce: string, expiresAt: number, ttlMs: number): Promise<void> {
+    await this.kv.set(this.nonceKey(nonce), String(expiresAt), { ttlMs });
+  }
+
+  /** Takes a c_nonce once: its expiry (epoch ms), or undefined when unknown or taken before. */
+  async takeNonce(nonce: string): Promise<number | undefined> {
+    const raw = await this.kv.getDel(this.nonceKey(nonce));
+    return raw === null ? undefined : Number(raw);
+  }
+
+  /**
+   * Marks a one-time value (`kind` code or nonce) used in SQL: true for the first caller on any
+   * replica, false when it was used before. The value itself is not stored, only its hash.
+   */
+  async markUsed(kind: 'code' | 'nonce', value: string, expiresAt: number, now: number) {
+    try {
+      // Rows stay an hour past their expiry (clock skew between replicas costs nothing then).
+      await this.database.db
+        .deleteFrom('did_oid4vci_uses')
+        .where('expires_at', '<', now - 3_600_000)
+        .execute();
+      const result = await this.database.db
+        .insertInto('did_oid4vci_uses')
+        .values({ id_hash: sha256(`${kind}:${value}`), expires_at: expiresAt })
+        .onConflict((oc) => oc.column('id_hash').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    } catch (err) {
+      throw toStoreError('database', err);
+    }
+  }
+
+  private codeKey(code: string): string {
+    return `oid4vci:code:${sha256(code)}`;
+  }
+
+  private tokenKey(token: string): string {
+    return `oid4vci:token:${sha256(token)}`;
+  }
+
+  private nonceKey(nonce: string): string {
+    return `oid4vci:nonce:${sha256(nonce)}`;
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import type { JwtSigner } from '@openid4vc/oauth2';
+import { SignJWT } from 'jose';
+import { newDidJwkKey } from '../testing/oid4vci-wallet.js';
+import { proofDidResolver, proofJwtVerifier } from './proof-keys.js';
+
+/** did:ethr is not needed here: a resolver that knows no did:ethr. */
+const verify = proofJwtVerifier(
+  proofDidResolver(async () => ({
+    didResolutionMetadata: { error: 'notFound' },
+    didDocument: null,
+    didDocumentMetadata: {},
+  })),
+);
+
+const jwtBy = async (key: Awaited<ReturnType<typeof newDidJwkKey>>, kid: string) =>
+  new SignJWT({ aud: 'x' }).setProtectedHeader({ alg: 'ES256', kid }).sign(key.privateKey);
+
+const didSigner = (didUrl: string): JwtSigner => ({ method: 'did', didUrl, alg: 'ES256' });
+
+describe('proofJwtVerifier (the proof key of a credential request)', () => {
+  it('verifies a did:jwk key without `use`, and returns its JWK', async () => {
+    const key = await newDidJwkKey();
+    const compact = await jwtBy(key, key.kid);
+    const result = await verify(didSigner(key.kid), { header: {}, payload: {}, compact } as never);
+    expect(result).toEqual({ verified: true, signerJwk: key.publicJwk });
+  });
+
+  it('refuses a did:jwk key for encryption, another key’s signature, a DID without a fragment, other methods and other signer kinds', async () => {
+    const key = await newDidJwkKey();
+    const other = await newDidJwkKey();
+    const encJwk = { ...key.publicJwk, use: 'enc' };
+    const encDid = `did:jwk:${Buffer.from(JSON.stringify(encJwk)).toString('base64url')}`;
+    const cases: Array<[JwtSigner, string]> = [
+      [didSigner(`${encDid}#0`), await jwtBy(key, `${encDid}#0`)],
+      [didSigner(key.kid), await jwtBy(other, key.kid)],
+      [didSigner(key.did), await jwtBy(key, key.did)],
+      [didSigner(`${key.did}#1`), await jwtBy(key, `${key.did}#1`)],
+      [didSigner('did:web:example.com#key-1'), await jwtBy(key, 'did:web:example.com#key-1')],
+      [
+        didSigner('did:ethr:0x0000000000000000000000000000000000000001#controller'),
+        await jwtBy(key, 'x'),
+      ],
+      [{ method: 'jwk', publicJwk: key.publicJwk, alg: 'ES256' }, await jwtBy(key, 'x')],
+    ];
+    for (const [signer, compact] of cases) {
+      const result = await verify(signer, { header: {}, payload: {}, compact } as never);
+      expect(result.verified).toBe(false);
+    }
+  });
+});

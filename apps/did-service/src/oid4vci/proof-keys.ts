@@ -1,0 +1,83 @@
+import type { Jwk, VerifyJwtCallback } from '@openid4vc/oauth2';
+import { verifyJWS } from 'did-jwt';
+import { Resolver, type DIDResolutionResult, type VerificationMethod } from 'did-resolver';
+import { getDidJwkResolver } from '@veramo/did-provider-jwk';
+import { getDidKeyResolver } from '@veramo/did-provider-key';
+
+/** The DID methods a wallet may prove its key with (contract §10). */
+export const PROOF_DID_METHODS = ['key', 'jwk', 'ethr'] as const;
+
+/** Resolves a DID (did:ethr through the service's agent: its chain and registry). */
+export type ResolveDid = (did: string) => Promise<DIDResolutionResult>;
+
+/**
+ * did:key and did:jwk with Veramo's maintained resolvers (no network: the key is in the DID),
+ * did:ethr with `resolveEthr` (the agent's resolver); any other method resolves to nothing.
+ */
+export function proofDidResolver(resolveEthr: ResolveDid): ResolveDid {
+  const local = new Resolver({ ...getDidJwkResolver(), ...getDidKeyResolver() });
+  return async (did) => {
+    const method = did.split(':')[1];
+    if (method === 'ethr') return resolveEthr(did);
+    if (method === 'key' || method === 'jwk') return local.resolve(did);
+    return {
+      didResolutionMetadata: { error: 'unsupportedDidMethod' },
+      didDocument: null,
+      didDocumentMetadata: {},
+    };
+  };
+}
+
+/** The verification method `didUrl` names, when the DID's document lists it for authentication or assertions. */
+function provingMethod(
+  resolution: DIDResolutionResult,
+  didUrl: string,
+): VerificationMethod | undefined {
+  const document = resolution.didDocument;
+  if (!document) return undefined;
+  const did = didUrl.split('#')[0] ?? '';
+  const absolute = (id: string) => (id.startsWith('#') ? `${did}${id}` : id);
+  const methods = document.verificationMethod ?? [];
+  const named = (ref: string | VerificationMethod) =>
+    typeof ref === 'string' ? absolute(ref) === didUrl : absolute(ref.id) === didUrl;
+  const relationships = [...(document.authentication ?? []), ...(document.assertionMethod ?? [])];
+  const listed = relationships.find(named);
+  if (listed) return typeof listed === 'string' ? methods.find((m) => named(m)) : listed;
+  // did:jwk: a JWK without `use` serves every relationship (did:jwk spec §2.2); Veramo's resolver
+  // lists relationships only for `use: "sig"`. A JWK for encryption (`use: "enc"`) never signs.
+  if (did.startsWith('did:jwk:')) {
+    const vm = methods.find((m) => named(m));
+    const use = (vm?.publicKeyJwk as { use?: string } | undefined)?.use;
+    if (vm && use !== 'enc') return vm;
+  }
+  return undefined;
+}
+
+/**
+ * The `verifyJwt` callback of the OpenID4VCI issuer for proof JWTs: the signer must be a DID URL
+ * (`kid`) of did:key, did:jwk or did:ethr whose document lists that key for authentication or
+ * assertions, and the signature must be that key's (did-jwt: ES256, ES256K — also by a did:ethr
+ * address, recovered — and EdDSA). Anything else does not verify (→ invalid_proof).
+ */
+export function proofJwtVerifier(resolveDid: ResolveDid): VerifyJwtCallback {
+  return async (signer, { compact }) => {
+    if (signer.method !== 'did') return { verified: false };
+    const did = signer.didUrl.split('#')[0] ?? '';
+    const method = did.split(':')[1] ?? '';
+    if (
+      !signer.didUrl.includes('#') ||
+      !(PROOF_DID_METHODS as readonly string[]).includes(method)
+    ) {
+      return { verified: false };
+    }
+    try {
+      const vm = provingMethod(await resolveDid(did), signer.didUrl);
+      if (!vm) return { verified: false };
+      verifyJWS(compact, vm);
+      // did:ethr's key is an address (no JWK): the library needs the JWK only for key attestations.
+      return { verified: true, signerJwk: (vm.publicKeyJwk ?? {}) as Jwk };
+    } catch {
+      return { verified: false };
+    }
+  };
+}

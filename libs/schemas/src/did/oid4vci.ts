@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { userInfoSchema } from './user-info.js';
+
+/**
+ * OpenID4VCI 1.0, pre-authorized code flow (contract §10, docs/api.md §10): what the logged-in
+ * user asks for with `POST /v2/did/credential-offer`, and what it answers. The protocol endpoints
+ * under `/v2/did/oid4vci` speak OpenID4VCI / OAuth 2.0 (their bodies are the specifications').
+ */
+
+/** Digits of a transaction code (tx_code): short enough to type, one-time, with few attempts. */
+export const OID4VCI_TX_CODE_LENGTH = 6;
+
+export const credentialOfferRequestSchema = z
+  .object({
+    txCode: z.boolean().default(false).meta({
+      description:
+        'true: the code is redeemed only with a numeric transaction code, answered here (never in the offer)',
+    }),
+    userInfo: userInfoSchema.default({}).meta({
+      description:
+        'profile claims of the credential (as create-vc’s userInfo); `id` and `sub` are the service’s',
+    }),
+  })
+  .meta({ title: 'CredentialOfferRequest' });
+export type CredentialOfferRequest = z.infer<typeof credentialOfferRequestSchema>;
+
+export const credentialOfferResultSchema = z
+  .object({
+    credentialOfferUri: z
+      .string()
+      .startsWith('openid-credential-offer://?credential_offer_uri=')
+      .meta({
+        description:
+          'openid-credential-offer://?credential_offer_uri=<url-encoded <PUBLIC_URL>/v2/did/oid4vci/offer/<id>>: show it as a QR code',
+      }),
+    txCode: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .optional()
+      .meta({
+        description: 'the transaction code the user types into the wallet (when asked for)',
+      }),
+    expiresInSeconds: z.number().int().meta({ description: 'the offer and its code expire then' }),
+  })
+  .meta({ title: 'CredentialOfferResult' });
+export type CredentialOfferResult = z.infer<typeof credentialOfferResultSchema>;
