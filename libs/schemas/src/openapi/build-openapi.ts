@@ -331,8 +331,7 @@ export function buildOpenApiDocument(
         'the codes it can answer. ' +
         'Web sites log users in with OpenID Connect at the issuer `<server>/v2/auth/oidc`: its ' +
         'endpoints (authorization, token, userinfo, JWKS, end-session) and their errors are ' +
-        'described by its discovery document `/v2/auth/oidc/.well-known/openid-configuration` ' +
-        '(security scheme `oidc`). ' +
+        'described by its discovery document `/v2/auth/oidc/.well-known/openid-configuration`. ' +
         'Unknown routes answer 404. The JSON-RPC APIs are described by OpenRPC documents' +
         (links ? `:\n\n${links}` : '.'),
     },
@@ -351,13 +350,6 @@ export function buildOpenApiDocument(
           description: 'relying-party client id and secret',
         },
         userBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        oidc: {
-          type: 'openIdConnect',
-          openIdConnectUrl: `${options.serverUrl ?? ''}/v2/auth/oidc/.well-known/openid-configuration`,
-          description:
-            'The OpenID Connect provider: Authorization Code with PKCE S256, client_secret_basic ' +
-            'or client_secret_post (registered web-site clients)',
-        },
       },
     },
   };
