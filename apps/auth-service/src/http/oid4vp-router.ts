@@ -1,7 +1,7 @@
-import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
-import { DEFAULT_RETRY_AFTER_SECONDS, isBaseError } from '@itp/errors';
-import { oid4vpAuthorizationResponseSchema, type OAuthErrorBody } from '@itp/schemas';
-import type { Logger } from '@itp/service-kit';
+import express, { type Router } from 'express';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
+import { oid4vpAuthorizationResponseSchema } from '@itp/schemas';
+import { oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
 import { OAuthError } from '../oid4vp/oauth-error.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 
@@ -14,59 +14,14 @@ export interface Oid4vpRouterDeps {
 /** The media type of a request object (RFC 9101 §10.2). */
 export const REQUEST_OBJECT_MEDIA_TYPE = 'application/oauth-authz-req+jwt';
 
-function sendOAuthError(res: Response, status: number, body: OAuthErrorBody): void {
-  res.status(status).json(body);
-}
-
-/**
- * Every failure of these routes in the OAuth error shape `{ error, error_description }` (what a
- * wallet reads), never the REST error body: refusals as thrown (OAuthError), the form parser's
- * answers (413 over BODY_LIMIT_BYTES, any other malformed body 400 invalid_request), a
- * dependency down 503 temporarily_unavailable + Retry-After, anything else 500 server_error
- * (the detail only in the log).
- */
-function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, _next) => {
-    if (res.headersSent) {
-      req.socket.destroy();
-      return;
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    if (err instanceof OAuthError) {
-      if (err.status === 503) {
-        res.setHeader('Retry-After', String(err.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS));
-      }
-      sendOAuthError(res, err.status, err.body);
-      return;
-    }
-    if (isBaseError(err) && err.status === 503) {
-      res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
-      sendOAuthError(res, 503, {
-        error: 'temporarily_unavailable',
-        error_description: 'The service is temporarily unavailable; try again later',
-      });
-      return;
-    }
-    const parser = err as { type?: string; status?: number; expose?: boolean };
-    if (parser?.type === 'entity.too.large') {
-      sendOAuthError(res, 413, {
-        error: 'invalid_request',
-        error_description: 'Request body is larger than the limit',
-      });
-      return;
-    }
-    if (parser?.expose && typeof parser.status === 'number' && parser.status < 500) {
-      sendOAuthError(res, 400, {
-        error: 'invalid_request',
-        error_description: 'Malformed request body',
-      });
-      return;
-    }
-    logger.error({ err, reqId: req.id }, 'unhandled error');
-    sendOAuthError(res, 500, {
-      error: 'server_error',
-      error_description: `Internal error (request id ${String(req.id)})`,
-    });
+/** The router's own refusals (OAuthError) as thrown, a 503 with its Retry-After. */
+function oid4vpRefusal(err: unknown): OAuthRefusal | undefined {
+  if (!(err instanceof OAuthError)) return undefined;
+  const retryAfter = err.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  return {
+    status: err.status,
+    body: err.body,
+    ...(err.status === 503 ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
   };
 }
 
@@ -107,6 +62,6 @@ export function oid4vpRouter(deps: Oid4vpRouterDeps): Router {
     res.status(200).json({});
   });
 
-  router.use(oauthErrorHandler(deps.logger));
+  router.use(oauthErrorHandler(deps.logger, oid4vpRefusal));
   return router;
 }

@@ -1,8 +1,7 @@
-import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
-import { DEFAULT_RETRY_AFTER_SECONDS, isBaseError } from '@itp/errors';
-import { jsonBody, type Logger } from '@itp/service-kit';
+import express, { type Router } from 'express';
+import { jsonBody, oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
 import { OID4VCI_ISSUER_PATH, type Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
-import { Oid4vciError, type Oid4vciErrorBody } from '../oid4vci/oid4vci-error.js';
+import { Oid4vciError } from '../oid4vci/oid4vci-error.js';
 
 export interface Oid4vciRouterDeps {
   issuance: Oid4vciIssuance;
@@ -16,55 +15,15 @@ export const OID4VCI_WELL_KNOWN_PATHS = {
   authorizationServer: `/.well-known/oauth-authorization-server${OID4VCI_ISSUER_PATH}`,
 } as const;
 
-function send(res: Response, status: number, body: Oid4vciErrorBody): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.status(status).json(body);
-}
-
-/**
- * Every failure of the OpenID4VCI routes in the OAuth error shape `{ error, error_description }`:
- * refusals as thrown (Oid4vciError; a 401 with `WWW-Authenticate: Bearer error="invalid_token"`),
- * the body parsers' answers (413, 400 invalid_request), a store or the chain down 503
- * temporarily_unavailable + Retry-After, anything else 500 server_error (detail only in the log).
- */
-function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, _next) => {
-    if (res.headersSent) {
-      req.socket.destroy();
-      return;
-    }
-    if (err instanceof Oid4vciError) {
-      if (err.status === 401) {
-        res.setHeader('WWW-Authenticate', `Bearer error="${err.error}"`);
-      }
-      send(res, err.status, err.body);
-      return;
-    }
-    if (isBaseError(err) && err.status === 503) {
-      res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
-      send(res, 503, {
-        error: 'temporarily_unavailable',
-        error_description: 'The service is temporarily unavailable; try again later',
-      });
-      return;
-    }
-    const parser = err as { type?: string; status?: number; expose?: boolean };
-    if (parser?.type === 'entity.too.large') {
-      send(res, 413, {
-        error: 'invalid_request',
-        error_description: 'Request body is larger than the limit',
-      });
-      return;
-    }
-    if (parser?.expose && typeof parser.status === 'number' && parser.status < 500) {
-      send(res, 400, { error: 'invalid_request', error_description: 'Malformed request body' });
-      return;
-    }
-    logger.error({ err, reqId: req.id }, 'unhandled error');
-    send(res, 500, {
-      error: 'server_error',
-      error_description: `Internal error (request id ${String(req.id)})`,
-    });
+/** The router's own refusals (Oid4vciError); a 401 names the error in `WWW-Authenticate`. */
+function oid4vciRefusal(err: unknown): OAuthRefusal | undefined {
+  if (!(err instanceof Oid4vciError)) return undefined;
+  return {
+    status: err.status,
+    body: err.body,
+    ...(err.status === 401
+      ? { headers: { 'WWW-Authenticate': `Bearer error="${err.error}"` } }
+      : {}),
   };
 }
 
@@ -133,7 +92,7 @@ export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
     res.json(answer);
   });
 
-  router.use(base, oauthErrorHandler(deps.logger));
-  router.use('/.well-known', oauthErrorHandler(deps.logger));
+  router.use(base, oauthErrorHandler(deps.logger, oid4vciRefusal));
+  router.use('/.well-known', oauthErrorHandler(deps.logger, oid4vciRefusal));
   return router;
 }
