@@ -1,7 +1,8 @@
 /**
  * A third-party OpenID4VP 1.0 wallet: the OpenWallet Foundation's `Openid4vpClient`
  * (@openid4vc/openid4vp) resolves the request and builds and submits the response, `dcql` picks
- * the credential, did-jwt-vc signs the presentation with the holder's own key, and the request
+ * the credential, did-jwt-vc (a did:ethr holder) or jose (a did:jwk holder, ES256) signs the
+ * presentation with the holder's own key, and the request
  * object's signature is checked with did-jwt over a did:ethr resolver. Nothing of this platform's
  * code is involved, so what passes here passes with any wallet built on those libraries.
  *
@@ -21,14 +22,30 @@ import { ES256KSigner, decodeJWT, hexToBytes, verifyJWS } from 'did-jwt';
 import { createVerifiablePresentationJwt } from 'did-jwt-vc';
 import type { Resolvable, VerificationMethod } from 'did-resolver';
 import { Signature, SigningKey, computeAddress, getBytes, hexlify } from 'ethers';
+import { SignJWT, type CryptoKey } from 'jose';
 
 const VC_CONTEXT = 'https://www.w3.org/2018/credentials/v1';
 
-/** The holder: its DID and the private key of that DID's controller address (0x hex). */
-export interface Holder {
+/** A did:ethr holder: its DID and the private key of that DID's controller address (0x hex). */
+export interface EthrHolder {
   did: string;
   privateKey: string;
 }
+
+/**
+ * A holder of a did:jwk on a P-256 key of its own (jose): presentations are signed ES256 by
+ * jose's SignJWT with `privateKey`, header `kid` the key's DID URL (`<did>#0`).
+ */
+export interface JwkHolder {
+  did: string;
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+/** The holder: a did:ethr controller key or a did:jwk P-256 key. */
+export type Holder = EthrHolder | JwkHolder;
+
+const isJwkHolder = (holder: Holder): holder is JwkHolder => typeof holder.privateKey !== 'string';
 
 /** What the wallet read from a verified request object, ready to answer. */
 export interface ResolvedLoginRequest {
@@ -229,9 +246,9 @@ export class Oid4vpWallet {
   }
 
   /**
-   * A VP JWT of `vcJwt`, signed by the holder's key (ES256K, `kid` the DID's controller),
-   * bound to this request: `aud` the full client id (OpenID4VP §14.8) unless `aud` says
-   * otherwise, `nonce` the request's.
+   * A VP JWT of `vcJwt`, signed by the holder's key (did:ethr: ES256K by did-jwt-vc, `kid` the
+   * DID's controller; did:jwk: ES256 by jose, `kid` the holder's), bound to this request: `aud`
+   * the full client id (OpenID4VP §14.8) unless `aud` says otherwise, `nonce` the request's.
    */
   async presentation(
     resolved: ResolvedLoginRequest,
@@ -239,16 +256,23 @@ export class Oid4vpWallet {
     overrides: { aud?: string; nonce?: string } = {},
   ): Promise<string> {
     const { holder } = this.options;
+    const vp = {
+      '@context': [VC_CONTEXT],
+      type: ['VerifiablePresentation'],
+      verifiableCredential: [vcJwt],
+    };
+    const aud = overrides.aud ?? resolved.clientId;
+    const nonce = overrides.nonce ?? resolved.nonce;
+    if (isJwkHolder(holder)) {
+      return new SignJWT({ vp, nonce })
+        .setProtectedHeader({ typ: 'JWT', alg: 'ES256', kid: holder.kid })
+        .setIssuer(holder.did)
+        .setAudience(aud)
+        .setNotBefore(Math.floor(Date.now() / 1000))
+        .sign(holder.privateKey);
+    }
     return createVerifiablePresentationJwt(
-      {
-        vp: {
-          '@context': [VC_CONTEXT],
-          type: ['VerifiablePresentation'],
-          verifiableCredential: [vcJwt],
-        },
-        aud: overrides.aud ?? resolved.clientId,
-        nonce: overrides.nonce ?? resolved.nonce,
-      },
+      { vp, aud, nonce },
       { did: holder.did, signer: ES256KSigner(hexToBytes(holder.privateKey)), alg: 'ES256K' },
       { header: { typ: 'JWT', alg: 'ES256K', kid: `${holder.did}#controller` } },
     );

@@ -6,6 +6,7 @@ import { authSuite } from './auth.suite.js';
 import type { Suite } from './context.js';
 import { didSuite } from './did.suite.js';
 import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
+import { oid4vciSuite } from './oid4vci.suite.js';
 import { oid4vpSuite } from './oid4vp.suite.js';
 import { oidcSuite } from './oidc.suite.js';
 import { revocationSuite } from './revocation.suite.js';
@@ -16,6 +17,7 @@ export const SUITES: readonly Suite[] = [
   didSuite,
   revocationSuite,
   oid4vpSuite,
+  oid4vciSuite,
   oidcSuite,
   tokenSuite,
   jsonRpcEnvelopeSuite,

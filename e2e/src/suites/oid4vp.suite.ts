@@ -71,7 +71,7 @@ export async function ownHolder(stack: GatewayStack, alias: string): Promise<Own
   };
 }
 
-interface SiteLogin {
+export interface SiteLogin {
   requestId: string;
   openid4vpUri: string;
   /** The site's poll: auth-user-result-by-app. */
@@ -79,7 +79,7 @@ interface SiteLogin {
 }
 
 /** The web site's side: a login request (auth-user-by-app) and its poll. */
-async function siteLogin(gw: string, path: string): Promise<SiteLogin> {
+export async function siteLogin(gw: string, path: string): Promise<SiteLogin> {
   const created = await post(
     `${gw}/v2/auth/auth-user-by-app`,
     { requestId: `${DEMO_SITE.requestIdPrefix}${path}?`, waitTime: 120 },
@@ -113,7 +113,7 @@ function uriParameters(openid4vpUri: string): { clientId: string; requestUri: st
  * A refusal of the response endpoint: 400, an OAuth error body and nothing else, and nothing
  * about the user in it.
  */
-function expectRefusal(answer: SubmitAnswer, error?: string): void {
+export function expectRefusal(answer: SubmitAnswer, error?: string): void {
   expect(answer.status).toBe(400);
   expect(answer.contentType).toMatch(/^application\/json\b/);
   expect(answer.body).toEqual({
