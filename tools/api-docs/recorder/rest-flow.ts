@@ -280,6 +280,15 @@ export async function recordRestExamples(
   });
   await rec.bodyErrors(`${DID}/revoke-vc`, { bearer });
 
+  // OpenID4VCI: an offer for the user's own wallet (the wallet's calls are the issuer's, OAuth).
+  await rec.ok('POST', `${DID}/credential-offer`, {
+    json: { txCode: true, userInfo: { name: 'Demo User', email: 'demo@example.com' } },
+    bearer,
+    summary: 'an offer with a transaction code: show the URI as a QR code, tell the user the code',
+  });
+  await rec.fails('POST', `${DID}/credential-offer`, 'unauthenticated', { json: {} });
+  await rec.bodyErrors(`${DID}/credential-offer`, { bearer });
+
   // Last: failures per id lock that (unknown) id for a while...
   const locked = { id: 'example-locked-user', password: 'not-the-password' };
   for (let i = 0; i < MAX_FAILURES_PER_ID; i++) {

@@ -17,6 +17,8 @@ import {
   DID_ERRORS,
   authUserWithVpRequestSchema,
   createDidRequestSchema,
+  credentialOfferRequestSchema,
+  credentialOfferResultSchema,
   createVcRequestSchema,
   createVpRequestSchema,
   didRecordSchema,
@@ -279,6 +281,25 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     response: revokeVcResultSchema,
     security: { scheme: 'bearer' },
     errors: [...DID_BODY, D.notRevocable, D.unauthenticated, D.notYourCredential, D.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/did/credential-offer',
+    tag: 'did',
+    summary: 'An OpenID4VCI credential offer for the caller: any standard wallet receives the VC',
+    description:
+      'OpenID4VCI 1.0, pre-authorized code flow (docs/api.md §10): the answer is the offer URI ' +
+      'to show as a QR code; the wallet fetches the offer once, redeems its one-time code (5 ' +
+      'minutes, with the transaction code when `txCode` was asked for) at the token endpoint of ' +
+      'the credential issuer `<server>/v2/did/oid4vci`, proves its key and receives a ' +
+      '`jwt_vc_json` credential (types VerifiableCredential, Profile) issued to its own DID ' +
+      '(did:key, did:jwk or did:ethr) with `credentialSubject.sub` = the caller and a status ' +
+      "entry. The issuer's endpoints are described by its metadata " +
+      '`/.well-known/openid-credential-issuer/v2/did/oid4vci` (OAuth error bodies).',
+    request: credentialOfferRequestSchema,
+    response: credentialOfferResultSchema,
+    security: { scheme: 'bearer' },
+    errors: [...DID_BODY, D.unauthenticated, D.unavailable],
   },
   {
     method: 'get',
