@@ -6,6 +6,38 @@ import { createEthersProvider } from '@itp/chain/ethers';
 
 const { bytecode, deployedBytecode } = ethrDidRegistry.EthereumDIDRegistry;
 
+/** How long the deployment may take to be mined (a dev chain mines at once). */
+const RECEIPT_TIMEOUT_MS = 60_000;
+
+interface RpcReceipt {
+  status?: string;
+  contractAddress?: string | null;
+}
+
+/**
+ * The receipt of `hash`, asked for until it exists. Not ethers' `tx.wait()`: when its first look
+ * comes before the transaction is visible, it waits for the next block, and a dev chain that
+ * mines on demand makes none while idle (the wait then times out although the deployment was
+ * mined).
+ */
+async function receiptOf(
+  client: ReturnType<typeof createChainClient>,
+  hash: string,
+  timeoutMs: number,
+): Promise<RpcReceipt> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await client.request<RpcReceipt | null>('eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt;
+    if (Date.now() > deadline) {
+      throw Object.assign(new Error('no receipt'), {
+        shortMessage: 'wait for transaction timeout',
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The ERC-1056 registry's runtime code, as the package's artifact has it (lower-case hex). */
 export const DID_REGISTRY_RUNTIME_CODE: string = deployedBytecode.toLowerCase();
 
@@ -34,8 +66,8 @@ export async function deployDidRegistry(
     provider.pollingInterval = 250;
     try {
       const tx = await new Wallet(deployerPrivateKey, provider).sendTransaction({ data: bytecode });
-      const receipt = await tx.wait(1, 60_000);
-      if (receipt?.status !== 1 || !receipt.contractAddress) {
+      const receipt = await receiptOf(client, tx.hash, RECEIPT_TIMEOUT_MS);
+      if (receipt.status !== '0x1' || !receipt.contractAddress) {
         throw new InternalError('DID registry deployment transaction failed');
       }
       return getAddress(receipt.contractAddress);
