@@ -31,7 +31,7 @@ async function receiptOf(
     if (receipt) return receipt;
     if (Date.now() > deadline) {
       throw Object.assign(new Error('no receipt'), {
-        shortMessage: 'wait for transaction timeout',
+        shortMessage: `no receipt within ${timeoutMs / 1000} s`,
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
