@@ -200,7 +200,7 @@ async function wireDidService(
     publicUrl: publicUrl(config),
     store: oid4vciStore,
     credentials,
-    resolveEthr: (did) => agent.resolveDid({ didUrl: did }),
+    resolveDid: (did) => agent.resolveDid({ didUrl: did }),
     activeUsers: users.activeUsers,
     logger,
     ...(overrides.now ? { now: overrides.now } : {}),

@@ -26,7 +26,7 @@ import type { ActiveUsers } from '../users/active-users.js';
 import { ITP_CREDENTIAL_TYPES } from '../oid4vp/oid4vp-constants.js';
 import { Oid4vciError, invalidGrant, invalidNonce, invalidToken } from './oid4vci-error.js';
 import type { Oid4vciStore } from './oid4vci-store.js';
-import { proofDidResolver, proofJwtVerifier, type ResolveDid } from './proof-keys.js';
+import { proofJwtVerifier, type ResolveDid } from './proof-keys.js';
 
 /** The one credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
 export const ITP_PROFILE_CONFIGURATION_ID = 'itp_profile_jwt_vc_json';
@@ -52,8 +52,8 @@ export interface Oid4vciIssuanceDeps {
     IssueCredentialDeps,
     'agent' | 'serviceDids' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds'
   >;
-  /** did:ethr through the agent (did:key and did:jwk are resolved here, see proof-keys.ts). */
-  resolveEthr: ResolveDid;
+  /** The proof keys' DIDs (did:key, did:jwk, did:ethr): the agent's resolver. */
+  resolveDid: ResolveDid;
   activeUsers: ActiveUsers;
   logger?: Logger;
   now?: () => number;
@@ -90,7 +90,7 @@ export class Oid4vciIssuance {
       signJwt: () => {
         throw new Error('the OpenID4VCI issuer signs nothing through the library');
       },
-      verifyJwt: proofJwtVerifier(proofDidResolver(deps.resolveEthr)),
+      verifyJwt: proofJwtVerifier(deps.resolveDid),
       clientAuthentication: () => undefined,
     };
     this.library = new Openid4vciIssuer({ callbacks });

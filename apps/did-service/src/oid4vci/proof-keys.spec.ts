@@ -1,17 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { JwtSigner } from '@openid4vc/oauth2';
+import { Resolver } from 'did-resolver';
 import { SignJWT } from 'jose';
 import { newDidJwkKey } from '../testing/oid4vci-wallet.js';
-import { proofDidResolver, proofJwtVerifier } from './proof-keys.js';
+import { didResolverRegistry } from '../agent/did-resolvers.js';
+import { proofJwtVerifier } from './proof-keys.js';
 
-/** did:ethr is not needed here: a resolver that knows no did:ethr. */
-const verify = proofJwtVerifier(
-  proofDidResolver(async () => ({
-    didResolutionMetadata: { error: 'notFound' },
-    didDocument: null,
-    didDocumentMetadata: {},
-  })),
+/** The service's resolver registry; its did:ethr network is never reached here (no chain). */
+const resolver = new Resolver(
+  didResolverRegistry([{ name: 'mainnet', chainId: 31337, rpcUrl: 'http://127.0.0.1:9' } as never]),
 );
+const verify = proofJwtVerifier((did) => resolver.resolve(did));
 
 const jwtBy = async (key: Awaited<ReturnType<typeof newDidJwkKey>>, kid: string) =>
   new SignJWT({ aud: 'x' }).setProtectedHeader({ alg: 'ES256', kid }).sign(key.privateKey);

@@ -1,32 +1,15 @@
 import type { Jwk, VerifyJwtCallback } from '@openid4vc/oauth2';
 import { verifyJWS } from 'did-jwt';
-import { Resolver, type DIDResolutionResult, type VerificationMethod } from 'did-resolver';
-import { getDidJwkResolver } from '@veramo/did-provider-jwk';
-import { getDidKeyResolver } from '@veramo/did-provider-key';
+import type { DIDResolutionResult, VerificationMethod } from 'did-resolver';
 
 /** The DID methods a wallet may prove its key with (contract §10). */
 export const PROOF_DID_METHODS = ['key', 'jwk', 'ethr'] as const;
 
-/** Resolves a DID (did:ethr through the service's agent: its chain and registry). */
-export type ResolveDid = (did: string) => Promise<DIDResolutionResult>;
-
 /**
- * did:key and did:jwk with Veramo's maintained resolvers (no network: the key is in the DID),
- * did:ethr with `resolveEthr` (the agent's resolver); any other method resolves to nothing.
+ * Resolves a DID: the service's agent, whose one resolver (agent/did-resolvers.ts) knows did:key,
+ * did:jwk and did:ethr on its chain.
  */
-export function proofDidResolver(resolveEthr: ResolveDid): ResolveDid {
-  const local = new Resolver({ ...getDidJwkResolver(), ...getDidKeyResolver() });
-  return async (did) => {
-    const method = did.split(':')[1];
-    if (method === 'ethr') return resolveEthr(did);
-    if (method === 'key' || method === 'jwk') return local.resolve(did);
-    return {
-      didResolutionMetadata: { error: 'unsupportedDidMethod' },
-      didDocument: null,
-      didDocumentMetadata: {},
-    };
-  };
-}
+export type ResolveDid = (did: string) => Promise<DIDResolutionResult>;
 
 /** The verification method `didUrl` names, when the DID's document lists it for authentication or assertions. */
 function provingMethod(
