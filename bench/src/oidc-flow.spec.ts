@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CookieJar } from '@itp/testing/cookie-jar';
 import {
-  CookieJar,
   FLOW_STEPS,
   discover,
   environmentOf,

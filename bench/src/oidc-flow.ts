@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { runAuthCli } from '@itp/harness';
+import { CookieJar } from '@itp/testing/cookie-jar';
 
 /** The steps of one flow, in order; `times` of a flow has one entry per step (ms). */
 export const FLOW_STEPS = [
@@ -68,27 +69,6 @@ export async function discover(gateway: string): Promise<OidcEndpoints> {
     authorization: at(meta.authorization_endpoint),
     token: at(meta.token_endpoint),
   };
-}
-
-/** The cookies of one browser (name → value); path and domain are not needed on one host. */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  keep(headers: Headers): void {
-    for (const line of headers.getSetCookie()) {
-      const pair = line.split(';', 1)[0]!;
-      const at = pair.indexOf('=');
-      if (at <= 0) continue;
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
 }
 
 /** The action of the login page's password form (`<uid>/login`, relative to the page). */

@@ -1,3 +1,5 @@
+import { CookieJar } from '@itp/testing/cookie-jar';
+
 /**
  * Test-only: a browser without a screen for the OpenID Connect provider's pages. It keeps
  * cookies (per host, path `/`, as a real browser would send them to the provider), follows
@@ -12,7 +14,7 @@ export interface BrowserPage {
 }
 
 export class OidcTestBrowser {
-  private readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
 
   constructor(
     /** URLs starting with this are the relying party's callback: reached, not fetched. */
@@ -28,9 +30,9 @@ export class OidcTestBrowser {
       const res = await fetch(next, {
         ...request,
         redirect: 'manual',
-        headers: { ...(request.headers as Record<string, string>), cookie: this.cookieHeader() },
+        headers: { ...(request.headers as Record<string, string>), cookie: this.cookies.header() },
       });
-      this.keep(res.headers);
+      this.cookies.keep(res.headers);
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.arrayBuffer();
@@ -60,25 +62,10 @@ export class OidcTestBrowser {
   /** GET as the page's script does (same cookies), JSON answer. */
   async json(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await fetch(url, {
-      headers: { accept: 'application/json', cookie: this.cookieHeader() },
+      headers: { accept: 'application/json', cookie: this.cookies.header() },
     });
-    this.keep(res.headers);
+    this.cookies.keep(res.headers);
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
-
-  private cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(headers: Headers): void {
-    for (const line of headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      const name = pair!.slice(0, at).trim();
-      const value = pair!.slice(at + 1).trim();
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
   }
 }
 
