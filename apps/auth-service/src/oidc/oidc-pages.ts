@@ -3,7 +3,7 @@
  * error, logout and logged-out pages. Server-rendered, no external assets, no inline script or
  * style (OIDC_PAGE_CSP); every interpolated value is escaped.
  */
-import { pageCsp } from '@itp/service-kit';
+import { escapeHtml, pageCsp } from '@itp/service-kit';
 
 /**
  * The Content-Security-Policy of every page under the issuer: the platform's page policy; form
@@ -17,19 +17,6 @@ export const OIDC_PAGE_CSP = pageCsp();
  * its real Origin (`no-referrer` would make it `Origin: null`, refused as cross-origin).
  */
 export const OIDC_REFERRER_POLICY = 'same-origin';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text safe in HTML content and in quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 /**
  * A page. Its icon is empty (`data:,`): otherwise a browser asks the provider's origin (the

@@ -2,6 +2,7 @@
  * The demo's pages: plain HTML, no inline script or style (the CSP allows only the gateway's own
  * files), no build step. Element ids are what the browser test (demo.browser.spec.ts) drives.
  */
+import { escapeHtml } from '@itp/service-kit';
 
 export const head = (title: string, script?: string) => `<!doctype html>
 <html lang="en">
@@ -111,14 +112,6 @@ th { width: 8rem; }
 .ok { color: #0a6b2d; }
 .error { color: #b00020; }
 `;
-
-/** Text for HTML (element content and quoted attribute values). */
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
 
 /** What `/demo/oidc` shows: the login link, who logged in, or why the login failed. */
 export type DemoOidcView =
