@@ -32,7 +32,32 @@ export const AUTH_ERRORS = {
     code: '403',
     when: "requestId outside the client's registered prefixes; the approved user was disabled before the hand-out",
   },
+  siweMalformed: {
+    status: 400,
+    code: '400',
+    when: 'Sign-In with Ethereum: the message is not an EIP-4361 message (the message names the field)',
+  },
+  siweRefused: {
+    status: 401,
+    code: '401',
+    when: "Sign-In with Ethereum refused (the message says why): domain, URI or chain not this service's, nonce unknown, expired or used, message expired or not yet valid, signature not the address's, address linked to no user, user disabled",
+  },
   noRoute: { status: 404, code: '404', when: 'no such route' },
+  addressNotLinked: {
+    status: 404,
+    code: '404',
+    when: 'unlink-address: the address is not linked to the caller',
+  },
+  siweNotEnabled: {
+    status: 404,
+    code: '404',
+    when: 'Sign-In with Ethereum is not enabled here (auth-service has no ETH_RPC_URL and CHAIN_ID)',
+  },
+  addressTaken: {
+    status: 409,
+    code: '409',
+    when: 'link-address: the address is linked to another user (one address, one user)',
+  },
   tooLarge: { status: 413, code: '413', when: 'body over the limit (`BODY_LIMIT_BYTES`, 1 MiB)' },
   charset: {
     status: 415,
@@ -57,6 +82,6 @@ export const AUTH_ERRORS = {
   unavailable: {
     status: 503,
     code: '503',
-    when: 'a dependency is down (the user database, did-service for VP login)',
+    when: 'a dependency is down (the user database, Redis, did-service for VP login, the chain node for a smart-account signature)',
   },
 } satisfies Record<string, RestErrorDoc>;

@@ -37,3 +37,16 @@ export {
   type Oid4vpAuthorizationResponse,
 } from './oid4vp.js';
 export { CONTROL_CHARACTER, plainText } from './plain-text.js';
+export {
+  SIWE_LIMITS,
+  linkAddressResponseSchema,
+  siweNonceResponseSchema,
+  siweSignedMessageSchema,
+  unlinkAddressRequestSchema,
+  unlinkAddressResponseSchema,
+  type LinkAddressResponse,
+  type SiweNonceResponse,
+  type SiweSignedMessage,
+  type UnlinkAddressRequest,
+  type UnlinkAddressResponse,
+} from './siwe.js';
