@@ -2,10 +2,12 @@
  * Builds the publishable package of the SDK into `outDir` (default dist/libs/client):
  *
  *   package.json        @itp/client, ESM, `exports` with types; no private workspace dependency
- *   index.js            the SDK bundled by esbuild: no import at all (only global fetch and WebCrypto)
+ *   index.js            the SDK bundled by esbuild (global fetch and WebCrypto); its one import is
+ *                       `viem/siwe`, loaded on first use by Sign-In with Ethereum
  *   types/client/…      declarations of the SDK
  *   types/schemas/…     declarations of @itp/schemas the SDK's types come from (they need `zod`'s
- *                       types: zod is the package's only dependency, for types only)
+ *                       types)
+ *   dependencies        viem (runtime, Sign-In with Ethereum messages), zod (types only)
  *   README.md
  *
  * `npm run build -w @itp/client` (or `nx run client:build`); then `npm pack dist/libs/client`.
@@ -90,6 +92,8 @@ export async function buildPackage(
     platform: 'neutral',
     target: 'es2022',
     logLevel: 'error',
+    // viem is a dependency of the package (declared below), not bundled into it.
+    external: ['viem', 'viem/*'],
   });
   emitDeclarations(join(outDir, 'types'));
 
@@ -97,11 +101,12 @@ export async function buildPackage(
     string,
     unknown
   >;
-  const zodVersion = (
-    JSON.parse(readFileSync(resolve(repoRoot, 'node_modules/zod/package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
+  const versionOf = (name: string) =>
+    (
+      JSON.parse(readFileSync(resolve(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   const manifest = {
     name: own['name'],
     version: own['version'],
@@ -113,8 +118,8 @@ export async function buildPackage(
     },
     types: './types/client/src/index.d.ts',
     files: ['index.js', 'types', 'README.md'],
-    // Types only: the declarations of the message schemas are zod types.
-    dependencies: { zod: `^${zodVersion}` },
+    // viem builds Sign-In with Ethereum messages; zod for types only (the message schemas).
+    dependencies: { viem: `^${versionOf('viem')}`, zod: `^${versionOf('zod')}` },
     engines: { node: '>=20' },
   };
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -14,6 +14,7 @@ export {
   LoginPollSchedule,
 } from './auth/login-poll-schedule.js';
 export { DEFAULT_TIMEOUT_MS } from './http/http-transport.js';
+export { DEFAULT_SIWE_MESSAGE_TTL_MS } from './auth/siwe-message-for.js';
 // The wait behind token.waitForTransaction, for callers with readers of their own (tests, caches).
 export {
   DEFAULT_TRANSACTION_POLL_MS,

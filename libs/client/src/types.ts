@@ -38,14 +38,18 @@ import type {
   GetTransactionStatsResult,
   ImportAddressParams,
   ImportAddressResult,
+  LinkAddressResponse,
   LoginResult,
   ServiceDidEntry,
   SignDataParams,
+  SiweNonceResponse,
+  SiweSignedMessage,
   StatsRange,
   TempKeyType,
   TransactionReceipt,
   TransactionRecord,
   TransferParams,
+  UnlinkAddressResponse,
   VerifiableCredentialBody,
   VerifiablePresentationBody,
   verificationResultSchema,
@@ -89,14 +93,18 @@ export type {
   GetTransactionStatsResult,
   ImportAddressParams,
   ImportAddressResult,
+  LinkAddressResponse,
   LoginResult,
   ServiceDidEntry,
   SignDataParams,
+  SiweNonceResponse,
+  SiweSignedMessage,
   StatsRange,
   TempKeyType,
   TransactionReceipt,
   TransactionRecord,
   TransferParams,
+  UnlinkAddressResponse,
 };
 
 /** A verifiable credential (docs/api.md §3.2), as create-vc answers it. */
@@ -181,6 +189,45 @@ export interface VpLogin {
   requestId?: string;
 }
 
+/**
+ * An ethers v6 `Signer` (`Wallet`, `HDNodeWallet`, a browser wallet's `JsonRpcSigner`…), by its
+ * shape: `getAddress()` and an EIP-191 `signMessage(message)`.
+ */
+export interface EthersLikeSigner {
+  getAddress(): Promise<string>;
+  signMessage(message: string): Promise<string>;
+}
+
+/**
+ * A viem `LocalAccount` (`privateKeyToAccount`, `mnemonicToAccount`, `toAccount`…), by its shape:
+ * `address` and an EIP-191 `signMessage({ message })`.
+ */
+export interface ViemLikeAccount {
+  readonly address: string;
+  signMessage(args: { message: string }): Promise<string>;
+}
+
+/**
+ * What signs a Sign-In with Ethereum message: an ethers v6 `Signer` / `Wallet` (anything with
+ * `getAddress()` is taken as one) or a viem `LocalAccount`. Both make the address's EIP-191
+ * (`personal_sign`) signature the service checks. The SDK imports neither library.
+ *
+ *   await itp.auth.loginWithSiwe(new Wallet(privateKey));          // ethers
+ *   await itp.auth.loginWithSiwe(privateKeyToAccount(privateKey)); // viem
+ */
+export type SiweSigner = EthersLikeSigner | ViemLikeAccount;
+
+/** How the SDK builds a Sign-In with Ethereum message (EIP-4361). */
+export interface SiweOptions {
+  /**
+   * The line the wallet shows above the fields (no line break). Default: `Sign in to <domain>`
+   * (loginWithSiwe), `Link this address to your account on <domain>` (linkAddress).
+   */
+  statement?: string;
+  /** Milliseconds the message stays valid (its Expiration Time; default 300000, 5 minutes). */
+  expiresInMs?: number;
+}
+
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
@@ -241,6 +288,43 @@ export interface AuthApi {
     vp: VerifiablePresentation,
     options?: CallOptions,
   ): Promise<LoginResult>;
+  /**
+   * POST /v2/auth/siwe/nonce: a one-time nonce (5 minutes) and the domain, URI and chain id a
+   * Sign-In with Ethereum message for this service must carry (for callers that build and sign
+   * the message themselves, then call auth-user-with-siwe through `loginWithSiweMessage`).
+   */
+  siweNonce(options?: CallOptions): Promise<SiweNonceResponse>;
+  /**
+   * Sign-In with Ethereum (EIP-4361): fetches a nonce, builds the message for it (viem's
+   * `createSiweMessage`: the nonce answer's domain, URI, chain id and nonce, the signer's
+   * address, version 1, issued now, expiring in 5 minutes), has `signer` sign it and posts it to
+   * auth-user-with-siwe. The address must be linked to a user (`linkAddress`). Throws
+   * SiweRefusedError (401: the message says why, e.g. no user for the address) or
+   * BadRequestError (400: malformed message).
+   */
+  loginWithSiwe(
+    signer: SiweSigner,
+    siwe?: SiweOptions,
+    options?: CallOptions,
+  ): Promise<LoginResult>;
+  /** auth-user-with-siwe with a message signed elsewhere (a browser wallet, another library). */
+  loginWithSiweMessage(signed: SiweSignedMessage, options?: CallOptions): Promise<LoginResult>;
+  /**
+   * link-address: links the signer's address to the user of the bearer JWT (the client's, from
+   * `withToken`, or the call's `token`), proven by a Sign-In with Ethereum message it signs for a
+   * fresh nonce. Without a token it throws UnauthorizedError before anything is signed; throws
+   * AddressTakenError (409) when the address is linked to another user.
+   */
+  linkAddress(
+    signer: SiweSigner,
+    siwe?: SiweOptions,
+    options?: CallOptions,
+  ): Promise<LinkAddressResponse>;
+  /**
+   * unlink-address (bearer JWT): the address no longer logs in as the caller. Throws
+   * AddressNotLinkedError (404) when it is not linked to the caller.
+   */
+  unlinkAddress(address: string, options?: CallOptions): Promise<UnlinkAddressResponse>;
   /** GET /v2/auth/.well-known/jwks.json: the public keys of the JWTs. */
   jwks(options?: CallOptions): Promise<AuthJwks>;
   /** The web-server side of QR login for one relying party. */

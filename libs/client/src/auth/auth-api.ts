@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '../errors/error-classes.js';
 import type { HttpTransport } from '../http/http-transport.js';
 import { restCall } from '../http/rest-call.js';
 import type {
@@ -6,18 +7,32 @@ import type {
   AuthUserByAppResponse,
   CallOptions,
   ClientCredentials,
+  LinkAddressResponse,
   LoginResult,
   RelyingPartyApi,
+  SiweNonceResponse,
+  UnlinkAddressResponse,
 } from '../types.js';
 import { basicAuthorization } from './basic-auth.js';
+import { signSiwe } from './sign-siwe.js';
 import { waitForLogin } from './wait-for-login.js';
 
 const AUTH = '/v2/auth';
 
-/** /v2/auth: password and VP login, the JWKS, and the relying party's side of QR login. */
+/** The statements of the messages the SDK builds, unless the caller gives one. */
+const SIGN_IN = (domain: string) => `Sign in to ${domain}`;
+const LINK = (domain: string) => `Link this address to your account on ${domain}`;
+
+/**
+ * /v2/auth: password, VP and Sign-In with Ethereum login, linking addresses, the JWKS, and the
+ * relying party's side of QR login.
+ */
 export function authApi(http: HttpTransport): AuthApi {
   const post = <T>(path: string, body: unknown, call?: CallOptions, authorization?: string) =>
     restCall<T>(http, { method: 'POST', path: `${AUTH}${path}`, body, authorization }, call);
+  /** A POST that takes the bearer JWT (the call's, else the client's). */
+  const postAsUser = <T>(path: string, body: unknown, call?: CallOptions) =>
+    restCall<T>(http, { method: 'POST', path: `${AUTH}${path}`, body, bearer: true }, call);
 
   const loginWithVp: AuthApi['loginWithVp'] = ({ vp, requestId }, call) =>
     post<LoginResult>(
@@ -25,6 +40,11 @@ export function authApi(http: HttpTransport): AuthApi {
       requestId === undefined ? { vp } : { vp, requestId },
       call,
     );
+
+  const siweNonce: AuthApi['siweNonce'] = (call) =>
+    post<SiweNonceResponse>('/siwe/nonce', {}, call);
+  const loginWithSiweMessage: AuthApi['loginWithSiweMessage'] = ({ message, signature }, call) =>
+    post<LoginResult>('/auth-user-with-siwe', { message, signature }, call);
 
   return {
     login: ({ id, password, token }, call) =>
@@ -35,6 +55,25 @@ export function authApi(http: HttpTransport): AuthApi {
       ),
     loginWithVp,
     approveLogin: (requestId, vp, call) => loginWithVp({ vp, requestId }, call),
+    siweNonce,
+    loginWithSiwe: async (signer, siwe, call) => {
+      const { message, signature } = await signSiwe(signer, () => siweNonce(call), SIGN_IN, siwe);
+      return loginWithSiweMessage({ message, signature }, call);
+    },
+    loginWithSiweMessage,
+    linkAddress: async (signer, siwe, call) => {
+      // Before the signer is asked for anything: the service would refuse it without a token.
+      if (!http.hasBearer(call)) {
+        throw new UnauthorizedError(
+          'linkAddress acts for a user: give its bearer JWT (client.withToken(token), or { token } in the call options)',
+          { source: 'client', operation: `${AUTH}/link-address` },
+        );
+      }
+      const { message, signature } = await signSiwe(signer, () => siweNonce(call), LINK, siwe);
+      return postAsUser<LinkAddressResponse>('/link-address', { message, signature }, call);
+    },
+    unlinkAddress: (address, call) =>
+      postAsUser<UnlinkAddressResponse>('/unlink-address', { address }, call),
     jwks: (call) =>
       restCall<AuthJwks>(http, { method: 'GET', path: `${AUTH}/.well-known/jwks.json` }, call),
     relyingParty: (credentials: ClientCredentials): RelyingPartyApi => {

@@ -51,6 +51,13 @@ export class InvalidCredentialsError extends UnauthorizedError {}
 /** "401" of auth-user-with-vp: the VP was refused (not verified, stale, replayed, foreign…). */
 export class VpRefusedError extends UnauthorizedError {}
 
+/**
+ * "401" of auth-user-with-siwe: the Sign-In with Ethereum message was refused (the message says
+ * why: domain, URI or chain not the service's, nonce unknown / expired / used, message expired,
+ * signature not the address's, address linked to no user, user disabled).
+ */
+export class SiweRefusedError extends UnauthorizedError {}
+
 /** "401" of auth-user-result-by-app: the user app has not answered yet (poll again). */
 export class LoginRequestPendingError extends UnauthorizedError {}
 
@@ -75,6 +82,17 @@ export class ForbiddenError extends ItpError {
 /** "404": no such route, wallet address, contract, transaction or block. */
 export class NotFoundError extends ItpError {
   static override readonly code: string = '404';
+}
+
+/** "404" of unlink-address: the address is not linked to the caller. */
+export class AddressNotLinkedError extends NotFoundError {}
+
+/**
+ * "409" of link-address: the address is linked to another user (one address, one user). Not a
+ * TempKeyError, which is what "409" means on the token API.
+ */
+export class AddressTakenError extends ItpError {
+  static override readonly code: string = '409';
 }
 
 /** "409": the tempKey is unknown, expired, used by another request, or its first request is still running. */

@@ -1,4 +1,6 @@
 import {
+  AddressNotLinkedError,
+  AddressTakenError,
   ApplicationRpcError,
   BadGatewayError,
   BadRequestError,
@@ -20,6 +22,7 @@ import {
   PayloadTooLargeError,
   RpcError,
   ServiceUnavailableError,
+  SiweRefusedError,
   SlowDownError,
   SystemRpcError,
   TempKeyError,
@@ -74,7 +77,10 @@ export const RPC_CODE_CLASSES = byCode([
   TransportRpcError,
 ]);
 
-/** What a code means on one REST endpoint, where that is more specific than the code alone. */
+/**
+ * What a code means on one REST endpoint, where that is more specific than the code alone (a
+ * subclass of the code's class, except link-address's 409, which is no tempKey failure).
+ */
 const REST_ENDPOINT_CLASSES: Record<string, Record<string, ItpErrorClass>> = {
   '/v2/auth/auth-user': { '401': InvalidCredentialsError },
   '/v2/auth/auth-user-with-vp': { '401': VpRefusedError },
@@ -83,6 +89,9 @@ const REST_ENDPOINT_CLASSES: Record<string, Record<string, ItpErrorClass>> = {
     '401': LoginRequestPendingError,
   },
   '/v2/auth/cancel-auth-user-by-app': { '400': LoginRequestUnknownError },
+  '/v2/auth/auth-user-with-siwe': { '401': SiweRefusedError },
+  '/v2/auth/link-address': { '409': AddressTakenError },
+  '/v2/auth/unlink-address': { '404': AddressNotLinkedError },
 };
 
 /** What a resultCode means on the token APIs (`/token`, `/token/erc20`). */

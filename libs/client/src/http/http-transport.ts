@@ -52,6 +52,11 @@ export class HttpTransport {
     return new HttpTransport(this.options, token);
   }
 
+  /** Whether a bearer JWT would go with a `bearer` request (the call's, else the client's). */
+  hasBearer(call: CallOptions = {}): boolean {
+    return (call.token ?? this.token) !== undefined;
+  }
+
   async send(request: HttpRequest, call: CallOptions = {}): Promise<HttpAnswer> {
     const headers: Record<string, string> = {
       accept: request.accept ?? 'application/json',
