@@ -3,14 +3,21 @@
  * output modes, and the exit code of every kind of outcome. The real CLI against a real stack:
  * cli.e2e.spec.ts.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { verifyMessage } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
+  AddressTakenError,
   ForbiddenError,
   InvalidCredentialsError,
   NetworkError,
   NotFoundError,
   ServiceUnavailableError,
+  SiweRefusedError,
   waitForTransaction,
   type GetTransactionStatusResult,
   type ItpClient,
@@ -261,6 +268,150 @@ describe('runCli: login', () => {
       { clientId: 'demo-site', clientSecret: 'demo-site-secret' },
       { requestId: 'http://localhost:8080/' },
       'http://localhost:8080/requestId=123',
+    ]);
+  });
+});
+
+describe('runCli: Sign-In with Ethereum', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'itp-cli-siwe-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const privateKey = generatePrivateKey();
+  const account = privateKeyToAccount(privateKey);
+  /** The key written as `login approve --key-file` reads it: `0x` or not, a trailing newline. */
+  const keyFile = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  /** The SDK's auth as the CLI sees it: records the signer's address and its signature. */
+  function fakeAuth(seen: unknown[]) {
+    const signed = async (signer: unknown) => {
+      const { address, signMessage } = signer as typeof account;
+      const signature = await signMessage({ message: 'm' });
+      return { address, verified: await verifyMessage({ address, message: 'm', signature }) };
+    };
+    return {
+      loginWithSiwe: async (signer: unknown) => (seen.push(await signed(signer)), loginResult),
+      linkAddress: async (signer: unknown) => {
+        seen.push(await signed(signer));
+        return { address: account.address, userId: 'demo' };
+      },
+      unlinkAddress: async (address: string) => (seen.push(address), { address, userId: 'demo' }),
+    };
+  }
+
+  it('login siwe signs with the key of --key-file (0x optional) and prints the token', async () => {
+    const seen: unknown[] = [];
+    const client = { auth: fakeAuth(seen) };
+    const result = await run(['login', 'siwe', '--key-file', keyFile('a.key', `${privateKey}\n`)], {
+      client,
+    });
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      0,
+      'jwt.jwt.jwt\n',
+      `logged in as Demo User (demo) with ${account.address}\n`,
+    ]);
+    const bare = keyFile('b.key', `  ${privateKey.slice(2)}  \n`);
+    const json = await run(['login', 'siwe', '--key-file', bare, '--json'], { client });
+    expect(JSON.parse(json.stdout)).toEqual(loginResult);
+    const fromStdin = await run(['login', 'siwe', '--key-file', '-'], {
+      client,
+      stdin: privateKey,
+    });
+    expect(fromStdin.code).toBe(0);
+    expect(seen).toEqual([0, 1, 2].map(() => ({ address: account.address, verified: true })));
+  });
+
+  it('login siwe: 2 for a missing or bad key file, 1 with the code when refused', async () => {
+    const client = { auth: fakeAuth([]) };
+    const missing = await run(['login', 'siwe'], { client });
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      'error: --key-file is required\nRun "itp --help" for usage.\n',
+    ]);
+    const noFile = await run(['login', 'siwe', '--key-file', join(dir, 'none.key')], { client });
+    expect([noFile.code, noFile.stderr]).toEqual([2, expect.stringContaining('no such file')]);
+    for (const text of ['0x1234', `0x${'0'.repeat(64)}`, 'not a key']) {
+      const bad = await run(['login', 'siwe', '--key-file', keyFile('bad.key', text)], { client });
+      expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('secp256k1 private key')]);
+    }
+    const refused = await run(['login', 'siwe', '--key-file', keyFile('c.key', privateKey)], {
+      client: {
+        auth: {
+          loginWithSiwe: async () => {
+            throw new SiweRefusedError('the address is linked to no user', {
+              source: 'rest',
+              status: 401,
+              code: '401',
+              operation: '/v2/auth/auth-user-with-siwe',
+            });
+          },
+        },
+      },
+    });
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      1,
+      '',
+      'error [401] (/v2/auth/auth-user-with-siwe): the address is linked to no user\n',
+    ]);
+  });
+
+  it('address link and unlink need a token (2), and print the answer as JSON', async () => {
+    const file = keyFile('d.key', privateKey);
+    for (const argv of [
+      ['address', 'link', '--key-file', file],
+      ['address', 'unlink', account.address],
+    ]) {
+      const noToken = await run(argv, { client: { auth: fakeAuth([]) } });
+      expect([noToken.code, noToken.stderr]).toEqual([
+        2,
+        expect.stringContaining(`${argv.slice(0, 2).join(' ')} acts for a user`),
+      ]);
+    }
+    const seen: unknown[] = [];
+    const env = { ITP_TOKEN: 'jwt' };
+    const linked = await run(['address', 'link', '--key-file', file], {
+      env,
+      client: { auth: fakeAuth(seen) },
+    });
+    expect(linked.code).toBe(0);
+    expect(JSON.parse(linked.stdout)).toEqual({ address: account.address, userId: 'demo' });
+    expect(linked.settings?.token).toBe('jwt');
+    const unlinked = await run(['address', 'unlink', account.address, '--json'], {
+      env,
+      client: { auth: fakeAuth(seen) },
+    });
+    expect(JSON.parse(unlinked.stdout)).toEqual({ address: account.address, userId: 'demo' });
+    expect(seen).toEqual([{ address: account.address, verified: true }, account.address]);
+    const notAddress = await run(['address', 'unlink', '0x12'], { env });
+    expect([notAddress.code, notAddress.stderr]).toEqual([
+      2,
+      expect.stringContaining('<address> must be a 0x address'),
+    ]);
+    const group = await run(['address'], { env });
+    expect(group.stderr).toContain('"address" needs a command: link, unlink');
+  });
+
+  it('address link exits 1 with error [409] when the address is linked to another user', async () => {
+    const taken = await run(['address', 'link', '--key-file', keyFile('e.key', privateKey)], {
+      env: { ITP_TOKEN: 'jwt' },
+      client: {
+        auth: {
+          linkAddress: async () => {
+            throw new AddressTakenError('the address is linked to another user', {
+              source: 'rest',
+              status: 409,
+              code: '409',
+            });
+          },
+        },
+      },
+    });
+    expect([taken.code, taken.stdout, taken.stderr]).toEqual([
+      1,
+      '',
+      'error [409]: the address is linked to another user\n',
     ]);
   });
 });

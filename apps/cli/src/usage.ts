@@ -28,6 +28,17 @@ Login
         VC's did:ethr holder), posts it to the verifier, prints its answer (exit 1: refused).
         --chain-url (env ITP_CHAIN_URL; npm start prints it as "Dev chain"): where DIDs resolve;
         --registry (env ITP_DID_REGISTRY; default ${DEV_CHAIN.didRegistryAddress}, npm start's)
+  login siwe --key-file <file>
+        Sign-In with Ethereum with the hex secp256k1 private key in <file> (0x optional; - reads
+        stdin): its address must be linked to a user (address link); prints the token (--json:
+        the login result) and "logged in as <name> (<userId>) with <address>" on stderr
+
+Addresses (Sign-In with Ethereum; need --token)
+  address link --key-file <file>   links the address of the key in <file> to the token's user,
+                                   proven by a message that key signs; then login siwe works
+                                   with it (exit 1 with error [409]: linked to another user)
+  address unlink <address>         the address no longer signs in (error [404]: not yours)
+  Both print the answer as JSON: { address, userId }.
 
 Wallet (the server wallet of the token API)
   wallet create               a new address; prints address, mnemonic and secretKey (shown once;

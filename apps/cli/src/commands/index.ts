@@ -1,4 +1,5 @@
 /** Every command of itp (the operator groups are delegated, see run-cli.ts). */
+import { addressLinkCommand, addressUnlinkCommand } from './address.js';
 import { blockGetCommand } from './block.js';
 import type { Command } from './command.js';
 import {
@@ -12,6 +13,7 @@ import {
 import { didCreateCommand, didIssuersCommand, didVerifiersCommand } from './did.js';
 import { loginAppCommand } from './login-app.js';
 import { loginApproveCommand } from './login-approve.js';
+import { loginSiweCommand } from './login-siwe.js';
 import { loginCommand } from './login.js';
 import { txStatusCommand, walletTransferCommand } from './transactions.js';
 import { walletBalanceCommand, walletCreateCommand } from './wallet.js';
@@ -20,6 +22,9 @@ export const COMMANDS: readonly Command[] = [
   loginCommand,
   loginAppCommand,
   loginApproveCommand,
+  loginSiweCommand,
+  addressLinkCommand,
+  addressUnlinkCommand,
   walletCreateCommand,
   walletBalanceCommand,
   walletTransferCommand,
