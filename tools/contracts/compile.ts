@@ -1,22 +1,34 @@
 /**
- * Regenerates token-rpc's ERC-20 artifact (apps/token-rpc/src/contracts/itp-token.json) from
- * tools/contracts/ItpToken.sol with the npm solc compiler, offline.
+ * Regenerates the committed contract artifacts (ARTIFACTS in build-artifact.ts: token-rpc's ERC-20
+ * apps/token-rpc/src/contracts/itp-token.json and the Sign-In with Ethereum test accounts
+ * libs/testing/src/contracts/siwe-test-account.json) from the Solidity sources in tools/contracts
+ * with the npm solc compiler, offline.
  *
- *   npx tsx tools/contracts/compile.ts           # write the artifact
- *   npx tsx tools/contracts/compile.ts --check   # exit 1 when the committed artifact is stale
+ *   npx tsx tools/contracts/compile.ts           # write the artifacts
+ *   npx tsx tools/contracts/compile.ts --check   # exit 1 when a committed artifact is stale
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { ARTIFACT_PATH, buildArtifact } from './build-artifact.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { ARTIFACTS, buildArtifact } from './build-artifact.js';
 
-const text = await buildArtifact();
-if (process.argv.includes('--check')) {
-  const current = existsSync(ARTIFACT_PATH) ? readFileSync(ARTIFACT_PATH, 'utf8') : '';
-  if (current !== text) {
-    process.stderr.write(`${ARTIFACT_PATH} is stale: run npx tsx tools/contracts/compile.ts\n`);
-    process.exit(1);
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const spec of ARTIFACTS) {
+  const text = await buildArtifact(spec);
+  const name = relative(process.cwd(), spec.path);
+  if (check) {
+    const current = existsSync(spec.path) ? readFileSync(spec.path, 'utf8') : '';
+    if (current !== text) {
+      stale += 1;
+      process.stderr.write(`${name} is stale: run npx tsx tools/contracts/compile.ts\n`);
+    }
+  } else {
+    mkdirSync(dirname(spec.path), { recursive: true });
+    writeFileSync(spec.path, text);
+    process.stdout.write(`wrote ${name}\n`);
   }
-  process.stdout.write('contract artifact is up to date\n');
-} else {
-  writeFileSync(ARTIFACT_PATH, text);
-  process.stdout.write(`wrote ${ARTIFACT_PATH}\n`);
+}
+if (check) {
+  if (stale > 0) process.exit(1);
+  process.stdout.write('contract artifacts are up to date\n');
 }

@@ -21,7 +21,13 @@ import {
 import { ClientAdmin } from './clients/client-admin.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import type { ClientRepository } from './clients/client-repository.js';
-import { authPublicUrl, authServiceConfigSchema, oidcIssuer, type AuthConfig } from './config.js';
+import {
+  authPublicUrl,
+  authServiceConfigSchema,
+  oidcIssuer,
+  siweChain,
+  type AuthConfig,
+} from './config.js';
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
@@ -56,6 +62,10 @@ import { VpLogin } from './vp-login/vp-login.js';
 import { kvOidcAdapter } from './oidc/kv-oidc-adapter.js';
 import { OidcLogin } from './oidc/oidc-login.js';
 import { clientLookup, createOidcProvider } from './oidc/oidc-provider.js';
+import { SqlLinkedAddresses } from './db/sql-linked-addresses.js';
+import { SiweLogin } from './siwe/siwe-login.js';
+import { SiweNonces } from './siwe/siwe-nonces.js';
+import { ChainSiweSignatureVerifier } from './siwe/siwe-signature-verifier.js';
 
 /**
  * The service's domain operations, as the HTTP edge (http/, internal/) and the tests reach them:
@@ -80,6 +90,8 @@ export interface AuthDomain {
   oid4vp: Oid4vpLogin;
   /** Relying parties' HTTP Basic (and the OpenID Connect provider's client secrets). */
   clientAuthenticator: ClientAuthenticator;
+  /** Sign-In with Ethereum (docs/api.md §11); undefined without ETH_RPC_URL and CHAIN_ID. */
+  siwe: SiweLogin | undefined;
   /** The OpenID Connect provider and its login step (docs/api.md §9). */
   oidc: { provider: Provider; login: OidcLogin; issuer: string; assets: string };
   /** `/internal/v1/users/status`: may this user still act? */
@@ -224,6 +236,15 @@ async function buildDomain(
     }),
     { cacheTtlMs: config.CLIENT_AUTH_CACHE_SECONDS * 1000 },
   );
+  const siwe = buildSiweLogin(config, {
+    kv,
+    ledger: oneTimeMarks,
+    database,
+    users,
+    loginResults,
+    failuresPerIp,
+    ...(clock ? { clock } : {}),
+  });
   const issuer = oidcIssuer(config);
   const issuerPath = new URL(issuer).pathname;
   const provider = createOidcProvider({
@@ -267,12 +288,53 @@ async function buildDomain(
     vpLogin,
     oid4vp,
     clientAuthenticator,
+    siwe,
     oidc: { provider, login: oidcLogin, issuer, assets: `${issuerPath}/assets/` },
     userStatus: new UserStatus(users),
     callerToken: resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_AUTH'),
     ownTokens,
     jwks,
   };
+}
+
+/** Sign-In with Ethereum's parts, when a chain is configured (docs/api.md §11). */
+function buildSiweLogin(
+  config: AuthConfig,
+  parts: {
+    kv: KvStore;
+    ledger: SqlOneTimeMarks;
+    database: SqlDatabase<AuthDatabase>;
+    users: UserRepository;
+    loginResults: LoginResults;
+    failuresPerIp: FailureCounter;
+    clock?: () => number;
+  },
+): SiweLogin | undefined {
+  const chain = siweChain(config);
+  if (!chain) return undefined;
+  const publicUrl = authPublicUrl(config);
+  return new SiweLogin(
+    {
+      nonces: new SiweNonces(parts.kv, parts.ledger, parts.clock),
+      verifier: new ChainSiweSignatureVerifier({
+        rpcUrl: chain.rpcUrl,
+        timeoutMs: chain.timeoutMs,
+      }),
+      addresses: new SqlLinkedAddresses(parts.database),
+      users: parts.users,
+      loginResults: parts.loginResults,
+      failuresPerIp: parts.failuresPerIp,
+      noncesPerIp: new FailureCounter(parts.kv, {
+        name: 'siwe-nonce-ip',
+        max: config.SIWE_NONCES_PER_IP_PER_MINUTE,
+        windowMs: 60_000,
+      }),
+    },
+    {
+      expected: { domain: new URL(publicUrl).host, uri: publicUrl, chainId: chain.chainId },
+      ...(parts.clock ? { clock: parts.clock } : {}),
+    },
+  );
 }
 
 /**
@@ -319,6 +381,9 @@ async function wireAuthService(
       jwks: domain.jwks,
       jwksMaxAgeSeconds: config.JWKS_MAX_AGE_SECONDS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      siwe: domain.siwe,
+      ownTokens: domain.ownTokens,
+      users: domain.users,
     }),
   );
   if (domain.callerToken) {

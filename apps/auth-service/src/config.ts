@@ -79,6 +79,18 @@ export const authServiceConfigSchema = z
       .default(3600),
 
     /**
+     * Sign-In with Ethereum (docs/api.md §11): the chain its messages must name (CHAIN_ID) and
+     * the node that answers for smart-account signatures (ERC-1271, ERC-6492). Both or neither:
+     * without them the four SIWE endpoints answer 404.
+     */
+    ETH_RPC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    CHAIN_ID: positiveInt.optional(),
+    /** Longest wait for the chain node on a smart-account signature (then 503). */
+    ETH_RPC_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+    /** Sign-In with Ethereum nonces one client address may ask for per minute (then 429). */
+    SIWE_NONCES_PER_IP_PER_MINUTE: positiveInt.default(60),
+
+    /**
      * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response
      * URIs a wallet is sent to are `<PUBLIC_URL>/v2/auth/oid4vp/…` and the OpenID Connect issuer
      * is `<PUBLIC_URL>/v2/auth/oidc`, so it is required outside development (development without
@@ -93,6 +105,15 @@ export const authServiceConfigSchema = z
     TRUST_PROXY: trustProxySetting,
   })
   .superRefine((config, ctx) => {
+    if ((config.ETH_RPC_URL === undefined) !== (config.CHAIN_ID === undefined)) {
+      const missing = config.ETH_RPC_URL === undefined ? 'ETH_RPC_URL' : 'CHAIN_ID';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          'Sign-In with Ethereum needs both ETH_RPC_URL and CHAIN_ID (or neither, to turn it off)',
+      });
+    }
     // Anything but development is production (APP_ENV=test too): secrets required and strong.
     if (config.APP_ENV === 'development') return;
     const required = {
@@ -142,4 +163,16 @@ export function oidcIssuer(config: AuthConfig): string {
 export function authPublicUrl(config: AuthConfig): string {
   if (config.PUBLIC_URL) return config.PUBLIC_URL;
   return `http://127.0.0.1:${config.PORT}`;
+}
+
+/** Sign-In with Ethereum's chain settings, or undefined when it is off (docs/api.md §11). */
+export function siweChain(
+  config: AuthConfig,
+): { rpcUrl: string; chainId: number; timeoutMs: number } | undefined {
+  if (config.ETH_RPC_URL === undefined || config.CHAIN_ID === undefined) return undefined;
+  return {
+    rpcUrl: config.ETH_RPC_URL,
+    chainId: config.CHAIN_ID,
+    timeoutMs: config.ETH_RPC_TIMEOUT_MS,
+  };
 }

@@ -1,4 +1,10 @@
-import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '@itp/errors';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '@itp/errors';
 
 /**
  * 401 with error.code "invalid_client" (RFC 6749 §5.2): relying-party credentials missing or
@@ -41,5 +47,37 @@ export class SlowDownError extends TooManyRequestsError {
 export class VpReplayedError extends UnauthorizedError {
   constructor() {
     super('VP refused (replayed): this presentation was already used');
+  }
+}
+
+/** 400 (docs/api.md §11): the text is not an EIP-4361 message; the message names what is wrong. */
+export class SiweMalformedError extends BadRequestError {}
+
+/**
+ * 401 (docs/api.md §11): a well-formed Sign-In with Ethereum message that does not log anybody
+ * in; the message says why (the caller is the signer: nothing here helps a stranger).
+ */
+export class SiweRefusedError extends UnauthorizedError {}
+
+/** 404: unlink-address of an address that is not linked to the caller. */
+export class AddressNotLinkedError extends NotFoundError {
+  constructor() {
+    super('This address is not linked to your account');
+  }
+}
+
+/** 404: this deployment has no chain configured (ETH_RPC_URL and CHAIN_ID). */
+export class SiweNotEnabledError extends NotFoundError {
+  constructor() {
+    super(
+      'Sign-In with Ethereum is not enabled on this service (auth-service needs ETH_RPC_URL and CHAIN_ID)',
+    );
+  }
+}
+
+/** 409: link-address of an address that is linked to another user (one address, one user). */
+export class AddressTakenError extends ConflictError {
+  constructor() {
+    super('This address is linked to another user; it must be unlinked there first');
   }
 }

@@ -57,9 +57,19 @@ export interface AuthLoginApprovalsTable {
   method: string | null;
 }
 
+/** Sign-In with Ethereum (docs/api.md §11): the user each address logs in as. */
+export interface AuthLinkedAddressesTable {
+  /** Lower-case 0x address: one address, one user. */
+  address: string;
+  user_id: string;
+  /** Epoch ms. */
+  linked_at: number;
+}
+
 export interface AuthDatabase {
   auth_users: AuthUsersTable;
   auth_clients: AuthClientsTable;
   auth_vp_uses: AuthVpUsesTable;
   auth_login_approvals: AuthLoginApprovalsTable;
+  auth_linked_addresses: AuthLinkedAddressesTable;
 }

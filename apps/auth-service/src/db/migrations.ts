@@ -85,6 +85,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('auth_clients').dropColumn('redirect_uris').execute();
     },
   },
+  '0004_linked_addresses': {
+    // Sign-In with Ethereum (docs/api.md §11): one address, one user.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('auth_linked_addresses')
+        .addColumn('address', 'varchar(42)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+        .addColumn('linked_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('auth_linked_addresses_user_id')
+        .on('auth_linked_addresses')
+        .column('user_id')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('auth_linked_addresses').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

@@ -1,21 +1,35 @@
-import { toStoreError, type SqlDatabase } from '@itp/stores';
+import type { SqlDatabase } from '@itp/stores';
 import type { ApprovalLedger, ApprovedLogin } from '../login-requests/approval-ledger.js';
 import type { Approval } from '../login-requests/login-request.js';
+import type { SiweNonceLedger } from '../siwe/siwe-nonces.js';
 import type { VpUseLedger } from '../vp-login/vp-use-ledger.js';
 import type { AuthDatabase } from './database.js';
+import { storeCall } from './store-call.js';
 
 /**
  * The one-time rules of auth-service that must survive a Redis that restarts empty
- * (docs/api.md §2): a login VP is used once, an approved login result is handed out once. Rows
- * live until they would be refused anyway (a stale VP, an expired request) and are deleted then,
- * a few at a time on later writes.
+ * (docs/api.md §2, §11): a login VP and a Sign-In with Ethereum nonce are used once, an
+ * approved login result is handed out once. Rows live until they would be refused anyway (a
+ * stale VP, an expired nonce or request) and are deleted then, a few at a time on later writes.
  */
-export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
+export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLedger {
   constructor(private readonly database: SqlDatabase<AuthDatabase>) {}
 
   /** Marks a VP used; false when it was used before (a replay). */
   async markVpUsed(idHash: string, expiresAt: number, now: number): Promise<boolean> {
-    return store(async () => {
+    return this.markUsed(idHash, expiresAt, now);
+  }
+
+  /**
+   * Marks a Sign-In with Ethereum nonce used; false when it was used before. The same table as
+   * used VPs: its keys are SHA-256 hashes of namespaced inputs, so the two never meet.
+   */
+  async markNonceUsed(nonceHash: string, expiresAt: number, now: number): Promise<boolean> {
+    return this.markUsed(nonceHash, expiresAt, now);
+  }
+
+  private async markUsed(idHash: string, expiresAt: number, now: number): Promise<boolean> {
+    return storeCall(async () => {
       await this.dropExpired('auth_vp_uses', now);
       const result = await this.database.db
         .insertInto('auth_vp_uses')
@@ -28,7 +42,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
 
   /** Records an approval (idempotent for the same request). */
   async recordApproval(approval: ApprovedLogin, now: number): Promise<void> {
-    return store(async () => {
+    return storeCall(async () => {
       await this.dropExpired('auth_login_approvals', now);
       await this.database.db
         .insertInto('auth_login_approvals')
@@ -57,7 +71,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
     prefix: string,
     now: number,
   ): Promise<Approval | undefined> {
-    return store(async () => {
+    return storeCall(async () => {
       const claimed = await this.database.db
         .updateTable('auth_login_approvals')
         .set({ consumed_at: now })
@@ -79,7 +93,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
 
   /** Marks request `id` as handed out or cancelled (no-op when it has no approval). */
   async closeApproval(id: string, now: number): Promise<void> {
-    return store(async () => {
+    return storeCall(async () => {
       await this.database.db
         .updateTable('auth_login_approvals')
         .set({ consumed_at: now })
@@ -91,7 +105,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
 
   /** Removes an approval that did not take effect (the request changed meanwhile). */
   async discardApproval(id: string): Promise<void> {
-    return store(async () => {
+    return storeCall(async () => {
       await this.database.db
         .deleteFrom('auth_login_approvals')
         .where('id', '=', id)
@@ -109,14 +123,5 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger {
       .deleteFrom(table)
       .where('expires_at', '<', now - 3_600_000)
       .execute();
-  }
-}
-
-/** A database outage as a 503 (ServiceUnavailableError), anything else as it is. */
-async function store<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw toStoreError('database', err);
   }
 }

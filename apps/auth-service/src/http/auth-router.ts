@@ -6,8 +6,12 @@ import {
   authUserWithVpRequestSchema,
   authUserResultByAppRequestSchema,
   cancelAuthUserByAppRequestSchema,
+  siweSignedMessageSchema,
+  unlinkAddressRequestSchema,
   type AuthJwks,
 } from '@itp/schemas';
+import type { JwtVerifier } from '@itp/auth-jwt';
+import type { Hex } from 'viem';
 import { ForbiddenError, UnauthorizedError } from '@itp/errors';
 import type { Client } from '../clients/client.js';
 import type { ClientAuthenticator } from '../clients/client-authenticator.js';
@@ -17,6 +21,9 @@ import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { PollThrottle } from '../rate-limit/poll-throttle.js';
 import type { VpLogin } from '../vp-login/vp-login.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
+import { SiweNotEnabledError } from '../errors.js';
+import type { SiweLogin } from '../siwe/siwe-login.js';
+import type { UserRepository } from '../users/user-repository.js';
 
 export interface AuthRouterDeps {
   passwordLogin: PasswordLogin;
@@ -30,6 +37,11 @@ export interface AuthRouterDeps {
   jwks: AuthJwks;
   jwksMaxAgeSeconds: number;
   bodyLimitBytes: number;
+  /** Sign-In with Ethereum; undefined when no chain is configured (its routes answer 404). */
+  siwe: SiweLogin | undefined;
+  /** Verifies this service's own tokens (link-address, unlink-address). */
+  ownTokens: JwtVerifier;
+  users: UserRepository;
 }
 
 /** The caller's address as express determined it (honouring TRUST_PROXY). */
@@ -118,6 +130,52 @@ export function authRouter(deps: AuthRouterDeps): Router {
       if (err instanceof UnauthorizedError) throw new ForbiddenError(err.message);
       throw err;
     }
+  });
+
+  const siwe = (): SiweLogin => {
+    if (!deps.siwe) throw new SiweNotEnabledError();
+    return deps.siwe;
+  };
+  /** The user of the request's Bearer JWT (this service's own), enabled; else 401. */
+  const caller = async (req: Request): Promise<string> => {
+    const token = bearerToken(req);
+    if (!token) throw new UnauthorizedError('Authorization: Bearer <JWT> is required');
+    let userId: string;
+    try {
+      ({ userId } = await deps.ownTokens.verify(token));
+    } catch (err) {
+      throw new UnauthorizedError('The bearer token is invalid or expired', { cause: err });
+    }
+    const user = await deps.users.findById(userId);
+    if (!user || !user.enabled)
+      throw new UnauthorizedError('The user does not exist or is disabled');
+    return userId;
+  };
+
+  router.post('/siwe/nonce', json, async (req, res) => {
+    const answer = await siwe().nonce(clientIp(req));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+
+  router.post('/auth-user-with-siwe', json, async (req, res) => {
+    const login = siwe();
+    const body = parseBody(siweSignedMessageSchema, req.body);
+    res.json(await login.login(body.message, body.signature as Hex, clientIp(req)));
+  });
+
+  router.post('/link-address', json, async (req, res) => {
+    const login = siwe();
+    const userId = await caller(req);
+    const body = parseBody(siweSignedMessageSchema, req.body);
+    res.json(await login.link(userId, body.message, body.signature as Hex, clientIp(req)));
+  });
+
+  router.post('/unlink-address', json, async (req, res) => {
+    const login = siwe();
+    const userId = await caller(req);
+    const body = parseBody(unlinkAddressRequestSchema, req.body);
+    res.json(await login.unlink(userId, body.address));
   });
 
   return router;

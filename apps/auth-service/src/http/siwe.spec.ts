@@ -1,0 +1,476 @@
+/**
+ * Sign-In with Ethereum over HTTP (docs/api.md §11) against real PostgreSQL, Redis and the dev
+ * chain. Messages are built by the reference implementation (`siwe`, as third-party dapps build
+ * them) and signed by ethers Wallets; smart accounts are the test kit's ERC-1271 account, deployed
+ * and counterfactual (ERC-6492).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Wallet } from 'ethers';
+
+import { SiweMessage } from 'siwe';
+import { createPublicClient, http, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { sha256Hex } from '@itp/crypto';
+import { createTestDatabase, testChainUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
+import {
+  counterfactualSiweTestAccount,
+  deploySiweTestAccount,
+  deploySiweTestAccountFactory,
+  signForSmartAccount,
+  wrapErc6492,
+} from '@itp/testing/smart-account';
+import { NO_USER_FOR_ADDRESS } from '../siwe/siwe-login.js';
+import {
+  newSigningKeysSecret,
+  postJson,
+  startAuthService,
+  UNUSED_URL,
+  type JsonAnswer,
+  type RunningAuthService,
+} from '../testing/start-auth-service.js';
+
+/** An ethers signer (Wallet.createRandom() is an HDNodeWallet). */
+type EthersSigner = Pick<Wallet, 'address' | 'signMessage'>;
+
+interface NonceAnswer {
+  nonce: string;
+  domain: string;
+  uri: string;
+  chainId: number;
+}
+
+type MessageOverrides = Partial<{
+  domain: string;
+  uri: string;
+  chainId: number;
+  nonce: string;
+  expirationTime: string;
+  notBefore: string;
+  address: string;
+}>;
+
+describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)', () => {
+  let db: TestDatabase;
+  let auth: RunningAuthService;
+  /** Same stores, a chain node that cannot be reached, three nonces per minute. */
+  let chainDown: RunningAuthService;
+  /** No chain configured: SIWE is off. */
+  let off: RunningAuthService;
+  let chainId: number;
+  let aliceToken: string;
+  let bobToken: string;
+  const path = (name: string, base = auth.url) => `${base}/v2/auth/${name}`;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const errorOf = (answer: JsonAnswer) =>
+    (answer.body as { error: { code: string; message: string } }).error;
+
+  async function nonce(base = auth.url): Promise<NonceAnswer> {
+    const answer = await postJson(path('siwe/nonce', base), {});
+    expect(answer.status).toBe(200);
+    return answer.body as NonceAnswer;
+  }
+
+  /** A message for `address` as a dapp builds it with the reference implementation. */
+  async function message(address: string, overrides: MessageOverrides = {}, base = auth.url) {
+    const issued = await nonce(base);
+    return new SiweMessage({
+      domain: issued.domain,
+      address,
+      statement: 'Sign in to the test site',
+      uri: issued.uri,
+      version: '1',
+      chainId: issued.chainId,
+      nonce: issued.nonce,
+      issuedAt: new Date().toISOString(),
+      ...overrides,
+    }).prepareMessage();
+  }
+
+  async function signed(wallet: EthersSigner, overrides: MessageOverrides = {}, base = auth.url) {
+    const text = await message(overrides.address ?? wallet.address, overrides, base);
+    return { message: text, signature: await wallet.signMessage(text) };
+  }
+
+  const login = (body: unknown, base = auth.url) =>
+    postJson(path('auth-user-with-siwe', base), body);
+  const link = (token: string, body: unknown) =>
+    postJson(path('link-address'), body, bearer(token));
+
+  async function passwordLogin(id: string, password: string): Promise<string> {
+    const answer = await postJson(path('auth-user'), { id, password });
+    expect(answer.status).toBe(200);
+    return (answer.body as { token: string }).token;
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const client = createPublicClient({ transport: http(testChainUrl()) });
+    chainId = await client.getChainId();
+    const shared = {
+      DATABASE_URL: db.url,
+      REDIS_KEY_PREFIX: uniquePrefix('auth'),
+      JWT_SIGNING_KEYS: await newSigningKeysSecret(),
+    };
+    auth = await startAuthService({
+      ...shared,
+      ETH_RPC_URL: testChainUrl(),
+      CHAIN_ID: String(chainId),
+    });
+    chainDown = await startAuthService({
+      ...shared,
+      // Its own nonces and limits (its nonce limit is not the other instance's).
+      REDIS_KEY_PREFIX: uniquePrefix('auth-chain-down'),
+      ETH_RPC_URL: UNUSED_URL,
+      CHAIN_ID: String(chainId),
+      ETH_RPC_TIMEOUT_MS: '2000',
+      SIWE_NONCES_PER_IP_PER_MINUTE: '3',
+    });
+    off = await startAuthService({ ...shared, DATABASE_URL: db.url });
+    for (const id of ['alice', 'bob', 'carol']) {
+      await auth.domain.userAdmin.add({
+        id,
+        password: `${id}-password-1`,
+        name: id,
+        email: `${id}@example.com`,
+      });
+    }
+    aliceToken = await passwordLogin('alice', 'alice-password-1');
+    bobToken = await passwordLogin('bob', 'bob-password-1');
+  });
+
+  afterAll(async () => {
+    await Promise.all([auth?.close(), chainDown?.close(), off?.close()]);
+    await db?.drop();
+  });
+
+  it('answers a fresh one-time nonce and the domain, URI and chain a message must carry', async () => {
+    const answer = await postJson(path('siwe/nonce'), {});
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const first = answer.body as NonceAnswer;
+    expect(first).toEqual({
+      nonce: expect.stringMatching(/^[a-f0-9]{32}$/),
+      domain: 'api.example.test',
+      uri: 'https://api.example.test',
+      chainId,
+    });
+    expect((await nonce()).nonce).not.toBe(first.nonce);
+  });
+
+  it('logs in the user an ethers Wallet is linked to with a message built by the siwe package', async () => {
+    const wallet = Wallet.createRandom();
+    const linked = await link(aliceToken, await signed(wallet));
+    expect(linked.status).toBe(200);
+    expect(linked.body).toEqual({ address: wallet.address, userId: 'alice' });
+
+    const answer = await login(await signed(wallet));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      userId: 'alice',
+      name: 'alice',
+      email: 'alice@example.com',
+    });
+    const { token } = answer.body as { token: string };
+    const verified = await auth.domain.ownTokens.verify(token);
+    expect(verified.userId).toBe('alice');
+  });
+
+  describe('refuses', () => {
+    /** Linked to carol. */
+    let wallet: EthersSigner;
+    beforeAll(async () => {
+      wallet = Wallet.createRandom();
+      const carol = await passwordLogin('carol', 'carol-password-1');
+      expect((await link(carol, await signed(wallet))).status).toBe(200);
+    });
+
+    it('a reused nonce (the same signed message twice), also after Redis forgot that it was used', async () => {
+      const body = await signed(wallet);
+      expect((await login(body)).status).toBe(200);
+      const replay = await login(body);
+      expect(replay.status).toBe(401);
+      expect(errorOf(replay).message).toMatch(/nonce .*(expired|used)/);
+
+      // A Redis that lost the use (a failover to a replica that had not seen it): the nonce is
+      // back in Redis, the database's mark still refuses it.
+      const used = /Nonce: (\w+)/.exec(body.message)?.[1] ?? '';
+      await auth.domain.kv.set(`siwe:nonce:${sha256Hex(used)}`, String(Date.now() + 60_000), {
+        ttlMs: 60_000,
+      });
+      expect((await login(body)).status).toBe(401);
+    });
+
+    it('the same message sent many times at once: one login', async () => {
+      const body = await signed(wallet);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => login(body)));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+    });
+
+    it('a nonce this service never issued', async () => {
+      const text = new SiweMessage({
+        domain: 'api.example.test',
+        address: wallet.address,
+        uri: 'https://api.example.test',
+        version: '1',
+        chainId,
+        nonce: 'madeUpNonce12345',
+      }).prepareMessage();
+      const answer = await login({ message: text, signature: await wallet.signMessage(text) });
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/nonce/);
+    });
+
+    it('an expired message', async () => {
+      const answer = await login(
+        await signed(wallet, { expirationTime: new Date(Date.now() - 120_000).toISOString() }),
+      );
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/expired/);
+    });
+
+    it('a message not valid yet', async () => {
+      const answer = await login(
+        await signed(wallet, { notBefore: new Date(Date.now() + 600_000).toISOString() }),
+      );
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/not valid yet/);
+    });
+
+    it('a message for another domain (a phishing site relaying our nonce)', async () => {
+      const answer = await login(await signed(wallet, { domain: 'api.example.test.evil.example' }));
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/not for this service/);
+    });
+
+    it('a message for another chain', async () => {
+      const answer = await login(await signed(wallet, { chainId: chainId === 1 ? 5 : 1 }));
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/chain/);
+    });
+
+    it('a message for another URI', async () => {
+      for (const uri of ['https://evil.example/login', 'https://api.example.test.evil.example/']) {
+        const answer = await login(await signed(wallet, { uri }));
+        expect([uri, answer.status]).toEqual([uri, 401]);
+        expect(errorOf(answer).message).toMatch(/URI/);
+      }
+      // A URL below PUBLIC_URL is this service's.
+      expect(
+        (await login(await signed(wallet, { uri: 'https://api.example.test/login' }))).status,
+      ).toBe(200);
+    });
+
+    it("another address's signature", async () => {
+      const other = Wallet.createRandom();
+      const text = await message(wallet.address);
+      const answer = await login({ message: text, signature: await other.signMessage(text) });
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer).message).toMatch(/signature is not/);
+      // The nonce was not used up by the failed attempt: the rightful signer may still use it.
+      expect(
+        (await login({ message: text, signature: await wallet.signMessage(text) })).status,
+      ).toBe(200);
+    });
+
+    it('an address linked to nobody', async () => {
+      const answer = await login(await signed(Wallet.createRandom()));
+      expect(answer.status).toBe(401);
+      expect(errorOf(answer)).toEqual({ code: '401', message: NO_USER_FOR_ADDRESS });
+    });
+
+    it('the address of a disabled user (and logs in again once enabled)', async () => {
+      await auth.domain.userAdmin.setEnabled('carol', false);
+      try {
+        const answer = await login(await signed(wallet));
+        expect(answer.status).toBe(401);
+        expect(errorOf(answer)).toEqual({ code: '401', message: NO_USER_FOR_ADDRESS });
+      } finally {
+        await auth.domain.userAdmin.setEnabled('carol', true);
+      }
+      expect((await login(await signed(wallet))).status).toBe(200);
+    });
+
+    it('a message that is no EIP-4361 message, or a signature that is no hex (400)', async () => {
+      const bad = await login({ message: 'hello', signature: '0x00' });
+      expect(bad.status).toBe(400);
+      expect(errorOf(bad).message).toMatch(/EIP-4361/);
+      const notHex = await login({ message: await message(wallet.address), signature: 'xyz' });
+      expect(notHex.status).toBe(400);
+      expect((await login({ message: 42 })).status).toBe(400);
+      expect((await login('{"message":')).status).toBe(400);
+    });
+  });
+
+  describe('linking addresses', () => {
+    it('links one address to one user only; linking it again to the same user is fine', async () => {
+      const wallet = Wallet.createRandom();
+      expect((await link(aliceToken, await signed(wallet))).status).toBe(200);
+      expect((await link(aliceToken, await signed(wallet))).status).toBe(200);
+      const taken = await link(bobToken, await signed(wallet));
+      expect(taken.status).toBe(409);
+      expect(errorOf(taken).code).toBe('409');
+      // Concurrent links of a fresh address by two users: exactly one wins.
+      const fresh = Wallet.createRandom();
+      const [a, b] = await Promise.all([
+        link(aliceToken, await signed(fresh)),
+        link(bobToken, await signed(fresh)),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+    });
+
+    it('needs the bearer token of a user and a valid signed message', async () => {
+      const wallet = Wallet.createRandom();
+      const body = await signed(wallet);
+      const none = await postJson(path('link-address'), body);
+      expect(none.status).toBe(401);
+      const forged = await postJson(path('link-address'), body, bearer(`${aliceToken}x`));
+      expect(forged.status).toBe(401);
+      const text = await message(wallet.address);
+      const wrong = await link(aliceToken, {
+        message: text,
+        signature: await Wallet.createRandom().signMessage(text),
+      });
+      expect(wrong.status).toBe(401);
+    });
+
+    it('unlinks: the address no longer logs in; unlinking it again is 404', async () => {
+      const wallet = Wallet.createRandom();
+      expect((await link(bobToken, await signed(wallet))).status).toBe(200);
+      // Alice cannot unlink Bob's address.
+      const foreign = await postJson(
+        path('unlink-address'),
+        { address: wallet.address },
+        bearer(aliceToken),
+      );
+      expect(foreign.status).toBe(404);
+      const unlinked = await postJson(
+        path('unlink-address'),
+        { address: wallet.address.toLowerCase() },
+        bearer(bobToken),
+      );
+      expect(unlinked.status).toBe(200);
+      expect(unlinked.body).toEqual({ address: wallet.address, userId: 'bob' });
+      expect((await login(await signed(wallet))).status).toBe(401);
+      const again = await postJson(
+        path('unlink-address'),
+        { address: wallet.address },
+        bearer(bobToken),
+      );
+      expect(again.status).toBe(404);
+      const bad = await postJson(path('unlink-address'), { address: 'nope' }, bearer(bobToken));
+      expect(bad.status).toBe(400);
+    });
+  });
+
+  describe('smart accounts', () => {
+    let factory: Hex;
+    beforeAll(async () => {
+      factory = await deploySiweTestAccountFactory(testChainUrl());
+    });
+
+    it('logs in with an ERC-1271 contract account deployed on the chain', async () => {
+      const ownerKey = generatePrivateKey();
+      const account = await deploySiweTestAccount(
+        testChainUrl(),
+        factory,
+        privateKeyToAddress(ownerKey),
+      );
+      const sign = async () => {
+        const text = await message(account);
+        return { message: text, signature: await signForSmartAccount(ownerKey, text) };
+      };
+      expect((await link(aliceToken, await sign())).status).toBe(200);
+      const answer = await login(await sign());
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ userId: 'alice' });
+
+      // Another key's signature for the account: refused by the account's contract.
+      const text = await message(account);
+      const refused = await login({
+        message: text,
+        signature: await signForSmartAccount(generatePrivateKey(), text),
+      });
+      expect(refused.status).toBe(401);
+
+      // The chain node is down: a smart-account signature cannot be checked (503, not 401).
+      const down = await chainDown.domain.siwe?.nonce('198.51.100.7');
+      const downText = new SiweMessage({
+        domain: 'api.example.test',
+        address: account,
+        uri: 'https://api.example.test',
+        version: '1',
+        chainId,
+        nonce: down?.nonce ?? '',
+      }).prepareMessage();
+      const unavailable = await login(
+        { message: downText, signature: await signForSmartAccount(ownerKey, downText) },
+        chainDown.url,
+      );
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.headers.get('retry-after')).toMatch(/^\d+$/);
+    });
+
+    it('verifies an ERC-6492 signature of an account not deployed yet, and logs in with it', async () => {
+      const ownerKey = generatePrivateKey();
+      const salt = `0x${'ab'.repeat(32)}` as Hex;
+      const counterfactual = await counterfactualSiweTestAccount(
+        testChainUrl(),
+        factory,
+        privateKeyToAddress(ownerKey),
+        salt,
+      );
+      const sign = async () => {
+        const text = await message(counterfactual.address);
+        const inner = await signForSmartAccount(ownerKey, text);
+        return {
+          message: text,
+          signature: wrapErc6492(inner, counterfactual.factory, counterfactual.factoryData),
+        };
+      };
+      expect((await link(bobToken, await sign())).status).toBe(200);
+      const answer = await login(await sign());
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ userId: 'bob' });
+      // Verified by an eth_call: nothing was deployed.
+      const client = createPublicClient({ transport: http(testChainUrl()) });
+      expect(await client.getCode({ address: counterfactual.address })).toBeUndefined();
+      // The plain owner signature is no signature of the (undeployed) account.
+      const text = await message(counterfactual.address);
+      expect(
+        (await login({ message: text, signature: await signForSmartAccount(ownerKey, text) }))
+          .status,
+      ).toBe(401);
+    });
+  });
+
+  it('logs in key-holding accounts while the chain node is down (no chain call for them)', async () => {
+    const wallet = Wallet.createRandom();
+    expect((await link(aliceToken, await signed(wallet))).status).toBe(200);
+    const answer = await login(await signed(wallet, {}, chainDown.url), chainDown.url);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ userId: 'alice' });
+  });
+
+  it('limits the nonces one client address may ask for (429 with Retry-After)', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await postJson(path('siwe/nonce', chainDown.url), {}, from)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const other = await postJson(
+      path('siwe/nonce', chainDown.url),
+      {},
+      { 'x-forwarded-for': '203.0.113.10' },
+    );
+    expect(other.status).toBe(200);
+  });
+
+  it('answers 404 on every SIWE route when no chain is configured', async () => {
+    for (const name of ['siwe/nonce', 'auth-user-with-siwe', 'link-address', 'unlink-address']) {
+      const answer = await postJson(path(name, off.url), {}, bearer(aliceToken));
+      expect([name, answer.status, errorOf(answer).code]).toEqual([name, 404, '404']);
+      expect(errorOf(answer).message).toMatch(/not enabled/);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { SiweRefusedError } from '../errors.js';
+import { siweTime, type SiweFields } from './parse-siwe-message.js';
+
+/** What a message for this service must carry (docs/api.md §11). */
+export interface SiweExpectations {
+  /** PUBLIC_URL's authority (host[:port]). */
+  domain: string;
+  /** PUBLIC_URL: the message's URI must be it or a URL below it. */
+  uri: string;
+  /** The configured chain. */
+  chainId: number;
+}
+
+/** How much a signer's clock may run ahead for Not Before and behind for Expiration Time. */
+export const SIWE_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The binding rules of EIP-4361 §"Verifying a signed message", for this service: the domain is
+ * ours (the wallet showed the user this site, not a phishing site's), the URI is PUBLIC_URL or
+ * below it, the scheme (when the message names one) is PUBLIC_URL's, the chain is the configured
+ * one, Expiration Time has not passed and Not Before has (a minute of clock skew either way).
+ * A refusal is a SiweRefusedError naming the rule. The nonce and the signature are checked by
+ * the caller.
+ */
+export function checkSiweFields(fields: SiweFields, expected: SiweExpectations, now: number): void {
+  const base = new URL(expected.uri);
+  if (fields.domain !== expected.domain) {
+    throw new SiweRefusedError(
+      `The message is for ${JSON.stringify(fields.domain)}, not for this service (${expected.domain})`,
+    );
+  }
+  if (fields.scheme !== undefined && `${fields.scheme}:` !== base.protocol) {
+    throw new SiweRefusedError(
+      `The message's scheme ${JSON.stringify(fields.scheme)} is not this service's (${base.protocol.slice(0, -1)})`,
+    );
+  }
+  if (!uriBelongs(fields.uri, expected.uri)) {
+    throw new SiweRefusedError(
+      `The message's URI ${JSON.stringify(fields.uri)} is not this service's (${expected.uri})`,
+    );
+  }
+  if (fields.chainId !== expected.chainId) {
+    throw new SiweRefusedError(
+      `The message is for chain ${fields.chainId}; this service signs in on chain ${expected.chainId}`,
+    );
+  }
+  if (fields.expirationTime !== undefined) {
+    if (siweTime(fields.expirationTime) + SIWE_CLOCK_SKEW_MS <= now) {
+      throw new SiweRefusedError('The message has expired (Expiration Time)');
+    }
+  }
+  if (fields.notBefore !== undefined) {
+    if (siweTime(fields.notBefore) - SIWE_CLOCK_SKEW_MS > now) {
+      throw new SiweRefusedError('The message is not valid yet (Not Before)');
+    }
+  }
+}
+
+/** `uri` is `base` itself or a URL below it (same origin, path under base's path). */
+function uriBelongs(uri: string, base: string): boolean {
+  if (uri === base) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    return false;
+  }
+  const root = new URL(base);
+  if (parsed.origin !== root.origin || parsed.username || parsed.password) return false;
+  const prefix = root.pathname.endsWith('/') ? root.pathname : `${root.pathname}/`;
+  return parsed.pathname === root.pathname || parsed.pathname.startsWith(prefix);
+}

@@ -1,0 +1,145 @@
+import { UnauthorizedError } from '@itp/errors';
+import type {
+  LinkAddressResponse,
+  LoginResult,
+  SiweNonceResponse,
+  UnlinkAddressResponse,
+} from '@itp/schemas';
+import { getAddress, type Hex } from 'viem';
+import { AddressNotLinkedError, AddressTakenError, SiweRefusedError } from '../errors.js';
+import type { LoginResults } from '../login/login-results.js';
+import { clientGroup } from '../rate-limit/client-group.js';
+import type { FailureCounter } from '../rate-limit/failure-counter.js';
+import type { User } from '../users/user.js';
+import type { UserRepository } from '../users/user-repository.js';
+import { checkSiweFields, type SiweExpectations } from './check-siwe-fields.js';
+import type { LinkedAddresses } from './linked-addresses.js';
+import { parseSiweMessage } from './parse-siwe-message.js';
+import type { SiweNonces } from './siwe-nonces.js';
+import type { SiweSignatureVerifier } from './siwe-signature-verifier.js';
+
+export interface SiweLoginDeps {
+  nonces: SiweNonces;
+  verifier: SiweSignatureVerifier;
+  addresses: LinkedAddresses;
+  users: UserRepository;
+  loginResults: LoginResults;
+  /** The per-client-IP failure counter shared with password and VP login. */
+  failuresPerIp: FailureCounter;
+  /** Nonces issued per client IP and window (each one is a Redis key for five minutes). */
+  noncesPerIp: FailureCounter;
+}
+
+export interface SiweLoginOptions {
+  expected: SiweExpectations;
+  clock?: () => number;
+}
+
+/** The one answer for an address that logs nobody in: unlinked, or its user disabled. */
+export const NO_USER_FOR_ADDRESS =
+  'No active user is linked to this address; log in another way and link it (POST /v2/auth/link-address)';
+
+/**
+ * Sign-In with Ethereum (EIP-4361, docs/api.md §11). A message is accepted when it parses by the
+ * EIP-4361 grammar (else 400), names this service's domain, URI and chain and is within its
+ * time fields, carries a nonce this service issued and nobody used, and is signed by its address
+ * (a key's ECDSA signature, or a smart account's through the chain); the nonce is then used up.
+ * Every refusal is a 401 saying why and counts as a failure of the client's address (the limit
+ * shared with password login).
+ */
+export class SiweLogin {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly deps: SiweLoginDeps,
+    private readonly options: SiweLoginOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** POST /siwe/nonce: a fresh nonce and what the message must carry. */
+  async nonce(clientIp: string): Promise<SiweNonceResponse> {
+    await this.deps.noncesPerIp.take(clientGroup(clientIp));
+    const nonce = await this.deps.nonces.issue();
+    const { domain, uri, chainId } = this.options.expected;
+    return { nonce, domain, uri, chainId };
+  }
+
+  /** auth-user-with-siwe: the login result of the address's user. */
+  async login(message: string, signature: Hex, clientIp: string): Promise<LoginResult> {
+    const user = await this.authenticate(message, signature, clientIp);
+    return this.deps.loginResults.resultFor(user);
+  }
+
+  /**
+   * The user a signed message logs in (enabled), without issuing a token: the OpenID Connect
+   * login page uses it too.
+   */
+  async authenticate(message: string, signature: Hex, clientIp: string): Promise<User> {
+    return this.counted(clientIp, async () => {
+      const address = await this.verifyMessage(message, signature);
+      const userId = await this.deps.addresses.userOf(address);
+      const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
+      if (!user || !user.enabled) {
+        throw new SiweRefusedError(NO_USER_FOR_ADDRESS, {
+          details: { reason: !user ? 'address not linked' : 'user disabled', address },
+        });
+      }
+      return user;
+    });
+  }
+
+  /** link-address: links the message's address to `userId` (the caller). */
+  async link(
+    userId: string,
+    message: string,
+    signature: Hex,
+    clientIp: string,
+  ): Promise<LinkAddressResponse> {
+    const address = await this.counted(clientIp, () => this.verifyMessage(message, signature));
+    const outcome = await this.deps.addresses.link(address, userId, this.clock());
+    if (outcome === 'taken') throw new AddressTakenError();
+    return { address, userId };
+  }
+
+  /** unlink-address: removes the caller's link of `address`. */
+  async unlink(userId: string, address: string): Promise<UnlinkAddressResponse> {
+    const checksummed = getAddress(address.toLowerCase());
+    if (!(await this.deps.addresses.unlink(checksummed, userId))) throw new AddressNotLinkedError();
+    return { address: checksummed, userId };
+  }
+
+  /** The message's address (EIP-55) when every rule holds; the nonce is then used up. */
+  async verifyMessage(message: string, signature: Hex): Promise<Hex> {
+    const fields = parseSiweMessage(message);
+    checkSiweFields(fields, this.options.expected, this.clock());
+    // Checked before the signature (which may cost a chain call), used up after it: a message
+    // whose signature fails leaves its nonce to the rightful signer.
+    if (!(await this.deps.nonces.isOpen(fields.nonce))) throw nonceRefused();
+    if (!(await this.deps.verifier.verify(fields.address, message, signature))) {
+      throw new SiweRefusedError(
+        `The signature is not ${fields.address}'s signature of the message`,
+      );
+    }
+    if (!(await this.deps.nonces.use(fields.nonce))) throw nonceRefused();
+    return fields.address;
+  }
+
+  /** Runs `attempt` under the per-client-address failure limit; a 401 counts as a failure. */
+  private async counted<T>(clientIp: string, attempt: () => Promise<T>): Promise<T> {
+    const client = clientGroup(clientIp);
+    await this.deps.failuresPerIp.check(client);
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof UnauthorizedError) await this.deps.failuresPerIp.recordFailure(client);
+      throw err;
+    }
+  }
+}
+
+function nonceRefused(): SiweRefusedError {
+  return new SiweRefusedError(
+    'The nonce was not issued by this service, has expired (5 minutes) or was used; ask POST /v2/auth/siwe/nonce for a new one',
+  );
+}
