@@ -1,7 +1,8 @@
 /**
  * itp end to end: the real CLI (`node --import tsx apps/cli/src/main.ts`, what `npm run itp`
  * runs) as a child process against one real dev stack (`npm start`: dev chain, every service,
- * the gateway; the demo user seeded, new addresses funded). Login, wallet, a transfer waited for
+ * the gateway; the demo user seeded, new addresses funded). Login (password, and Sign-In with
+ * Ethereum with a linked key, refused once unlinked), wallet, a transfer waited for
  * until mined, its block, a DID with a credential and a presentation, the exit codes of a refused
  * login (1), bad usage (2) and an unreachable gateway (3), a QR login waited for until the phone
  * side approves it, and `itp users list` handed to auth-service's operator CLI.
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { freePort, startDevStack, type DevStack } from '@itp/testing';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -97,6 +99,28 @@ describe('itp against the dev stack', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/^error \[401\]/);
+  });
+
+  it("links a fresh key's address, logs in with it (login siwe) as demo, exits 1 once unlinked", async () => {
+    const key = generatePrivateKey();
+    const { address } = privateKeyToAccount(key);
+    const keyFile = join(files, 'eth.key');
+    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+    const asDemo = { env: { ITP_TOKEN: token } };
+    const linked = JSON.parse(await ok(['address', 'link', '--key-file', keyFile], asDemo));
+    expect(linked).toEqual({ address, userId: 'demo' });
+
+    const login = await itp(['login', 'siwe', '--key-file', keyFile, '--json']);
+    expect([login.code, login.stderr]).toEqual([
+      0,
+      `logged in as Demo User (demo) with ${address}\n`,
+    ]);
+    expect(JSON.parse(login.stdout)).toMatchObject({ userId: 'demo', name: 'Demo User' });
+
+    expect(JSON.parse(await ok(['address', 'unlink', address], asDemo))).toEqual(linked);
+    const refused = await itp(['login', 'siwe', '--key-file', keyFile]);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/^error \[401\] \(\/v2\/auth\/auth-user-with-siwe\): /);
   });
 
   it('creates a funded wallet and shows its balance', async () => {

@@ -1,14 +1,18 @@
 /**
  * The SDK against the real dev stack of `npm start` (one stack for the whole file, started on a
- * free port with a fresh data folder): password login, a wallet and the transfer flow until
+ * free port with a fresh data folder): password login, Sign-In with Ethereum with a linked
+ * address (and refused once it is unlinked), a wallet and the transfer flow until
  * mined, DID, VC and VP, the QR login of a web site approved by the phone side, getBlock of the
  * transfer's block, and the typed errors of real answers.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Wallet } from 'ethers';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { freePort, startDevStack, type DevStack } from '@itp/testing';
 import {
+  AddressNotLinkedError,
   createClient,
   InsufficientFundsError,
   InvalidCredentialsError,
@@ -19,6 +23,7 @@ import {
   MethodNotFoundRpcError,
   NetworkError,
   NotFoundError,
+  SiweRefusedError,
   WalletAuthorizationError,
   type CreatedWallet,
   type ItpClient,
@@ -62,6 +67,30 @@ describe('@itp/client against npm start', () => {
     });
     expect(login.token.split('.')).toHaveLength(3);
     expect((await itp.auth.jwks()).keys.length).toBeGreaterThan(0);
+  });
+
+  it('links a fresh address to the user, signs in with it (SIWE) as that user, refused once unlinked', async () => {
+    const me = itp.withToken(login.token);
+    const account = privateKeyToAccount(generatePrivateKey());
+    const linked = await me.auth.linkAddress(account);
+    expect(linked).toEqual({ address: account.address, userId: login.userId });
+
+    const siwe = await itp.auth.loginWithSiwe(account);
+    expect(siwe).toMatchObject({ userId: login.userId, name: login.name, email: login.email });
+    expect(siwe.token.split('.')).toHaveLength(3);
+    // An ethers Wallet signs the same way.
+    const ethersWallet = Wallet.createRandom();
+    await me.auth.linkAddress(ethersWallet);
+    expect((await itp.auth.loginWithSiwe(ethersWallet)).userId).toBe(login.userId);
+
+    await expect(me.auth.unlinkAddress(account.address)).resolves.toEqual(linked);
+    const refused = await itp.auth.loginWithSiwe(account).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SiweRefusedError);
+    expect(refused).toMatchObject({ status: 401, operation: '/v2/auth/auth-user-with-siwe' });
+    await expect(me.auth.unlinkAddress(account.address)).rejects.toBeInstanceOf(
+      AddressNotLinkedError,
+    );
+    await me.auth.unlinkAddress(ethersWallet.address);
   });
 
   it('creates a funded wallet and transfers with the SDK flow until mined', async () => {
