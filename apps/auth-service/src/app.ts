@@ -271,7 +271,7 @@ async function buildDomain(
     logger.error({ err }, 'the OpenID Connect provider failed on a request');
   });
   const oidcLogin = new OidcLogin(
-    { provider, passwordLogin, loginRequests, oid4vp, clients, kv, qrDataUrl },
+    { provider, passwordLogin, loginRequests, oid4vp, siwe, clients, kv, qrDataUrl },
     { qrWaitSeconds: OIDC_QR_WAIT_SECONDS, ...(clock ? { clock } : {}) },
   );
   return {

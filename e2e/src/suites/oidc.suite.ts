@@ -4,7 +4,9 @@
  * the code grant, userinfo; the id_token checked with jose against the provider's JWKS) and a real
  * browser (Debian's chromium, playwright-core) the user's. The three ways of the login page, each
  * ending at the site's callback with its `amr`: the password form (`pwd`), the phone app's QR
- * approved with a VP (`app`), a third-party OpenID4VP wallet answering the wallet QR (`vp`).
+ * approved with a VP (`app`), a third-party OpenID4VP wallet answering the wallet QR (`vp`), and
+ * the browser's Ethereum wallet (`siwe`: a test EIP-1193 provider injected into the page, its key
+ * signing with viem in the test).
  *
  * The relying party is registered the way an operator registers one (auth-service's CLI,
  * `clients add --redirect-uri`); its callback is a local HTTP server of the test that answers
@@ -17,6 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
+import { hexToString, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import { runAuthCli } from '@itp/harness';
 import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
 import { decodeQr } from '@itp/testing/qr';
@@ -301,6 +306,70 @@ export const oidcSuite: Suite = ({ stack }) => {
         expect(answer.status).toBe(200);
 
         await redeem(await arrival, request, 'vp');
+        expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('logs the demo user in with the browser’s Ethereum wallet: Sign-In with Ethereum through an injected EIP-1193 provider (amr siwe)', async () => {
+      const gw = stack().gatewayUrl;
+      const account = privateKeyToAccount(generatePrivateKey());
+      // Once: the demo user links the wallet's address (a SIWE message it signed + the user's JWT).
+      const issued = await post(`${gw}/v2/auth/siwe/nonce`, {});
+      expect(issued.status).toBe(200);
+      const linkMessage = createSiweMessage({
+        domain: issued.body.domain,
+        address: account.address,
+        uri: issued.body.uri,
+        version: '1',
+        chainId: issued.body.chainId,
+        nonce: issued.body.nonce,
+      });
+      const linked = await post(
+        `${gw}/v2/auth/link-address`,
+        { message: linkMessage, signature: await account.signMessage({ message: linkMessage }) },
+        await bearerOfDemoUser(gw),
+      );
+      expect(linked.status).toBe(200);
+
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors);
+      try {
+        // The wallet: an EIP-1193 provider in the page; its key stays in the test (viem signs).
+        const shown: string[] = [];
+        await page.exposeFunction('__e2eWalletSign', async (data: Hex, address: string) => {
+          expect(address.toLowerCase()).toBe(account.address.toLowerCase());
+          const message = hexToString(data);
+          shown.push(message);
+          return account.signMessage({ message });
+        });
+        await page.evaluate((address) => {
+          const sign = (globalThis as unknown as Record<string, unknown>).__e2eWalletSign as (
+            data: string,
+            address: string,
+          ) => Promise<string>;
+          (globalThis as unknown as { ethereum: unknown }).ethereum = {
+            request: async ({ method, params }: { method: string; params?: string[] }) => {
+              if (method === 'eth_requestAccounts' || method === 'eth_accounts') {
+                return [address.toLowerCase()];
+              }
+              if (method === 'personal_sign' && params) return sign(params[0]!, params[1]!);
+              throw Object.assign(new Error(`unsupported: ${method}`), { code: 4200 });
+            },
+          };
+        }, account.address);
+
+        await page.getByRole('button', { name: 'Sign in with Ethereum' }).click();
+        await redeem(await arrival, request, 'siwe');
+        // What the wallet showed the user: a message for this site, this account, this chain.
+        expect(shown).toHaveLength(1);
+        const message = shown[0]!;
+        expect(message).toMatch(
+          new RegExp(`^${new URL(gw).host.replace(/[.]/g, '\\.')} wants you to sign in`),
+        );
+        expect(message).toContain(`\n${account.address}\n`);
+        expect(message).toContain(`Chain ID: ${issued.body.chainId}`);
         expectNoPageErrors(errors);
       } finally {
         await close();

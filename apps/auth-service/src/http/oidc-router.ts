@@ -8,7 +8,7 @@ import express, {
 import type Provider from 'oidc-provider';
 import { BaseError, DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import type { OidcLogin, OidcPage } from '../oidc/oidc-login.js';
+import type { OidcLogin, OidcPage, SiweStep } from '../oidc/oidc-login.js';
 import {
   OIDC_CSS,
   OIDC_LOGIN_SCRIPT,
@@ -79,6 +79,8 @@ function sameOrigin(publicUrl: string): RequestHandler {
   };
 }
 
+const clientIpOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
+
 function sendPage(res: Response, page: OidcPage, assets: string): void {
   res.setHeader('Cache-Control', 'no-store');
   if (page.kind === 'redirect') {
@@ -137,10 +139,42 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
       return login.submitPassword(req, res, String(req.params.uid), {
         id: typeof body.id === 'string' ? body.id : '',
         password: typeof body.password === 'string' ? body.password : '',
-        clientIp: req.ip ?? req.socket.remoteAddress ?? '',
+        clientIp: clientIpOf(req),
       });
     }),
   );
+  const siweJson = express.json({ limit: deps.bodyLimitBytes });
+  const sendStep = (res: Response, step: SiweStep) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if ('retryAfterSeconds' in step && step.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(step.retryAfterSeconds));
+    }
+    res.status(step.status).json(step.body);
+  };
+  const bodyOf = (req: Request) =>
+    (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+  router.post(
+    '/interaction/:uid/siwe/message',
+    sameOrigin(deps.publicUrl),
+    siweJson,
+    (req, res, next) => {
+      login
+        .siweMessage(req, res, String(req.params.uid), bodyOf(req).address, clientIpOf(req))
+        .then((step) => sendStep(res, step), next);
+    },
+  );
+  router.post('/interaction/:uid/siwe', sameOrigin(deps.publicUrl), siweJson, (req, res, next) => {
+    const body = bodyOf(req);
+    login
+      .submitSiwe(
+        req,
+        res,
+        String(req.params.uid),
+        { message: body.message, signature: body.signature },
+        clientIpOf(req),
+      )
+      .then((step) => sendStep(res, step), next);
+  });
   router.get('/interaction/:uid/status', (req, res, next) => {
     login.pollQr(req, res, String(req.params.uid)).then((status) => {
       res.setHeader('Cache-Control', 'no-store');
@@ -173,6 +207,10 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
               : 'Something went wrong; try again';
       if (req.path.endsWith('/status')) {
         res.status(status).json({ status: 'refused', message });
+        return;
+      }
+      if (/\/siwe(\/message)?$/.test(req.path)) {
+        res.status(status).json({ error: message });
         return;
       }
       res

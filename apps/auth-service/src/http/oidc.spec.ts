@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
+import { createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import {
+  createTestDatabase,
+  freePort,
+  testChainUrl,
+  uniquePrefix,
+  type TestDatabase,
+} from '@itp/testing';
 import { attributeOf, OidcTestBrowser, type BrowserPage } from '../testing/oidc-browser.js';
 import {
   newSigningKeysSecret,
+  postJson,
   startAuthService,
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
@@ -37,6 +47,9 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       JWT_SIGNING_KEYS: await newSigningKeysSecret(),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOGIN_POLL_MIN_INTERVAL_MS: '0',
+      // Sign-In with Ethereum on the login page.
+      ETH_RPC_URL: testChainUrl(),
+      CHAIN_ID: String(await createPublicClient({ transport: http(testChainUrl()) }).getChainId()),
     };
     a = await startAuthService({ ...shared, PORT: String(port) });
     b = await startAuthService(shared);
@@ -290,6 +303,80 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     });
     expect(typeof after).not.toBe('string');
     expect((after as BrowserPage).status).toBe(400);
+  });
+
+  it('logs in with Sign-In with Ethereum on the login page (amr siwe); refusals answer the page as JSON', async () => {
+    // Alice links a key's address (a SIWE message it signed, with her JWT).
+    const account = privateKeyToAccount(generatePrivateKey());
+    const login = await postJson(`${a.url}/v2/auth/auth-user`, {
+      id: 'alice',
+      password: 'alice-password',
+    });
+    const issued = (await postJson(`${a.url}/v2/auth/siwe/nonce`, {})).body as {
+      nonce: string;
+      domain: string;
+      uri: string;
+      chainId: number;
+    };
+    const linkMessage = createSiweMessage({ ...issued, address: account.address, version: '1' });
+    const linked = await postJson(
+      `${a.url}/v2/auth/link-address`,
+      { message: linkMessage, signature: await account.signMessage({ message: linkMessage }) },
+      { authorization: `Bearer ${(login.body as { token: string }).token}` },
+    );
+    expect(linked.status).toBe(200);
+
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    expect(page.html).toContain('Sign in with Ethereum');
+    const messageUrl = new URL(attributeOf(page.html, 'siwe', 'data-message-url')!, page.url).href;
+    const loginUrl = new URL(attributeOf(page.html, 'siwe', 'data-login-url')!, page.url).href;
+    const origin = new URL(page.url).origin;
+    const postStep = async (url: string, body: unknown, from = origin) => {
+      const answer = await browser.open(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: from },
+        body: JSON.stringify(body),
+      });
+      if (typeof answer === 'string') throw new Error(`unexpected redirect to ${answer}`);
+      return { status: answer.status, body: JSON.parse(answer.html) as Record<string, string> };
+    };
+
+    // The service builds the message for the wallet's account (here given in lower case).
+    const built = await postStep(messageUrl, { address: account.address.toLowerCase() });
+    expect(built.status).toBe(200);
+    const message = built.body.message!;
+    expect(message).toContain(`${new URL(page.url).host} wants you to sign in`);
+    expect(message).toContain(`\n${account.address}\n`);
+    expect(message).toContain('Log in to shop');
+
+    // Refused: another key's signature (401, the reason as JSON), a post from another origin.
+    const wrong = await postStep(loginUrl, {
+      message,
+      signature: await privateKeyToAccount(generatePrivateKey()).signMessage({ message }),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toMatch(/signature is not/);
+    const signature = await account.signMessage({ message });
+    const foreign = await browser.open(loginUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ message, signature }),
+    });
+    expect((foreign as BrowserPage).status).toBe(403);
+    expect((await postStep(messageUrl, { address: 'not-an-address' })).status).toBe(400);
+
+    // The right signature: the browser continues to the site with a code; amr says siwe.
+    const done = await postStep(loginUrl, { message, signature });
+    expect(done.status).toBe(200);
+    const callback = await browser.open(done.body.redirectTo!);
+    expect(typeof callback).toBe('string');
+    const tokens = await redeem(callback as string, request);
+    expect(tokens.claims()).toMatchObject({ sub: 'alice', amr: ['siwe'] });
+    // The same signed message again: its nonce is used up.
+    const replay = await postStep(loginUrl, { message, signature });
+    expect(replay.status).toBe(400); // the interaction is finished: the page has expired
   });
 
   it('logs in through the phone-app QR (amr app); authorization on one instance, token on the other', async () => {

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { createSiweMessage } from 'viem/siwe';
+import { getAddress, isAddress, type Hex } from 'viem';
 import { BaseError, TooManyRequestsError, UnauthorizedError } from '@itp/errors';
 import type { KvStore } from '@itp/stores';
 import type { Client } from '../clients/client.js';
@@ -9,6 +11,7 @@ import type { PasswordLogin, PasswordLoginRequest } from '../login/password-logi
 import { INVALID_CREDENTIALS } from '../login/password-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
+import type { SiweLogin } from '../siwe/siwe-login.js';
 import type { OidcLoginMethod } from './oidc-provider.js';
 import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
 
@@ -30,11 +33,18 @@ export type QrStatus =
   | { status: 'expired' }
   | { status: 'refused'; message: string };
 
+/** The login page's Sign-In with Ethereum steps (JSON): the message to sign, then the result. */
+export type SiweStep =
+  | { status: 200; body: { message: string } | { redirectTo: string } }
+  | { status: number; body: { error: string }; retryAfterSeconds?: number };
+
 export interface OidcLoginDeps {
   provider: Provider;
   passwordLogin: PasswordLogin;
   loginRequests: LoginRequests;
   oid4vp: Oid4vpLogin;
+  /** Sign-In with Ethereum; undefined when no chain is configured (the page has no button). */
+  siwe: SiweLogin | undefined;
   clients: ClientRepository;
   kv: KvStore;
   /** A QR code of `text` as a PNG data URL. */
@@ -56,10 +66,11 @@ interface StoredQr {
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /**
- * The provider's login step (its "interaction"), three ways, each ending in the same login result
+ * The provider's login step (its "interaction"), four ways, each ending in the same login result
  * with its `amr`: the password form (`pwd`, auth-user's checks and rate limits), the phone app's
- * QR (`app`: a web-site login request of the client, approved by auth-user-with-vp) and any
- * wallet's OpenID4VP QR (`vp`: the same request, approved by the wallet's presentation). The
+ * QR (`app`: a web-site login request of the client, approved by auth-user-with-vp), any
+ * wallet's OpenID4VP QR (`vp`: the same request, approved by the wallet's presentation) and the
+ * browser's Ethereum wallet (`siwe`: Sign-In with Ethereum through EIP-1193). The
  * interaction is bound to the browser by oidc-provider's interaction cookie: a page, a form post
  * or a poll without it finds no interaction (the expired page).
  */
@@ -80,8 +91,76 @@ export class OidcLogin {
     return {
       kind: 'login',
       status: 200,
-      view: { uid, clientName: client.name, qr: await this.qrFor(details, client) },
+      view: {
+        uid,
+        clientName: client.name,
+        qr: await this.qrFor(details, client),
+        siwe: this.deps.siwe !== undefined,
+      },
     };
+  }
+
+  /**
+   * The Sign-In with Ethereum message for `address` to sign (built here, so the page needs no
+   * Ethereum library): this service's domain, URI and chain, a fresh nonce, five minutes.
+   */
+  async siweMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    address: unknown,
+    clientIp: string,
+  ): Promise<SiweStep> {
+    const siwe = this.deps.siwe;
+    if (!siwe) return { status: 404, body: { error: 'Sign-In with Ethereum is not enabled' } };
+    const found = await this.interaction(req, res, uid);
+    if (!found) return expiredStep();
+    if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
+      return { status: 400, body: { error: 'The wallet did not give an Ethereum address' } };
+    }
+    return siweStep(async () => {
+      const { nonce, domain, uri, chainId } = await siwe.nonce(clientIp);
+      const now = this.clock();
+      const message = createSiweMessage({
+        domain,
+        address: getAddress(address.toLowerCase()),
+        // eslint-disable-next-line no-control-regex -- a statement is one line (EIP-4361)
+        statement: `Log in to ${found.client.name}`.replace(/[\u0000-\u001f\u007f]+/g, ' '),
+        uri,
+        version: '1',
+        chainId,
+        nonce,
+        issuedAt: new Date(now),
+        expirationTime: new Date(now + 5 * 60_000),
+      });
+      return { status: 200, body: { message } };
+    });
+  }
+
+  /** The signed message: the address's user logs in (amr `siwe`), the browser continues. */
+  async submitSiwe(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    body: { message: unknown; signature: unknown },
+    clientIp: string,
+  ): Promise<SiweStep> {
+    const siwe = this.deps.siwe;
+    if (!siwe) return { status: 404, body: { error: 'Sign-In with Ethereum is not enabled' } };
+    const found = await this.interaction(req, res, uid);
+    if (!found) return expiredStep();
+    const { message, signature } = body;
+    if (
+      typeof message !== 'string' ||
+      typeof signature !== 'string' ||
+      !/^0x[0-9a-fA-F]*$/.test(signature)
+    ) {
+      return { status: 400, body: { error: 'The wallet did not sign the message' } };
+    }
+    return siweStep(async () => {
+      const user = await siwe.authenticate(message, signature as Hex, clientIp);
+      return { status: 200, body: { redirectTo: await this.finish(req, res, user.id, 'siwe') } };
+    });
   }
 
   async submitPassword(
@@ -220,6 +299,39 @@ export class OidcLogin {
   private async readQr(key: string): Promise<StoredQr | undefined> {
     const raw = await this.deps.kv.get(key);
     return raw === null ? undefined : (JSON.parse(raw) as StoredQr);
+  }
+}
+
+function expiredStep(): SiweStep {
+  return {
+    status: 400,
+    body: { error: 'This login page has expired: return to the site and start the login again' },
+  };
+}
+
+/** Runs a Sign-In with Ethereum step; a refusal becomes the message the page shows. */
+async function siweStep(step: () => Promise<SiweStep>): Promise<SiweStep> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof TooManyRequestsError) {
+      return {
+        status: 429,
+        body: { error: `Too many attempts: try again in ${err.retryAfterSeconds} seconds` },
+        retryAfterSeconds: err.retryAfterSeconds,
+      };
+    }
+    if (err instanceof BaseError && err.status === 503) {
+      return {
+        status: 503,
+        body: { error: 'Login is unavailable right now; try again later' },
+        retryAfterSeconds: 5,
+      };
+    }
+    if (err instanceof BaseError && err.status < 500) {
+      return { status: err.status, body: { error: err.message } };
+    }
+    throw err;
   }
 }
 

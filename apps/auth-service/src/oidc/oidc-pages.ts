@@ -61,6 +61,8 @@ export interface LoginPageView {
   userId?: string;
   error?: string;
   qr?: LoginPageQr;
+  /** Offer Sign-In with Ethereum (the browser's wallet, EIP-1193). */
+  siwe?: boolean;
 }
 
 /**
@@ -92,6 +94,16 @@ ${
 <noscript><p>The QR code logins need JavaScript; the password form works without it.</p></noscript>
 `
     : '';
+  const siweSection = view.siwe
+    ? `<section aria-labelledby="siwe-heading" id="siwe" data-message-url="${uid}/siwe/message" data-login-url="${uid}/siwe">
+<h2 id="siwe-heading">Sign in with Ethereum</h2>
+<p>Use the Ethereum wallet of this browser. Its address must be linked to your account; the wallet shows the message before you sign.</p>
+<button type="button" id="siwe-button">Sign in with Ethereum</button>
+<p id="siwe-status" role="status" aria-live="polite"></p>
+<noscript><p>Sign-In with Ethereum needs JavaScript.</p></noscript>
+</section>
+`
+    : '';
   return layout(
     'Log in',
     view.assets,
@@ -106,8 +118,8 @@ ${error}<section aria-labelledby="password-heading">
 <button type="submit">Log in</button>
 </form>
 </section>
-${qrSections}`,
-    qr !== undefined,
+${siweSection}${qrSections}`,
+    qr !== undefined || view.siwe === true,
   );
 }
 
@@ -178,8 +190,11 @@ button { margin-top: 1rem; padding: 0.6rem 1.2rem; font-size: 1rem; cursor: poin
 `;
 
 /**
- * The login page's script: polls the QR logins' status; on approval the browser continues to the
- * provider (which redirects to the site), on expiry the page says so.
+ * The login page's script. The QR logins: polls their status; on approval the browser continues
+ * to the provider (which redirects to the site), on expiry the page says so. Sign-In with
+ * Ethereum: asks the browser's wallet (EIP-1193 \`window.ethereum\`) for an account, has this
+ * service build the EIP-4361 message for it, has the wallet sign it (\`personal_sign\`) and
+ * posts it; on success the browser continues like after a QR approval.
  */
 export const OIDC_LOGIN_SCRIPT = `'use strict';
 (function () {
@@ -207,5 +222,62 @@ export const OIDC_LOGIN_SCRIPT = `'use strict';
       });
   }
   setTimeout(poll, 1000);
+})();
+(function () {
+  var section = document.getElementById('siwe');
+  if (!section) return;
+  var button = document.getElementById('siwe-button');
+  var status = document.getElementById('siwe-status');
+  function say(text) { status.textContent = text; }
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body)
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (json) {
+        if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
+        return json;
+      });
+    });
+  }
+  function utf8Hex(text) {
+    var bytes = new TextEncoder().encode(text);
+    var out = '0x';
+    for (var i = 0; i < bytes.length; i += 1) out += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+    return out;
+  }
+  button.addEventListener('click', function () {
+    var wallet = window.ethereum;
+    if (!wallet || typeof wallet.request !== 'function') {
+      say('No Ethereum wallet was found in this browser.');
+      return;
+    }
+    var address;
+    var message;
+    button.disabled = true;
+    say('Waiting for the wallet…');
+    wallet.request({ method: 'eth_requestAccounts' })
+      .then(function (accounts) {
+        address = accounts && accounts[0];
+        if (!address) throw new Error('The wallet shared no account.');
+        return post(section.getAttribute('data-message-url'), { address: address });
+      })
+      .then(function (body) {
+        message = body.message;
+        say('Sign the message in your wallet…');
+        return wallet.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
+      })
+      .then(function (signature) {
+        say('Checking the signature…');
+        return post(section.getAttribute('data-login-url'), { message: message, signature: signature });
+      })
+      .then(function (body) { window.location.assign(body.redirectTo); })
+      .catch(function (err) {
+        button.disabled = false;
+        say(err && err.code === 4001 ? 'The request was rejected in the wallet.' : (err && err.message) || 'Sign-In with Ethereum failed.');
+      });
+  });
 })();
 `;

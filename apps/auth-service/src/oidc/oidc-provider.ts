@@ -14,7 +14,7 @@ import { unlessUnavailable } from './oidc-unavailable.js';
 import { renderOidcErrorPage, renderLogoutPage, renderLoggedOutPage } from './oidc-pages.js';
 
 /** How the user logged in, as the id_token's `amr` names it (docs/api.md §9). */
-export type OidcLoginMethod = 'pwd' | 'app' | 'vp';
+export type OidcLoginMethod = 'pwd' | 'app' | 'vp' | 'siwe';
 
 /** Scopes and the claims each one releases (OpenID Connect Core §5.4). */
 export const OIDC_SCOPES = {
