@@ -10,6 +10,7 @@ import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { DidChain } from '@itp/cli/oid4vp-wallet';
 import type { ApiClient, SendOptions } from './api-client.js';
 import { recordOid4vpExamples } from './oid4vp-flow.js';
+import { recordSiweExamples } from './siwe-flow.js';
 import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
 import { RestRecorder } from './rest-recorder.js';
 
@@ -279,6 +280,14 @@ export async function recordRestExamples(
     bearer: (other.body as LoginResult).token,
   });
   await rec.bodyErrors(`${DID}/revoke-vc`, { bearer });
+
+  // Sign-In with Ethereum: a wallet's address linked to the demo user, a login with it.
+  await recordSiweExamples({
+    rec,
+    bearer,
+    otherBearer: (other.body as LoginResult).token,
+    secrets: options.secrets,
+  });
 
   // OpenID4VCI: an offer for the user's own wallet (the wallet's calls are the issuer's, OAuth).
   await rec.ok('POST', `${DID}/credential-offer`, {

@@ -6,6 +6,7 @@ import {
   authUserWithVpRequestSchema,
   authUserResultByAppRequestSchema,
   cancelAuthUserByAppRequestSchema,
+  siweNonceRequestSchema,
   siweSignedMessageSchema,
   unlinkAddressRequestSchema,
   type AuthJwks,
@@ -153,7 +154,9 @@ export function authRouter(deps: AuthRouterDeps): Router {
   };
 
   router.post('/siwe/nonce', json, async (req, res) => {
-    const answer = await siwe().nonce(clientIp(req));
+    const login = siwe();
+    parseBody(siweNonceRequestSchema, req.body ?? {});
+    const answer = await login.nonce(clientIp(req));
     res.setHeader('Cache-Control', 'no-store');
     res.json(answer);
   });

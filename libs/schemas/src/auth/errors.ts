@@ -15,7 +15,7 @@ export const AUTH_ERRORS = {
   badCredentials: {
     status: 401,
     code: '401',
-    when: 'wrong id or password (`Invalid id or password`, the same for an unknown id), a bad token to extend',
+    when: 'wrong id or password (`Invalid id or password`, the same for an unknown id), a bad token to extend; link-address / unlink-address without a valid Bearer JWT of an active user',
   },
   stillWaiting: {
     status: 401,

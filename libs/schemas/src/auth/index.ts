@@ -40,6 +40,7 @@ export { CONTROL_CHARACTER, plainText } from './plain-text.js';
 export {
   SIWE_LIMITS,
   linkAddressResponseSchema,
+  siweNonceRequestSchema,
   siweNonceResponseSchema,
   siweSignedMessageSchema,
   unlinkAddressRequestSchema,

@@ -17,6 +17,9 @@ export const SIWE_LIMITS = {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})+$/;
 
+/** POST /v2/auth/siwe/nonce: an empty object (or no body); unknown members are ignored. */
+export const siweNonceRequestSchema = z.object({}).meta({ title: 'SiweNonceRequest' });
+
 /** POST /v2/auth/siwe/nonce: what a message for this service must carry. */
 export const siweNonceResponseSchema = z
   .object({

@@ -11,6 +11,12 @@ import {
   OID4VP_ERRORS,
   oid4vpAuthorizationResponseSchema,
   oid4vpResponseAcceptedSchema,
+  linkAddressResponseSchema,
+  siweNonceRequestSchema,
+  siweNonceResponseSchema,
+  siweSignedMessageSchema,
+  unlinkAddressRequestSchema,
+  unlinkAddressResponseSchema,
   type OAuthErrorDoc,
 } from '../auth/index.js';
 import {
@@ -144,6 +150,78 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       A.slowDown,
       A.unavailable,
     ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/siwe/nonce',
+    tag: 'auth',
+    operationId: 'auth.siwe-nonce',
+    summary: 'Sign-In with Ethereum: a one-time nonce and what the message must carry',
+    description:
+      'The first step of Sign-In with Ethereum (EIP-4361, docs/api.md §11): a nonce (128 random ' +
+      'bits, valid 5 minutes, used once) and the `domain`, `uri` and `chainId` a message for this ' +
+      'service must carry. The body may be empty or `{}`. Limited per client address ' +
+      '(`SIWE_NONCES_PER_IP_PER_MINUTE`, 429).',
+    request: siweNonceRequestSchema,
+    response: siweNonceResponseSchema,
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [...AUTH_BODY, A.siweNotEnabled, A.tooManyAttempts, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user-with-siwe',
+    tag: 'auth',
+    summary: 'Sign-In with Ethereum: login with a signed EIP-4361 message',
+    description:
+      "Logs in the user the message's address is linked to (link-address). Accepted when the " +
+      "message parses by the EIP-4361 grammar (else 400), its `domain` is PUBLIC_URL's authority, " +
+      'its `uri` PUBLIC_URL or a URL below it, its `chainId` the configured chain, its nonce one ' +
+      'this service issued and nobody used, Expiration Time / Not Before hold, and the signature ' +
+      "is the address's: an EOA's ECDSA signature, an ERC-1271 smart account's (asked of the " +
+      'chain), or an ERC-6492 signature of an account not deployed yet. The nonce is then used up.',
+    request: siweSignedMessageSchema,
+    response: loginResultSchema,
+    errors: [
+      ...AUTH_BODY,
+      A.siweMalformed,
+      A.siweRefused,
+      A.siweNotEnabled,
+      A.tooManyAttempts,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/link-address',
+    tag: 'auth',
+    summary: "Sign-In with Ethereum: link a signed message's address to the caller",
+    description:
+      'The address of a signed EIP-4361 message (the same rules as auth-user-with-siwe, a fresh ' +
+      'nonce) is linked to the user of the Bearer JWT. One address, one user: an address linked ' +
+      'to another user is 409; linking it again to the same user answers the same.',
+    request: siweSignedMessageSchema,
+    response: linkAddressResponseSchema,
+    security: { scheme: 'bearer' },
+    errors: [
+      ...AUTH_BODY,
+      A.siweMalformed,
+      A.siweRefused,
+      A.badCredentials,
+      A.siweNotEnabled,
+      A.addressTaken,
+      A.tooManyAttempts,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/unlink-address',
+    tag: 'auth',
+    summary: 'Sign-In with Ethereum: unlink an address from the caller',
+    request: unlinkAddressRequestSchema,
+    response: unlinkAddressResponseSchema,
+    security: { scheme: 'bearer' },
+    errors: [...AUTH_BODY, A.badCredentials, A.addressNotLinked, A.siweNotEnabled, A.unavailable],
   },
   {
     method: 'get',
