@@ -111,7 +111,12 @@ export const SERVICES: readonly ServiceSpec[] = [
       'JWT_SIGNING_KEYS',
     ],
     rotationSecrets: ['INTERNAL_API_ACCEPTED_TOKENS'],
-    config: { DID_SERVICE_INTERNAL_URL: INTERNAL_URLS.DID_SERVICE_INTERNAL_URL, ...BEHIND_GATEWAY },
+    // The chain: Sign-In with Ethereum's chain id and smart-account signatures (ERC-1271/6492).
+    config: {
+      ...CHAIN,
+      DID_SERVICE_INTERNAL_URL: INTERNAL_URLS.DID_SERVICE_INTERNAL_URL,
+      ...BEHIND_GATEWAY,
+    },
     // argon2id hashing (~50 ms of CPU and 19 MiB per login) dominates: CPU is its signal.
     resources: { cpu: '500m', memory: '256Mi', cpuLimit: '2', memoryLimit: '512Mi' },
     scaleOn: [{ resource: 'cpu', averageUtilization: 65 }],

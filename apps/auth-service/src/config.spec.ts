@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig, type Env } from '@itp/service-kit';
-import { authPublicUrl, authServiceConfigSchema } from './config.js';
+import { authPublicUrl, authServiceConfigSchema, siweChain } from './config.js';
 import { PUBLISHED_SIGNING_KEY_D } from './jwt/signing-key-strength.js';
 import { generateSigningJwk } from './jwt/signing-keys.js';
 import { newInternalApiToken } from './testing/start-auth-service.js';
@@ -31,6 +31,43 @@ function configError(env: Env): ConfigError {
 }
 
 describe('auth-service configuration', () => {
+  describe('Sign-In with Ethereum: ETH_RPC_URL and CHAIN_ID, both or neither', () => {
+    it('is off without them and on with both', async () => {
+      const env = await productionEnv('production');
+      expect(siweChain(loadConfig(authServiceConfigSchema, env))).toBeUndefined();
+      const on = loadConfig(authServiceConfigSchema, {
+        ...env,
+        ETH_RPC_URL: 'http://chain-node:8545',
+        CHAIN_ID: '31337',
+      });
+      expect(siweChain(on)).toEqual({
+        rpcUrl: 'http://chain-node:8545',
+        chainId: 31337,
+        timeoutMs: 10_000,
+      });
+    });
+
+    it.each([
+      ['ETH_RPC_URL', { CHAIN_ID: '1' }],
+      ['CHAIN_ID', { ETH_RPC_URL: 'http://chain-node:8545' }],
+    ])('refuses to start without %s when the other is set', async (missing, given) => {
+      const err = configError({ ...(await productionEnv('production')), ...given });
+      expect(err.issues).toEqual([
+        expect.stringMatching(`^${missing}: Sign-In with Ethereum needs both`),
+      ]);
+    });
+
+    it('refuses a chain id that is no positive integer and an RPC URL that is not http(s)', async () => {
+      const env = await productionEnv('production');
+      expect(configError({ ...env, ETH_RPC_URL: 'ws://x', CHAIN_ID: '1' }).issues[0]).toMatch(
+        /^ETH_RPC_URL/,
+      );
+      expect(configError({ ...env, ETH_RPC_URL: 'http://x', CHAIN_ID: '-1' }).issues[0]).toMatch(
+        /^CHAIN_ID/,
+      );
+    });
+  });
+
   describe('APP_ENV: anything but development is production', () => {
     it.each(['production', 'test'])(
       'APP_ENV=%s without JWT_SIGNING_KEYS, DID_SERVICE_INTERNAL_URL or an internal token is refused',

@@ -3,7 +3,11 @@ import type { GatewayConfig } from '../config.js';
 import { OPENRPC_DOCUMENTS } from '../docs/docs-page.js';
 
 const APIS = [
-  { path: '/v2/auth', kind: 'REST', what: 'authentication: password, VP and web-site (QR) login' },
+  {
+    path: '/v2/auth',
+    kind: 'REST',
+    what: 'authentication: password, VP, Sign-In with Ethereum and web-site (QR) login',
+  },
   { path: '/v2/did', kind: 'REST', what: 'DIDs, verifiable credentials and presentations' },
   { path: '/token', kind: 'JSON-RPC 2.0', what: 'server wallet, temp keys, signing, transfers' },
   { path: '/token/erc20', kind: 'JSON-RPC 2.0', what: 'ERC-20 calls against any token' },
