@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (Nx target `bench:bench`): the loopback benchmark suite. Starts the
  * dev stack (`npm start` on a free port, fresh data folder) or uses the one at BASE, runs the
- * eight scenarios each bounded in time, and appends a dated section to bench/RESULTS.md and a
+ * nine scenarios each bounded in time, and appends a dated section to bench/RESULTS.md and a
  * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).
  *
  *   npm run bench                  # full run (~3 min)
@@ -27,7 +27,7 @@ try {
   only = parseOnly(argv);
 } catch (err) {
   process.stderr.write(
-    `${(err as Error).message}\nusage: npm run bench -- [--smoke [--write]] [--only 1,2,…8]\n`,
+    `${(err as Error).message}\nusage: npm run bench -- [--smoke [--write]] [--only 1,2,…9]\n`,
   );
   process.exit(2);
 }

@@ -10,7 +10,7 @@ export interface RunInfo {
   /** 1-minute load average before and after the run (other work on the same cores). */
   load: { before: number; after: number };
   mode: 'full' | 'smoke';
-  /** The scenario numbers of an `--only` run; absent when all eight ran. */
+  /** The scenario numbers of an `--only` run; absent when all nine ran. */
   only?: number[];
   budget: Budget;
   stack: 'started by the suite (npm start)' | string;

@@ -14,6 +14,10 @@ import {
   type OidcEndpoints,
 } from './oidc-flow.js';
 import { startReference } from './reference-process.js';
+import { ParsedMessage } from '@spruceid/siwe-parser';
+import { verifyMessage, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import type { ProcessMemory, RunningStack } from './stack.js';
 
 /** How long and how hard each scenario runs. */
@@ -733,6 +737,108 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
   };
 }
 
+interface SiweNonce {
+  nonce: string;
+  domain: string;
+  uri: string;
+  chainId: number;
+}
+
+/** A fresh nonce from the stack and a message for `account`, signed (what a dapp does). */
+async function signedSiweMessage(gateway: string, account: PrivateKeyAccount) {
+  const issued = await postJson<SiweNonce>(`${gateway}/v2/auth/siwe/nonce`, {});
+  const message = createSiweMessage({
+    ...issued,
+    address: account.address,
+    version: '1',
+    statement: 'Sign in to the benchmark',
+    issuedAt: new Date(),
+  });
+  return { message, signature: await account.signMessage({ message }) };
+}
+
+/**
+ * 9. Sign-In with Ethereum through the gateway (nonce, then auth-user-with-siwe with a message a
+ * key account signed) vs the service's own checks in process (EIP-4361 grammar + ECDSA
+ * recovery), at the same concurrency.
+ */
+export async function siweLoginScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const gateway = ctx.stack.urls.gateway;
+  const { seconds, cryptoConnections } = ctx.budget;
+  const accounts = Array.from({ length: cryptoConnections }, () =>
+    privateKeyToAccount(generatePrivateKey()),
+  );
+  const { token } = await postJson<{ token: string }>(`${gateway}/v2/auth/auth-user`, {
+    id: 'demo',
+    password: 'demo-password',
+  });
+  for (const account of accounts) {
+    await postJson(`${gateway}/v2/auth/link-address`, await signedSiweMessage(gateway, account), {
+      authorization: `Bearer ${token}`,
+    });
+  }
+  let firstError: string | undefined;
+  const through = await loopLoad(
+    'gateway → auth-service siwe/nonce + auth-user-with-siwe (demo user, a key account)',
+    seconds,
+    cryptoConnections,
+    async (lane) => {
+      try {
+        const body = await signedSiweMessage(gateway, accounts[lane]!);
+        const result = await postJson<{ userId: string }>(
+          `${gateway}/v2/auth/auth-user-with-siwe`,
+          body,
+        );
+        if (result.userId !== 'demo') throw new Error(`logged in as ${result.userId}`);
+      } catch (err) {
+        firstError ??= err instanceof Error ? err.message : String(err);
+        throw err;
+      }
+    },
+  );
+  const sample = await signedSiweMessage(gateway, accounts[0]!);
+  const reference = await loopLoad(
+    'EIP-4361 parse (reference ABNF parser) + ECDSA recovery in process (reference)',
+    seconds,
+    cryptoConnections,
+    async () => {
+      const parsed = new ParsedMessage(sample.message);
+      const ok = await verifyMessage({
+        address: parsed.address as Hex,
+        message: sample.message,
+        signature: sample.signature,
+      });
+      if (!ok) throw new Error('no match');
+    },
+  );
+  const signing = await loopLoad(
+    'EIP-191 signing in the load generator (reference: the client side of each flow)',
+    seconds,
+    cryptoConnections,
+    () => accounts[0]!.signMessage({ message: sample.message }),
+  );
+  return {
+    id: 9,
+    name: 'siwe-login',
+    figures: [through, reference, signing],
+    checks: [
+      {
+        target: '0 failed logins (each answers the login result of the linked user)',
+        value: String(through.errors),
+        met: through.errors === 0,
+      },
+    ],
+    notes: [
+      `${cryptoConnections} flows at a time; each flow is two requests through the gateway and ` +
+        'one signature made by the load generator on the same cores',
+      `server-side checks in process: ${reference.meanMs} ms per message (grammar + recovery), ` +
+        `signing in the load generator ${signing.meanMs} ms, a whole flow ${through.meanMs} ms`,
+      'SIWE_NONCES_PER_IP_PER_MINUTE lifted for the run (one address asks for every nonce)',
+      ...(firstError ? [`first failure: ${firstError}`] : []),
+    ],
+  };
+}
+
 export const SCENARIOS = [
   gatewayScenario,
   getBlockScenario,
@@ -742,4 +848,5 @@ export const SCENARIOS = [
   transferScenario,
   startupScenario,
   oidcLoginScenario,
+  siweLoginScenario,
 ];

@@ -8,10 +8,10 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 // scenario still produces figures without errors. A second per figure, so nothing here says
 // anything about speed (no figure is compared with a target).
 describe('benchmark suite, smoke mode', () => {
-  it('runs all eight scenarios against a fresh dev stack, each with results and no errors', async () => {
+  it('runs all nine scenarios against a fresh dev stack, each with results and no errors', async () => {
     const run = await runSuite(repoRoot, SMOKE, undefined);
     expect(run.failures).toEqual([]);
-    expect(run.results.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(run.results.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const result of run.results) {
       expect(result.checks.length).toBeGreaterThan(0);
       for (const figure of result.figures) {
@@ -22,8 +22,11 @@ describe('benchmark suite, smoke mode', () => {
         expect(figure.total).toBeGreaterThan(0);
       }
     }
-    // 8. oidc-login: every flow ended with the user's id_token (not speed).
-    expect(run.results.find((r) => r.id === 8)!.checks.every((c) => c.met)).toBe(true);
+    // 8. oidc-login: every flow ended with the user's id_token (not speed); 9. siwe-login: every
+    // login answered the linked user's result.
+    for (const id of [8, 9]) {
+      expect(run.results.find((r) => r.id === id)!.checks.every((c) => c.met)).toBe(true);
+    }
     // 6. transfer: the flows' own consistency checks (not speed).
     const transfer = run.results.find((r) => r.id === 6)!;
     expect(transfer.checks.filter((c) => c.target !== '≥ 70 % of raw ethers sends')).toEqual(
@@ -31,6 +34,6 @@ describe('benchmark suite, smoke mode', () => {
         .filter((c) => c.target !== '≥ 70 % of raw ethers sends')
         .map((c) => ({ ...c, met: true })),
     );
-    // A dev stack's start and eight scenarios: about a minute alone, longer beside other suites.
+    // A dev stack's start and nine scenarios: about a minute alone, longer beside other suites.
   }, 240_000);
 });

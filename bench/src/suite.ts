@@ -21,7 +21,7 @@ export const SMOKE: Budget = {
 };
 
 /**
- * `--only 4,7` or `--only=4,7` in `argv`: the scenarios to run, by their number (1–8, as in
+ * `--only 4,7` or `--only=4,7` in `argv`: the scenarios to run, by their number (1–9, as in
  * RESULTS.md); undefined without the option. Throws on anything else.
  */
 export function parseOnly(argv: readonly string[]): Set<number> | undefined {
@@ -44,7 +44,7 @@ export interface SuiteRun {
 }
 
 /**
- * Runs the eight scenarios (or those numbered in `only`, 1–8) against the stack at `base`, or
+ * Runs the nine scenarios (or those numbered in `only`, 1–9) against the stack at `base`, or
  * against a dev stack it starts (and stops). A scenario that throws is recorded as a failure; the
  * others still run.
  */

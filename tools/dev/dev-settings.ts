@@ -29,6 +29,8 @@ export const PASS_THROUGH = [
   'RATE_LIMIT_TEMP_KEY_PER_MINUTE',
   'RATE_LIMIT_SIGN_DATA_PER_MINUTE',
   'RATE_LIMIT_READ_PER_MINUTE',
+  // auth-service's Sign-In with Ethereum nonces per address (the benchmark lifts it too).
+  'SIWE_NONCES_PER_IP_PER_MINUTE',
 ] as const;
 
 export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {

@@ -324,11 +324,15 @@ function buildSiweLogin(
       users: parts.users,
       loginResults: parts.loginResults,
       failuresPerIp: parts.failuresPerIp,
-      noncesPerIp: new FailureCounter(parts.kv, {
-        name: 'siwe-nonce-ip',
-        max: config.SIWE_NONCES_PER_IP_PER_MINUTE,
-        windowMs: 60_000,
-      }),
+      ...(config.SIWE_NONCES_PER_IP_PER_MINUTE > 0
+        ? {
+            noncesPerIp: new FailureCounter(parts.kv, {
+              name: 'siwe-nonce-ip',
+              max: config.SIWE_NONCES_PER_IP_PER_MINUTE,
+              windowMs: 60_000,
+            }),
+          }
+        : {}),
     },
     {
       expected: { domain: new URL(publicUrl).host, uri: publicUrl, chainId: chain.chainId },

@@ -26,8 +26,8 @@ export interface SiweLoginDeps {
   loginResults: LoginResults;
   /** The per-client-IP failure counter shared with password and VP login. */
   failuresPerIp: FailureCounter;
-  /** Nonces issued per client IP and window (each one is a Redis key for five minutes). */
-  noncesPerIp: FailureCounter;
+  /** Nonces issued per client IP and window (each one is a Redis key for five minutes); none: no limit. */
+  noncesPerIp?: FailureCounter;
 }
 
 export interface SiweLoginOptions {
@@ -59,7 +59,7 @@ export class SiweLogin {
 
   /** POST /siwe/nonce: a fresh nonce and what the message must carry. */
   async nonce(clientIp: string): Promise<SiweNonceResponse> {
-    await this.deps.noncesPerIp.take(clientGroup(clientIp));
+    await this.deps.noncesPerIp?.take(clientGroup(clientIp));
     const nonce = await this.deps.nonces.issue();
     const { domain, uri, chainId } = this.options.expected;
     return { nonce, domain, uri, chainId };
