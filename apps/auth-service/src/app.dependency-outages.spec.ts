@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTcpProxy, type TcpProxy } from '@itp/harness';
-import { createTestDatabase, waitFor, testRedisUrl, type TestDatabase } from '@itp/testing';
+import { createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import {
+  createTestDatabase,
+  testChainUrl,
+  waitFor,
+  testRedisUrl,
+  type TestDatabase,
+} from '@itp/testing';
 import {
   basicAuth,
   postJson,
@@ -38,6 +47,9 @@ beforeAll(async () => {
     LOGIN_MAX_FAILURES_PER_ID: '2',
     LOGIN_MAX_FAILURES_PER_IP: '3',
     LOGIN_ID_MAX_DELAY_SECONDS: '60',
+    // Sign-In with Ethereum (its nonces in Redis, its links and nonce marks in PostgreSQL).
+    ETH_RPC_URL: testChainUrl(),
+    CHAIN_ID: String(await createPublicClient({ transport: http(testChainUrl()) }).getChainId()),
   });
   await auth.domain.userAdmin.add(ALICE);
   await auth.domain.clientAdmin.add({
@@ -57,6 +69,30 @@ afterAll(async () => {
 const CLIENT = { 'x-forwarded-for': '198.51.100.7' };
 const login = (password = ALICE.password) =>
   postJson(`${auth.url}/v2/auth/auth-user`, { id: ALICE.id, password }, CLIENT);
+
+/** A Sign-In with Ethereum message for `account` from a fresh nonce, signed. */
+async function siweMessage(account: PrivateKeyAccount) {
+  const issued = await postJson(`${auth.url}/v2/auth/siwe/nonce`, {}, CLIENT);
+  expect(issued.status).toBe(200);
+  const fields = issued.body as { nonce: string; domain: string; uri: string; chainId: number };
+  const message = createSiweMessage({ ...fields, address: account.address, version: '1' });
+  return { message, signature: await account.signMessage({ message }) };
+}
+
+/** A key account linked to Alice. */
+async function linkedAccount(): Promise<PrivateKeyAccount> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const { token } = (await login()).body as { token: string };
+  const linked = await postJson(`${auth.url}/v2/auth/link-address`, await siweMessage(account), {
+    ...CLIENT,
+    authorization: `Bearer ${token}`,
+  });
+  expect(linked.status).toBe(200);
+  return account;
+}
+
+const siweLogin = (body: unknown) =>
+  postJson(`${auth.url}/v2/auth/auth-user-with-siwe`, body, CLIENT);
 
 function expectUnavailable(answer: JsonAnswer): void {
   expect(answer.status).toBe(503);
@@ -105,11 +141,26 @@ describe('PostgreSQL unreachable', () => {
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ userId: ALICE.id, token: expect.any(String) });
   });
+
+  it('Sign-In with Ethereum answers 503 (never 401, nothing counted) and works again after', async () => {
+    const account = await linkedAccount();
+    const prepared = await Promise.all([1, 2, 3, 4].map(() => siweMessage(account)));
+    await pgRelay.cut();
+    try {
+      // More attempts than the per-address limit (3): none is counted as a failure.
+      for (const body of prepared) expectUnavailable(await siweLogin(body));
+    } finally {
+      await pgRelay.restore();
+    }
+    const back = await answering(async () => siweLogin(await siweMessage(account)), 200);
+    expect(back.body).toMatchObject({ userId: ALICE.id });
+  });
 });
 
 describe('Redis unreachable', () => {
-  it('auth-user and the web-site login requests answer 503 + Retry-After, never 500', async () => {
+  it('auth-user, the web-site login requests and Sign-In with Ethereum answer 503 + Retry-After, never 500', async () => {
     expect((await login()).status).toBe(200);
+    const prepared = await siweMessage(await linkedAccount());
     await redisRelay.cut();
     try {
       for (let i = 0; i < 3; i++) expectUnavailable(await login());
@@ -125,9 +176,15 @@ describe('Redis unreachable', () => {
         { ...CLIENT, authorization: basicAuth(SITE.id, SITE.secret) },
       );
       expectUnavailable(result);
+      // Sign-In with Ethereum: no nonce can be issued or checked.
+      expectUnavailable(await postJson(`${auth.url}/v2/auth/siwe/nonce`, {}, CLIENT));
+      expectUnavailable(await siweLogin(prepared));
     } finally {
       await redisRelay.restore();
     }
+    expect((await answering(() => siweLogin(prepared), 200)).body).toMatchObject({
+      userId: ALICE.id,
+    });
     const back = await answering(() => login(), 200);
     expect(back.status).toBe(200);
     const request = await postJson(
