@@ -111,10 +111,9 @@ export class OidcLogin {
     address: unknown,
     clientIp: string,
   ): Promise<SiweStep> {
-    const siwe = this.deps.siwe;
-    if (!siwe) return { status: 404, body: { error: 'Sign-In with Ethereum is not enabled' } };
-    const found = await this.interaction(req, res, uid);
-    if (!found) return expiredStep();
+    const ready = await this.siweInteraction(req, res, uid);
+    if ('status' in ready) return ready;
+    const { siwe, found } = ready;
     if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
       return { status: 400, body: { error: 'The wallet did not give an Ethereum address' } };
     }
@@ -145,10 +144,9 @@ export class OidcLogin {
     body: { message: unknown; signature: unknown },
     clientIp: string,
   ): Promise<SiweStep> {
-    const siwe = this.deps.siwe;
-    if (!siwe) return { status: 404, body: { error: 'Sign-In with Ethereum is not enabled' } };
-    const found = await this.interaction(req, res, uid);
-    if (!found) return expiredStep();
+    const ready = await this.siweInteraction(req, res, uid);
+    if ('status' in ready) return ready;
+    const { siwe } = ready;
     const { message, signature } = body;
     if (
       typeof message !== 'string' ||
@@ -228,6 +226,26 @@ export class OidcLogin {
     };
   }
 
+  /** Sign-In with Ethereum and this browser's interaction `uid`, or the step that refuses. */
+  private async siweInteraction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+  ): Promise<{ siwe: SiweLogin; found: { details: Details; client: Client } } | SiweStep> {
+    const siwe = this.deps.siwe;
+    if (!siwe) return { status: 404, body: { error: 'Sign-In with Ethereum is not enabled' } };
+    const found = await this.interaction(req, res, uid);
+    if (!found) {
+      return {
+        status: 400,
+        body: {
+          error: 'This login page has expired: return to the site and start the login again',
+        },
+      };
+    }
+    return { siwe, found };
+  }
+
   /** The interaction `uid` of this browser and its client; undefined when expired or foreign. */
   private async interaction(
     req: IncomingMessage,
@@ -300,13 +318,6 @@ export class OidcLogin {
     const raw = await this.deps.kv.get(key);
     return raw === null ? undefined : (JSON.parse(raw) as StoredQr);
   }
-}
-
-function expiredStep(): SiweStep {
-  return {
-    status: 400,
-    body: { error: 'This login page has expired: return to the site and start the login again' },
-  };
 }
 
 /** Runs a Sign-In with Ethereum step; a refusal becomes the message the page shows. */
