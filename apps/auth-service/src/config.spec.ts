@@ -31,6 +31,17 @@ function configError(env: Env): ConfigError {
 }
 
 describe('auth-service configuration', () => {
+  it('refuses a plain-http PUBLIC_URL outside development unless it is loopback', async () => {
+    const env = await productionEnv('production');
+    expect(configError({ ...env, PUBLIC_URL: 'http://api.example.test' }).issues).toEqual([
+      expect.stringMatching(/^PUBLIC_URL: must be an https URL when APP_ENV=production/),
+    ]);
+    expect(
+      loadConfig(authServiceConfigSchema, { ...env, PUBLIC_URL: 'http://127.0.0.1:8080' })
+        .PUBLIC_URL,
+    ).toBe('http://127.0.0.1:8080');
+  });
+
   describe('Sign-In with Ethereum: ETH_RPC_URL and CHAIN_ID, both or neither', () => {
     it('is off without them and on with both', async () => {
       const env = await productionEnv('production');

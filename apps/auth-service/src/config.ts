@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { weakSecretIssues, weakSecretListIssues } from '@itp/crypto';
 import {
+  insecurePublicUrl,
   baseConfigShape,
   internalApiAcceptedTokensSetting,
   internalListenerConfigShape,
@@ -108,6 +109,8 @@ export const authServiceConfigSchema = z
     TRUST_PROXY: trustProxySetting,
   })
   .superRefine((config, ctx) => {
+    const insecure = insecurePublicUrl(config.APP_ENV, config.PUBLIC_URL);
+    if (insecure) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: insecure });
     if ((config.ETH_RPC_URL === undefined) !== (config.CHAIN_ID === undefined)) {
       const missing = config.ETH_RPC_URL === undefined ? 'ETH_RPC_URL' : 'CHAIN_ID';
       ctx.addIssue({

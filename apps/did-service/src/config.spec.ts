@@ -10,6 +10,20 @@ const base = {
 };
 
 describe('did-service config', () => {
+  it('refuses a plain-http PUBLIC_URL outside development unless it is loopback', () => {
+    const production = { ...base, APP_ENV: 'production' };
+    expect(() =>
+      loadConfig(didServiceConfigSchema, { ...production, PUBLIC_URL: 'http://api.example.com' }),
+    ).toThrow(/PUBLIC_URL: must be an https URL/);
+    for (const url of ['https://api.example.com', 'http://localhost:8080']) {
+      expect(
+        loadConfig(didServiceConfigSchema, { ...production, PUBLIC_URL: url }).PUBLIC_URL,
+      ).toBe(url);
+    }
+    const dev = { ...base, APP_ENV: 'development', PUBLIC_URL: 'http://api.example.com' };
+    expect(loadConfig(didServiceConfigSchema, dev).PUBLIC_URL).toBe('http://api.example.com');
+  });
+
   it('has defaults for everything but the upstream URLs', () => {
     const config = loadConfig(didServiceConfigSchema, base);
     expect(config).toMatchObject({

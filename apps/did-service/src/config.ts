@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  insecurePublicUrl,
   baseConfigShape,
   internalApiAcceptedTokensSetting,
   publicUrlSetting,
@@ -162,6 +163,8 @@ export const didServiceConfigSchema = z
     STATUS_LIST_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   })
   .superRefine((config, ctx) => {
+    const insecure = insecurePublicUrl(config.APP_ENV, config.PUBLIC_URL);
+    if (insecure) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: insecure });
     const both = config.DID_ISSUER_ALIASES.filter((a) => config.DID_VERIFIER_ALIASES.includes(a));
     if (both.length > 0) {
       ctx.addIssue({

@@ -68,7 +68,7 @@ export {
 export { requestTraceFields, traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 export { CLI_EXIT, reportCliError, UsageError } from './cli-errors.js';
 export { MAX_JSON_DEPTH, JsonTooDeepError, jsonBody, jsonDepthExceeds } from './json-depth.js';
-export { publicUrlSetting } from './public-url.js';
+export { insecurePublicUrl, publicUrlSetting } from './public-url.js';
 export { oauthErrorHandler, type OAuthRefusal } from './oauth-error-handler.js';
 export { escapeHtml } from './escape-html.js';
 export { pageCsp } from './page-csp.js';
