@@ -297,6 +297,21 @@ describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)
       const notHex = await login({ message: await message(wallet.address), signature: 'xyz' });
       expect(notHex.status).toBe(400);
       expect((await login({ message: 42 })).status).toBe(400);
+      // A first line that names someone else is refused before the grammar runs (a long
+      // hostile authority costs the grammar parser a tenth of a second).
+      const hostile = (await message(wallet.address)).replace(
+        /^[^\n]*(?= wants you)/,
+        'a'.repeat(7_000),
+      );
+      const refused = await login({ message: hostile, signature: '0x00' });
+      expect(refused.status).toBe(401);
+      expect(errorOf(refused).message).toMatch(/not for this service/);
+      const noFirstLine = await login({
+        message: `${'b'.repeat(7_000)}\nURI: x`,
+        signature: '0x00',
+      });
+      expect(noFirstLine.status).toBe(400);
+      expect(errorOf(noFirstLine).message).toMatch(/first line/);
       expect((await login('{"message":')).status).toBe(400);
     });
   });

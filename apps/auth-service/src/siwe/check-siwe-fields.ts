@@ -1,4 +1,4 @@
-import { SiweRefusedError } from '../errors.js';
+import { SiweMalformedError, SiweRefusedError } from '../errors.js';
 import { siweTime, type SiweFields } from './parse-siwe-message.js';
 
 /** What a message for this service must carry (docs/api.md §11). */
@@ -53,6 +53,31 @@ export function checkSiweFields(fields: SiweFields, expected: SiweExpectations, 
     if (siweTime(fields.notBefore) - SIWE_CLOCK_SKEW_MS > now) {
       throw new SiweRefusedError('The message is not valid yet (Not Before)');
     }
+  }
+}
+
+const FIRST_LINE_END = ' wants you to sign in with your Ethereum account:';
+
+/**
+ * The first line of an EIP-4361 message, checked before the grammar runs: it must be
+ * `[scheme://]domain wants you to sign in with your Ethereum account:` (else 400) and name this
+ * service (else 401). The grammar parser spends up to ~0.1 s on a long hostile authority; a
+ * message for anyone else never reaches it.
+ */
+export function checkSiweOrigin(message: string, expected: SiweExpectations): void {
+  const newline = message.indexOf('\n');
+  const first = newline < 0 ? message : message.slice(0, newline);
+  if (!first.endsWith(FIRST_LINE_END)) {
+    throw new SiweMalformedError(
+      `Not an EIP-4361 message: the first line must be "<domain>${FIRST_LINE_END}"`,
+    );
+  }
+  const origin = first.slice(0, -FIRST_LINE_END.length);
+  const scheme = new URL(expected.uri).protocol.slice(0, -1);
+  if (origin !== expected.domain && origin !== `${scheme}://${expected.domain}`) {
+    throw new SiweRefusedError(
+      `The message is for ${JSON.stringify(origin.slice(0, 256))}, not for this service (${expected.domain})`,
+    );
   }
 }
 

@@ -6,13 +6,18 @@ import type {
   UnlinkAddressResponse,
 } from '@itp/schemas';
 import { getAddress, type Hex } from 'viem';
-import { AddressNotLinkedError, AddressTakenError, SiweRefusedError } from '../errors.js';
+import {
+  AddressNotLinkedError,
+  AddressTakenError,
+  SiweMalformedError,
+  SiweRefusedError,
+} from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { checkSiweFields, type SiweExpectations } from './check-siwe-fields.js';
+import { checkSiweFields, checkSiweOrigin, type SiweExpectations } from './check-siwe-fields.js';
 import type { LinkedAddresses } from './linked-addresses.js';
 import { parseSiweMessage } from './parse-siwe-message.js';
 import type { SiweNonces } from './siwe-nonces.js';
@@ -111,6 +116,7 @@ export class SiweLogin {
 
   /** The message's address (EIP-55) when every rule holds; the nonce is then used up. */
   async verifyMessage(message: string, signature: Hex): Promise<Hex> {
+    checkSiweOrigin(message, this.options.expected);
     const fields = parseSiweMessage(message);
     checkSiweFields(fields, this.options.expected, this.clock());
     // Checked before the signature (which may cost a chain call), used up after it: a message
@@ -132,7 +138,9 @@ export class SiweLogin {
     try {
       return await attempt();
     } catch (err) {
-      if (err instanceof UnauthorizedError) await this.deps.failuresPerIp.recordFailure(client);
+      if (err instanceof UnauthorizedError || err instanceof SiweMalformedError) {
+        await this.deps.failuresPerIp.recordFailure(client);
+      }
       throw err;
     }
   }
