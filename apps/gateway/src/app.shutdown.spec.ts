@@ -15,15 +15,20 @@ beforeAll(async () => {
   );
   for (const upstream of upstreams) upstream.delayMs = 150; // every request is in flight a while
   const [auth, did, token, block] = upstreams;
-  gateway = await spawnApp('gateway', {
-    APP_ENV: 'test',
-    AUTH_SERVICE_URL: auth!.url,
-    DID_SERVICE_URL: did!.url,
-    TOKEN_RPC_URL: token!.url,
-    BLOCK_RPC_URL: block!.url,
-    METRICS_PORT: '0',
-    SHUTDOWN_TIMEOUT_MS: '8000',
-  });
+  gateway = await spawnApp(
+    'gateway',
+    {
+      APP_ENV: 'test',
+      AUTH_SERVICE_URL: auth!.url,
+      DID_SERVICE_URL: did!.url,
+      TOKEN_RPC_URL: token!.url,
+      BLOCK_RPC_URL: block!.url,
+      METRICS_PORT: '0',
+      SHUTDOWN_TIMEOUT_MS: '8000',
+    },
+    // main.ts bundled, as the stacks run it: the same runMain, started without tsx.
+    { run: 'bundle' },
+  );
 }, 90_000);
 
 afterAll(async () => {

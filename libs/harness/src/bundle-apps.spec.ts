@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { bundleServices, bundlesRoot } from './bundle-apps.js';
+import { bundleEntry, bundleServices, bundlesRoot } from './bundle-apps.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -40,5 +40,29 @@ describe('bundleServices', () => {
     await expect(bundleServices(repoRoot, ['no-such-app'])).rejects.toThrow(
       /could not build the services/,
     );
+  });
+});
+
+describe('bundleEntry', () => {
+  it('bundles one entry into a folder of its own, which an earlier run of a gone process loses', async () => {
+    const root = bundlesRoot(repoRoot);
+    const gone = join(root, 'entry-2147483646-x'); // above pid_max: no such process
+    mkdirSync(gone, { recursive: true });
+    const [a, b] = await Promise.all([
+      bundleEntry(repoRoot, join(repoRoot, 'apps/token-rpc/src/migrate.ts')),
+      bundleEntry(repoRoot, join(repoRoot, 'apps/token-rpc/src/migrate.ts')),
+    ]);
+    try {
+      expect(existsSync(gone)).toBe(false);
+      expect(a.file).not.toBe(b.file);
+      expect(a.file.startsWith(join(root, `entry-${process.pid}-`))).toBe(true);
+      expect(a.file.endsWith('/migrate.mjs')).toBe(true);
+      const code = readFileSync(a.file, 'utf8');
+      expect(code).not.toMatch(/from\s+["']@itp\//);
+    } finally {
+      a.remove();
+      b.remove();
+    }
+    expect(existsSync(a.file)).toBe(false);
   });
 });

@@ -2,8 +2,8 @@
  * The esbuild bundles the app processes of a stack start from (AppProcess with `run: { bundle }`):
  * used by `npm start` (tools/dev/dev-stack.ts) and startStack (stack.ts).
  */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { isAlive } from './processes.js';
 
@@ -11,7 +11,8 @@ import { isAlive } from './processes.js';
 export const bundlesRoot = (repoRoot: string): string =>
   join(repoRoot, 'node_modules', '.cache', 'itp-dev');
 
-const RUN_DIR = /^run-(\d+)$/;
+/** `run-<pid>` (bundleServices) and `entry-<pid>-<random>` (bundleEntry): the pid made it. */
+const RUN_DIR = /^(?:run-(\d+)|entry-(\d+)-.+)$/;
 
 /** npm packages stay external (node loads them as installed); only @itp/* and app code is bundled. */
 const npmExternal: Plugin = {
@@ -42,21 +43,67 @@ export async function bundleServices(
   repoRoot: string,
   names: readonly string[],
 ): Promise<ServiceBundles> {
-  const root = bundlesRoot(repoRoot);
-  mkdirSync(root, { recursive: true });
-  for (const entry of readdirSync(root)) {
-    const pid = RUN_DIR.exec(entry)?.[1];
-    if (pid && Number(pid) !== process.pid && !isAlive(Number(pid))) {
-      rmSync(join(root, entry), { recursive: true, force: true });
-    }
-  }
+  const root = bundlesFolder(repoRoot);
   const dir = join(root, `run-${process.pid}`);
   const entry = (name: string): string => join(dir, name, 'main.mjs');
-  await build({
-    entryPoints: names.map((name) => ({
+  await bundleInto(
+    dir,
+    names.map((name) => ({
       in: join(repoRoot, 'apps', name, 'src', 'main.ts'),
       out: join(name, 'main'),
     })),
+    'the services',
+  );
+  return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface EntryBundle {
+  /** The bundle (`<name>.mjs`): run it with plain node. */
+  file: string;
+  /** Deletes the bundle's folder. */
+  remove(): void;
+}
+
+/**
+ * One entry file of the repository (an app's `src/migrate.ts`, its operator CLI `src/cli.ts`)
+ * bundled as bundleServices bundles the services: for specs and tools that run the same entry as
+ * several processes, which then start on plain node instead of each compiling the entry's imports
+ * with tsx again. Each call writes to a folder of its own (several specs of one process may bundle
+ * at once).
+ */
+export async function bundleEntry(repoRoot: string, file: string): Promise<EntryBundle> {
+  const root = bundlesFolder(repoRoot);
+  const dir = mkdtempSync(join(root, `entry-${process.pid}-`));
+  const name = basename(file).replace(/\.[cm]?ts$/, '');
+  await bundleInto(dir, [{ in: file, out: name }], file);
+  return {
+    file: join(dir, `${name}.mjs`),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** bundlesRoot, created, without the folders of runs whose process is gone. */
+function bundlesFolder(repoRoot: string): string {
+  const root = bundlesRoot(repoRoot);
+  mkdirSync(root, { recursive: true });
+  for (const entry of readdirSync(root)) {
+    const match = RUN_DIR.exec(entry);
+    const pid = Number(match?.[1] ?? match?.[2]);
+    if (match && pid !== process.pid && !isAlive(pid)) {
+      rmSync(join(root, entry), { recursive: true, force: true });
+    }
+  }
+  return root;
+}
+
+/** ESM bundles of `entryPoints` (npm packages external) in `dir`; removes `dir` on failure. */
+async function bundleInto(
+  dir: string,
+  entryPoints: Array<{ in: string; out: string }>,
+  what: string,
+): Promise<void> {
+  await build({
+    entryPoints,
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -68,7 +115,6 @@ export async function bundleServices(
     logLevel: 'silent',
   }).catch((err: unknown) => {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`could not build the services: ${err instanceof Error ? err.message : err}`);
+    throw new Error(`could not build ${what}: ${err instanceof Error ? err.message : err}`);
   });
-  return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

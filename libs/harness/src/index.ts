@@ -20,7 +20,13 @@ export {
   type SpawnedApp,
 } from './app-process.js';
 export { runAuthCli } from './auth-cli.js';
-export { bundleServices, bundlesRoot, type ServiceBundles } from './bundle-apps.js';
+export {
+  bundleEntry,
+  bundleServices,
+  bundlesRoot,
+  type EntryBundle,
+  type ServiceBundles,
+} from './bundle-apps.js';
 export { startDevStack, type DevStack, type DevStackOptions } from './npm-start.js';
 export {
   startStack,

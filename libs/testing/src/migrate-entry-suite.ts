@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { REPO_ROOT, bundleEntry, type EntryBundle } from '@itp/harness';
 import { createTestDatabase, type TestDatabase } from './test-infra.js';
 
 /** A migration table of the app and the names every migration of it records there. */
@@ -20,8 +21,9 @@ export interface MigrateEntrySuite {
   tables: readonly MigrationTable[];
 }
 
-function runEntry(entry: URL, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(entry)], {
+/** The entry's bundle run with plain node, as the image's `dist/migrate.js`. */
+function runEntry(bundle: EntryBundle, env: Record<string, string>) {
+  const child = spawn(process.execPath, [bundle.file], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,30 +53,38 @@ async function recorded(url: string, tables: readonly MigrationTable[]): Promise
 }
 
 /**
- * How long one run of an entry may take: a process that compiles the app's migration imports
- * with tsx on start (seconds alone, much longer on a busy 2-core machine).
+ * How long one run of an entry may take: a process that loads the app's migration imports (a
+ * second or two alone, much longer on a busy 2-core machine).
  */
 const ENTRY_TIMEOUT_MS = 90_000;
 
 /**
- * An app's migration entry (`apps/<app>/src/migrate.ts`) as the Kubernetes Job runs it: its own
- * process with DATABASE_URL only. On a fresh database it applies every migration, a second run
- * finds none pending, and without DATABASE_URL it exits 2.
+ * An app's migration entry (`apps/<app>/src/migrate.ts`) as the Kubernetes Job runs it: bundled
+ * with esbuild (as the image's `dist/migrate.js`, npm packages left external) and run as its own
+ * plain-node process with DATABASE_URL only. On a fresh database it applies every migration, a
+ * second run finds none pending, and without DATABASE_URL it exits 2. The bundle is built once
+ * for the three runs (three tsx processes each compiled the same imports again: ~8 s a run on a
+ * busy CI machine).
  */
 export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite): void {
   describe(`${app} migrate entry (src/migrate.ts)`, () => {
     let db: TestDatabase;
+    let bundle: EntryBundle;
     beforeAll(async () => {
-      db = await createTestDatabase();
-    });
+      [db, bundle] = await Promise.all([
+        createTestDatabase(),
+        bundleEntry(REPO_ROOT, fileURLToPath(entry)),
+      ]);
+    }, ENTRY_TIMEOUT_MS);
     afterAll(async () => {
+      bundle?.remove();
       await db?.drop();
     });
 
     it(
       'without DATABASE_URL exits 2',
       async () => {
-        expect(await runEntry(entry, {})).toEqual({
+        expect(await runEntry(bundle, {})).toEqual({
           code: 2,
           output: `${app} migrate: DATABASE_URL is required\n`,
         });
@@ -87,9 +97,9 @@ export function describeMigrateEntry({ app, entry, tables }: MigrateEntrySuite):
       async () => {
         const all = tables.map((t) => (t.names ? [...t.names].sort() : t.count));
         const applied = { code: 0, output: `${app}: migrations applied\n` };
-        expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+        expect(await runEntry(bundle, { DATABASE_URL: db.url })).toEqual(applied);
         expect(await recorded(db.url, tables)).toEqual(all);
-        expect(await runEntry(entry, { DATABASE_URL: db.url })).toEqual(applied);
+        expect(await runEntry(bundle, { DATABASE_URL: db.url })).toEqual(applied);
         expect(await recorded(db.url, tables)).toEqual(all);
       },
       2 * ENTRY_TIMEOUT_MS,

@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { REPO_ROOT, bundlesRoot } from '@itp/harness';
 import { spawnApp, type SpawnedApp } from './index.js';
 import {
   createTestDatabase,
@@ -16,6 +18,10 @@ const isAlive = (pid: number): boolean => {
     return false;
   }
 };
+
+/** The bundles spawnApp({ run: 'bundle' }) of this process left (none once its apps stopped). */
+const bundlesLeft = (): string[] =>
+  readdirSync(bundlesRoot(REPO_ROOT)).filter((n) => n.startsWith(`entry-${process.pid}-`));
 
 describe('spawnApp', () => {
   let db: TestDatabase;
@@ -56,11 +62,13 @@ describe('spawnApp', () => {
     await app.stop(); // a second stop is harmless
   }, 90_000);
 
-  it("rejects with the app's stderr when it ends during start (invalid configuration)", async () => {
+  // The next two run the app from its bundle (run: 'bundle'): the same rules, and no tsx start.
+  it("rejects with the app's stderr when it ends during start (invalid configuration), from its bundle too", async () => {
     const { ETH_RPC_URL: _omitted, ...env } = blockRpcEnv();
-    await expect(spawnApp('block-rpc', env)).rejects.toThrow(
+    await expect(spawnApp('block-rpc', env, { run: 'bundle' })).rejects.toThrow(
       /ended during start[\s\S]*ETH_RPC_URL/,
     );
+    expect(bundlesLeft()).toEqual([]);
   }, 90_000);
 
   it("with waitFor 'live', resolves for an app whose upstreams are down (its /health/ready: 503)", async () => {
@@ -74,7 +82,7 @@ describe('spawnApp', () => {
         TOKEN_RPC_URL: down,
         BLOCK_RPC_URL: down,
       },
-      { waitFor: 'live' },
+      { waitFor: 'live', run: 'bundle' },
     );
     try {
       expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
@@ -82,6 +90,7 @@ describe('spawnApp', () => {
     } finally {
       await gateway.stop();
     }
+    expect(bundlesLeft()).toEqual([]); // stop() removed the bundle
   }, 90_000);
 
   it('refuses a name that is not an app folder name', async () => {

@@ -7,8 +7,10 @@ import {
   LocalPostgres,
   LocalRedis,
   REPO_ROOT,
+  bundleEntry,
   startStack as startAppStack,
   type AppProcess,
+  type EntryBundle,
 } from '@itp/harness';
 import { makeSecrets, type StackSecrets } from './secrets.js';
 
@@ -71,17 +73,23 @@ function stackEnv(secrets: StackSecrets): Partial<Record<AppName, Record<string,
   };
 }
 
-function runCli(args: string[], env: Record<string, string>, stdin: string): Promise<void> {
+/**
+ * auth-service's operator CLI (`apps/auth-service/src/cli.ts`) from its esbuild bundle (as the
+ * image's `dist/cli.js` runs it): the suite runs it four times, and four tsx processes each
+ * compiling the CLI's imports again took ~10 s of the stack's start on a busy 2-core machine.
+ */
+function runCli(
+  cli: EntryBundle,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/auth-service/src/cli.ts', ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        stdio: ['pipe', 'ignore', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [cli.file, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     child.stdin?.end(stdin);
@@ -103,6 +111,9 @@ export async function startStack(options: { log?: (line: string) => void } = {})
   };
   try {
     say('starting private Redis, PostgreSQL and anvil');
+    const cliBundle = bundleEntry(REPO_ROOT, join(REPO_ROOT, 'apps/auth-service/src/cli.ts'));
+    cliBundle.catch(() => undefined); // awaited below
+    closers.push(async () => (await cliBundle).remove());
     const [redis, postgres, chain, secrets] = await Promise.all([
       LocalRedis.start({ dir, persist: true }),
       LocalPostgres.start({ dir }),
@@ -115,28 +126,6 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       () => chain.stop(),
     );
     const databaseUrl = await postgres.createDatabase('itp');
-    say('starting auth-service, did-service, token-rpc, block-rpc and the gateway');
-    const stack = await startAppStack({
-      infra: {
-        redisUrl: redis.url,
-        databaseUrl,
-        chainUrl: chain.url,
-        didRegistryAddress: chain.didRegistryAddress,
-      },
-      appEnv: 'test',
-      env: stackEnv(secrets),
-      internalTokens: secrets.internalTokens,
-      // The Redis is the stack's own: the apps' production key prefixes (the checks read them).
-      keyPrefix: '',
-      logDir: dir,
-    });
-    closers.push(() => stack.stop());
-    const apps = Object.fromEntries(
-      APP_NAMES.map((name) => [
-        name,
-        name === 'gateway' ? stack.gateway : stack.replicas[name]![0]!.process,
-      ]),
-    ) as Record<AppName, AppProcess>;
     const accounts: StackAccounts = {
       users: ['res-load', 'res-race', 'res-fault'].map((id) => ({
         id,
@@ -149,24 +138,64 @@ export async function startStack(options: { log?: (line: string) => void } = {})
         prefix: 'http://shop.example/',
       },
     };
+    // The accounts are added while the apps start (the CLI applies auth-service's migrations
+    // itself; concurrent migrations wait for each other's lock).
     const cliEnv = { APP_ENV: 'test', DATABASE_URL: databaseUrl };
-    await Promise.all([
-      ...accounts.users.map((u) =>
-        runCli(['users', 'add', u.id, '--name', u.name, '--password-stdin'], cliEnv, u.password),
-      ),
-      runCli(
-        [
-          'clients',
-          'add',
-          accounts.client.id,
-          '--prefix',
-          accounts.client.prefix,
-          '--secret-stdin',
-        ],
-        cliEnv,
-        accounts.client.secret,
-      ),
+    const addAccounts = async (): Promise<void> => {
+      const cli = await cliBundle;
+      await Promise.all([
+        ...accounts.users.map((u) =>
+          runCli(
+            cli,
+            ['users', 'add', u.id, '--name', u.name, '--password-stdin'],
+            cliEnv,
+            u.password,
+          ),
+        ),
+        runCli(
+          cli,
+          [
+            'clients',
+            'add',
+            accounts.client.id,
+            '--prefix',
+            accounts.client.prefix,
+            '--secret-stdin',
+          ],
+          cliEnv,
+          accounts.client.secret,
+        ),
+      ]);
+      say('users and client added (auth-service CLI)');
+    };
+    say('starting auth-service, did-service, token-rpc, block-rpc and the gateway');
+    const [started, added] = await Promise.allSettled([
+      startAppStack({
+        infra: {
+          redisUrl: redis.url,
+          databaseUrl,
+          chainUrl: chain.url,
+          didRegistryAddress: chain.didRegistryAddress,
+        },
+        appEnv: 'test',
+        env: stackEnv(secrets),
+        internalTokens: secrets.internalTokens,
+        // The Redis is the stack's own: the apps' production key prefixes (the checks read them).
+        keyPrefix: '',
+        logDir: dir,
+      }),
+      addAccounts(),
     ]);
+    if (started.status === 'fulfilled') closers.push(() => started.value.stop());
+    if (started.status === 'rejected') throw started.reason;
+    if (added.status === 'rejected') throw added.reason;
+    const stack = started.value;
+    const apps = Object.fromEntries(
+      APP_NAMES.map((name) => [
+        name,
+        name === 'gateway' ? stack.gateway : stack.replicas[name]![0]!.process,
+      ]),
+    ) as Record<AppName, AppProcess>;
     say('stack ready');
     return {
       dir,

@@ -52,67 +52,75 @@ export async function startVpLoginStack(): Promise<VpLoginStack> {
     const [authDb, didDb, tokenDb] = await Promise.all([1, 2, 3].map(() => createTestDatabase()));
     databases.push(authDb!, didDb!, tokenDb!);
     const registry = await ensureRegistry();
-    const didInternalPort = await freePort();
-    const gatewayPort = await freePort();
+    const [didInternalPort, gatewayPort, tokenPort, tokenInternalPort, didPort] = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => freePort()),
+    );
     auth = await startAuthService({
       DATABASE_URL: authDb!.url,
       DID_SERVICE_INTERNAL_URL: `http://127.0.0.1:${didInternalPort}`,
       ...internalTokenEnv('auth-service', tokens),
       LOGIN_POLL_MIN_INTERVAL_MS: '0',
     });
-    const tokenRpc = await spawnApp(
-      'token-rpc',
-      {
-        APP_ENV: 'test',
-        ETH_RPC_URL: testChainUrl(),
-        DATABASE_URL: tokenDb!.url,
-        REDIS_URL: testRedisUrl(),
-        REDIS_KEY_PREFIX: uniquePrefix('token'),
-        WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
-        ...internalTokenEnv('token-rpc', tokens),
-      },
-      { waitFor: 'live' },
-    );
-    started.push(tokenRpc);
-    const didService = await spawnApp(
-      'did-service',
-      {
-        APP_ENV: 'test',
-        ETH_RPC_URL: testChainUrl(),
-        DID_REGISTRY_ADDRESS: registry,
-        DATABASE_URL: didDb!.url,
-        REDIS_URL: testRedisUrl(),
-        REDIS_KEY_PREFIX: uniquePrefix('did'),
-        TOKEN_RPC_INTERNAL_URL: tokenRpc.internalUrl,
-        AUTH_SERVICE_URL: auth.url,
-        AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
-        INTERNAL_PORT: String(didInternalPort),
-        // Where clients reach the API: the status lists' URLs of the credentials it issues.
-        PUBLIC_URL: `http://localhost:${gatewayPort}`,
-        ...internalTokenEnv('did-service', tokens),
-        DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
-      },
-      { waitFor: 'live' },
-    );
-    started.push(didService);
-    const gateway = await spawnApp(
-      'gateway',
-      {
-        APP_ENV: 'test',
-        AUTH_SERVICE_URL: auth.url,
-        DID_SERVICE_URL: didService.url,
-        TOKEN_RPC_URL: tokenRpc.url,
-        BLOCK_RPC_URL: 'http://127.0.0.1:9',
-      },
-      { waitFor: 'live', port: gatewayPort },
-    );
-    started.push(gateway);
+    const tokenRpcUrl = `http://127.0.0.1:${tokenPort}`;
+    const didServiceUrl = `http://127.0.0.1:${didPort}`;
+    // The three processes start at once, from their bundles (each waits only for its own
+    // /health/live: none needs another to be up to start).
+    const spawned = await Promise.allSettled([
+      spawnApp(
+        'token-rpc',
+        {
+          APP_ENV: 'test',
+          ETH_RPC_URL: testChainUrl(),
+          DATABASE_URL: tokenDb!.url,
+          REDIS_URL: testRedisUrl(),
+          REDIS_KEY_PREFIX: uniquePrefix('token'),
+          WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
+          INTERNAL_PORT: String(tokenInternalPort),
+          ...internalTokenEnv('token-rpc', tokens),
+        },
+        { waitFor: 'live', port: tokenPort, run: 'bundle' },
+      ),
+      spawnApp(
+        'did-service',
+        {
+          APP_ENV: 'test',
+          ETH_RPC_URL: testChainUrl(),
+          DID_REGISTRY_ADDRESS: registry,
+          DATABASE_URL: didDb!.url,
+          REDIS_URL: testRedisUrl(),
+          REDIS_KEY_PREFIX: uniquePrefix('did'),
+          TOKEN_RPC_INTERNAL_URL: `http://127.0.0.1:${tokenInternalPort}`,
+          AUTH_SERVICE_URL: auth.url,
+          AUTH_SERVICE_INTERNAL_URL: auth.internalUrl,
+          INTERNAL_PORT: String(didInternalPort),
+          // Where clients reach the API: the status lists' URLs of the credentials it issues.
+          PUBLIC_URL: `http://localhost:${gatewayPort}`,
+          ...internalTokenEnv('did-service', tokens),
+          DID_KMS_SECRET_KEY: randomBytes(32).toString('hex'),
+        },
+        { waitFor: 'live', port: didPort, run: 'bundle' },
+      ),
+      spawnApp(
+        'gateway',
+        {
+          APP_ENV: 'test',
+          AUTH_SERVICE_URL: auth.url,
+          DID_SERVICE_URL: didServiceUrl,
+          TOKEN_RPC_URL: tokenRpcUrl,
+          BLOCK_RPC_URL: 'http://127.0.0.1:9',
+        },
+        { waitFor: 'live', port: gatewayPort, run: 'bundle' },
+      ),
+    ]);
+    for (const result of spawned) if (result.status === 'fulfilled') started.push(result.value);
+    for (const result of spawned) if (result.status === 'rejected') throw result.reason;
+    const gateway = started.find((s) => s.name === 'gateway')!;
     const running = auth;
     return {
       auth: running,
       gatewayUrl: gateway.url,
-      tokenRpcUrl: tokenRpc.url,
-      didServiceUrl: didService.url,
+      tokenRpcUrl,
+      didServiceUrl,
       close: async () => {
         await Promise.all(started.map((s) => s.stop()));
         await running.close();

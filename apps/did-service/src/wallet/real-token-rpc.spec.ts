@@ -31,7 +31,7 @@ describe('did-service with the real token-rpc wallet (token-rpc process)', () =>
         WALLET_MASTER_KEY: `t1:${randomBytes(32).toString('base64')}`,
         INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,
       },
-      { waitFor: 'live' },
+      { waitFor: 'live', run: 'bundle' },
     );
     h = await startDidHarness({
       INTERNAL_TOKEN_DID_TO_TOKEN_RPC: internalApiToken,

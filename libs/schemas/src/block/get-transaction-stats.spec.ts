@@ -61,19 +61,22 @@ describe('REAL_DAY (the JSON Schema pattern of a day)', () => {
       9996,
       9999,
     ];
+    // Every disagreement, collected and compared once: one expect per text (68,376 of them) took
+    // most of this spec's time, for the same verdict.
+    const disagreements: Array<{ text: string; pattern: boolean; isRealDay: boolean }> = [];
     let checked = 0;
     for (const year of years) {
       for (let month = 0; month <= 13; month += 1) {
         for (let day = 0; day <= 32; day += 1) {
           const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
-          expect({ text, pattern: REAL_DAY.test(text) }).toEqual({
-            text,
-            pattern: isRealDay(text),
-          });
+          const pattern = REAL_DAY.test(text);
+          const real = isRealDay(text);
+          if (pattern !== real) disagreements.push({ text, pattern, isRealDay: real });
           checked += 1;
         }
       }
     }
+    expect(disagreements).toEqual([]);
     expect(checked).toBe(years.length * 14 * 33);
     expect(REAL_DAY.test('2024-02-29')).toBe(true);
     expect(REAL_DAY.test('2100-02-29')).toBe(false);
