@@ -62,7 +62,7 @@ describe('credentials and presentations', () => {
         statusPurpose: 'revocation',
         statusListIndex: expect.stringMatching(/^(0|[1-9][0-9]*)$/),
         statusListCredential: expect.stringMatching(
-          /^http:\/\/api\.did-harness\.test\/v2\/did\/status-lists\/[A-Za-z0-9_-]{22}$/,
+          /^https:\/\/api\.did-harness\.test\/v2\/did\/status-lists\/[A-Za-z0-9_-]{22}$/,
         ),
       };
       expect(vc).toEqual({

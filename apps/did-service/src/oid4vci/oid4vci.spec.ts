@@ -114,7 +114,7 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
     expect(offered.headers.get('cache-control')).toBe('no-store');
     expect(offered.body).toEqual({
       credentialOfferUri: expect.stringMatching(
-        /^openid-credential-offer:\/\/\?credential_offer_uri=http%3A%2F%2Fapi\.did-harness\.test%2Fv2%2Fdid%2Foid4vci%2Foffer%2F[A-Za-z0-9_-]{43}$/,
+        /^openid-credential-offer:\/\/\?credential_offer_uri=https%3A%2F%2Fapi\.did-harness\.test%2Fv2%2Fdid%2Foid4vci%2Foffer%2F[A-Za-z0-9_-]{43}$/,
       ),
       txCode: expect.stringMatching(/^[0-9]{6}$/),
       expiresInSeconds: 300,

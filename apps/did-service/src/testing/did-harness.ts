@@ -52,7 +52,7 @@ export interface DidHarness {
 }
 
 /** PUBLIC_URL of the harness: status list URLs start with it. */
-export const HARNESS_PUBLIC_URL = 'http://api.did-harness.test';
+export const HARNESS_PUBLIC_URL = 'https://api.did-harness.test';
 
 /** The path of a status list URL (statusListCredential), to fetch it from the harness itself. */
 export function statusListPath(listUrl: string): string {
