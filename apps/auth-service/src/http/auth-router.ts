@@ -137,16 +137,14 @@ export function authRouter(deps: AuthRouterDeps): Router {
     if (!deps.siwe) throw new SiweNotEnabledError();
     return deps.siwe;
   };
-  /** The user of the request's Bearer JWT (this service's own), enabled; else 401. */
+  /**
+   * The user of the request's Bearer JWT (this service's own), enabled; else 401 (the verifier's
+   * own generic refusal for a bad token, as everywhere else).
+   */
   const caller = async (req: Request): Promise<string> => {
     const token = bearerToken(req);
     if (!token) throw new UnauthorizedError('Authorization: Bearer <JWT> is required');
-    let userId: string;
-    try {
-      ({ userId } = await deps.ownTokens.verify(token));
-    } catch (err) {
-      throw new UnauthorizedError('The bearer token is invalid or expired', { cause: err });
-    }
+    const { userId } = await deps.ownTokens.verify(token);
     const user = await deps.users.findById(userId);
     if (!user || !user.enabled)
       throw new UnauthorizedError('The user does not exist or is disabled');
