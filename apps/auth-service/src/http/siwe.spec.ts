@@ -40,6 +40,7 @@ interface NonceAnswer {
 }
 
 type MessageOverrides = Partial<{
+  scheme: string;
   domain: string;
   uri: string;
   chainId: number;
@@ -240,6 +241,11 @@ describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)
       const answer = await login(await signed(wallet, { domain: 'api.example.test.evil.example' }));
       expect(answer.status).toBe(401);
       expect(errorOf(answer).message).toMatch(/not for this service/);
+      // Our domain with another scheme than PUBLIC_URL's is not ours either; ours is.
+      const http = await login(await signed(wallet, { scheme: 'http' }));
+      expect(http.status).toBe(401);
+      expect(errorOf(http).message).toMatch(/not for this service/);
+      expect((await login(await signed(wallet, { scheme: 'https' }))).status).toBe(200);
     });
 
     it('a message for another chain', async () => {

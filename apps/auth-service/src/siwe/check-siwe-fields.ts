@@ -15,25 +15,13 @@ export interface SiweExpectations {
 export const SIWE_CLOCK_SKEW_MS = 60_000;
 
 /**
- * The binding rules of EIP-4361 §"Verifying a signed message", for this service: the domain is
- * ours (the wallet showed the user this site, not a phishing site's), the URI is PUBLIC_URL or
- * below it, the scheme (when the message names one) is PUBLIC_URL's, the chain is the configured
- * one, Expiration Time has not passed and Not Before has (a minute of clock skew either way).
- * A refusal is a SiweRefusedError naming the rule. The nonce and the signature are checked by
- * the caller.
+ * The binding rules of EIP-4361 §"Verifying a signed message" beyond the first line (its domain
+ * and scheme are checkSiweOrigin's, run before the message is parsed): the URI is PUBLIC_URL or
+ * below it, the chain is the configured one, Expiration Time has not passed and Not Before has
+ * (a minute of clock skew either way). A refusal is a SiweRefusedError naming the rule. The nonce
+ * and the signature are checked by the caller.
  */
 export function checkSiweFields(fields: SiweFields, expected: SiweExpectations, now: number): void {
-  const base = new URL(expected.uri);
-  if (fields.domain !== expected.domain) {
-    throw new SiweRefusedError(
-      `The message is for ${JSON.stringify(fields.domain)}, not for this service (${expected.domain})`,
-    );
-  }
-  if (fields.scheme !== undefined && `${fields.scheme}:` !== base.protocol) {
-    throw new SiweRefusedError(
-      `The message's scheme ${JSON.stringify(fields.scheme)} is not this service's (${base.protocol.slice(0, -1)})`,
-    );
-  }
   if (!uriBelongs(fields.uri, expected.uri)) {
     throw new SiweRefusedError(
       `The message's URI ${JSON.stringify(fields.uri)} is not this service's (${expected.uri})`,
@@ -61,8 +49,9 @@ const FIRST_LINE_END = ' wants you to sign in with your Ethereum account:';
 /**
  * The first line of an EIP-4361 message, checked before the grammar runs: it must be
  * `[scheme://]domain wants you to sign in with your Ethereum account:` (else 400) and name this
- * service (else 401). The grammar parser spends up to ~0.1 s on a long hostile authority; a
- * message for anyone else never reaches it.
+ * service: its domain, and its scheme when it gives one (else 401; the wallet showed the user
+ * this site, not a phishing site's). The grammar parser spends up to ~0.1 s on a long hostile
+ * authority; a message for anyone else never reaches it.
  */
 export function checkSiweOrigin(message: string, expected: SiweExpectations): void {
   const newline = message.indexOf('\n');
