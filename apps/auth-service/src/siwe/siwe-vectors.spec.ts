@@ -10,7 +10,7 @@ import { testChainUrl, testRedisUrl, uniquePrefix } from '@itp/testing';
 import type { Hex } from 'viem';
 import { BadRequestError, UnauthorizedError } from '@itp/errors';
 import { SiweMalformedError } from '../errors.js';
-import { parseSiweMessage } from './parse-siwe-message.js';
+import { parseSiweMessage, type SiweFields } from './parse-siwe-message.js';
 import { SiweLogin, type SiweLoginDeps } from './siwe-login.js';
 import { SiweNonces, type SiweNonceLedger } from './siwe-nonces.js';
 import { ChainSiweSignatureVerifier } from './siwe-signature-verifier.js';
@@ -20,21 +20,11 @@ const vectors = <T>(name: string): Record<string, T> =>
     readFileSync(new URL(`./test-vectors/${name}.json`, import.meta.url), 'utf8'),
   ) as Record<string, T>;
 
-interface MessageFields {
+/** The service's message fields as the vectors write them: an absent optional one may be null. */
+type MessageFields = Omit<SiweFields, 'scheme' | 'statement'> & {
   scheme?: string | null;
-  domain: string;
-  address: string;
   statement?: string | null;
-  uri: string;
-  version: string;
-  chainId: number;
-  nonce: string;
-  issuedAt: string;
-  expirationTime?: string;
-  notBefore?: string;
-  requestId?: string;
-  resources?: string[];
-}
+};
 
 interface VerificationVector extends MessageFields {
   signature: string;
