@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
+import { MAX_MS_TO_503 } from '../faults/run-faults.js';
 import type { SuiteFigures } from '../run-suite.js';
 import type { RaceOutcome } from '../races/run-races.js';
 
@@ -53,7 +54,7 @@ export function figuresMarkdown(f: SuiteFigures, note = ''): string {
     '',
     '### Faults under mixed load',
     '',
-    `${f.loadRequests} load requests (logins, createAddress, getBlock, transfer flows, create-did) while the faults ran. Times: from the fault to the probe's first clear 503, and from the dependency's return to the probe's first success; "login after" is a correct-password login right after (200 = no lockout).`,
+    `${f.loadRequests} load requests (logins, createAddress, getBlock, transfer flows, create-did) while the faults ran. A fault is held for its "down" time, and longer (at most ${MAX_MS_TO_503 / 1000} s) until the probe has seen a clear 503. Times: from the fault to the probe's first clear 503, and from the dependency's return to the probe's first success; "login after" is a correct-password login right after (200 = no lockout).`,
     '',
     table(
       [
