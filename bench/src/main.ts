@@ -5,7 +5,7 @@
  * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).
  *
  *   npm run bench                  # full run (~3 min)
- *   npm run bench -- --smoke       # a second per figure; writes nothing unless --write
+ *   npm run bench -- --smoke       # 0.3 s per figure; writes nothing unless --write
  *   npm run bench -- --only 4,7    # scenarios 4 and 7 only; prints, writes with --write
  *   BASE=http://127.0.0.1:8080 npm run bench
  *

@@ -5,7 +5,7 @@ import { SMOKE, runSuite } from './suite.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 // `npm run bench -- --smoke` inside `npm test`: the suite still starts the dev stack and every
-// scenario still produces figures without errors. A second per figure, so nothing here says
+// scenario still produces figures without errors. 0.3 s per figure, so nothing here says
 // anything about speed (no figure is compared with a target).
 describe('benchmark suite, smoke mode', () => {
   it('runs all nine scenarios against a fresh dev stack, each with results and no errors', async () => {

@@ -11,9 +11,9 @@ export const FULL: Budget = {
   transferLanes: 4,
   warmupSeconds: 2,
 };
-/** A few seconds per scenario: proves every scenario still runs (CI), says nothing about speed. */
+/** 0.3 s per figure: proves every scenario still runs (CI), says nothing about speed. */
 export const SMOKE: Budget = {
-  seconds: 1,
+  seconds: 0.3,
   connections: 4,
   cryptoConnections: 2,
   transferLanes: 2,
