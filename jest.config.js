@@ -19,6 +19,8 @@ export default {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   maxWorkers: 2,
+  // Longest suites first, also on a fresh clone without jest's timing cache (tools/jest).
+  testSequencer: '<rootDir>/tools/jest/slow-first-sequencer.mjs',
   testTimeout: 30000,
   // A test that leaves a handle open is a bug; fail loudly instead of hanging CI.
   forceExit: false,
