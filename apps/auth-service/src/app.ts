@@ -271,7 +271,25 @@ async function buildDomain(
     logger.error({ err }, 'the OpenID Connect provider failed on a request');
   });
   const oidcLogin = new OidcLogin(
-    { provider, passwordLogin, loginRequests, oid4vp, siwe, clients, kv, qrDataUrl },
+    {
+      provider,
+      passwordLogin,
+      loginRequests,
+      oid4vp,
+      siwe,
+      clients,
+      kv,
+      qrDataUrl,
+      ...(config.OIDC_QR_PAGES_PER_IP_PER_MINUTE > 0
+        ? {
+            qrPagesPerIp: new FailureCounter(kv, {
+              name: 'oidc-qr-ip',
+              max: config.OIDC_QR_PAGES_PER_IP_PER_MINUTE,
+              windowMs: 60_000,
+            }),
+          }
+        : {}),
+    },
     { qrWaitSeconds: OIDC_QR_WAIT_SECONDS, ...(clock ? { clock } : {}) },
   );
   return {

@@ -93,6 +93,12 @@ export const authServiceConfigSchema = z
      * (then 429); each is a Redis key for five minutes. 0 = no limit (the benchmark's run).
      */
     SIWE_NONCES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+    /**
+     * New OpenID Connect login pages with QR codes one client address (IPv6: its /64) may open
+     * per minute: each opens a login request and an OpenID4VP session. Over it, the page comes
+     * without QR codes (the other ways to log in work). 0 = no limit (the benchmark's run).
+     */
+    OIDC_QR_PAGES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
 
     /**
      * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response

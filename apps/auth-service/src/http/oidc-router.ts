@@ -128,7 +128,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
 
   router.get(
     '/interaction/:uid',
-    page((req, res) => login.showPage(req, res, String(req.params.uid))),
+    page((req, res) => login.showPage(req, res, String(req.params.uid), clientIpOf(req))),
   );
   router.post(
     '/interaction/:uid/login',

@@ -379,6 +379,65 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(replay.status).toBe(400); // the interaction is finished: the page has expired
   });
 
+  it('limits new login pages with QR codes per client address: over it the page has none and says so; password still logs in', async () => {
+    // An instance of its own (issuer, Redis prefix) with a limit of 2 pages a minute.
+    const port = await freePort();
+    const c = await startAuthService({
+      DATABASE_URL: db.url,
+      JWT_SIGNING_KEYS: await newSigningKeysSecret(),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PORT: String(port),
+      OIDC_QR_PAGES_PER_IP_PER_MINUTE: '2',
+    });
+    try {
+      const rpC = await oidc.discovery(
+        new URL(`${c.url}/v2/auth/oidc`),
+        SITE.id,
+        SITE.secret,
+        undefined,
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      const open = async () => {
+        const verifier = oidc.randomPKCECodeVerifier();
+        const url = oidc.buildAuthorizationUrl(rpC, {
+          redirect_uri: SITE.redirectUri,
+          scope: 'openid',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        });
+        const browser = new OidcTestBrowser(SITE.redirectUri);
+        return { browser, page: await loginPage(browser, url) };
+      };
+      const first = await open();
+      const second = await open();
+      const third = await open();
+      for (const { page } of [first, second]) {
+        expect(attributeOf(page.html, 'app-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+        expect(page.html).not.toContain('id="qr-notice"');
+      }
+      expect(third.page.html).not.toContain('id="app-qr"');
+      expect(third.page.html).not.toContain('id="wallet-qr"');
+      expect(third.page.html).toMatch(
+        /id="qr-notice">Too many login pages from your network: the QR codes are back in \d+ seconds/,
+      );
+      // A reload of a page that has its QR codes shows the same ones (not counted again).
+      const reloaded = (await first.browser.open(first.page.url)) as BrowserPage;
+      expect(attributeOf(reloaded.html, 'app-qr', 'data-request-id')).toBe(
+        attributeOf(first.page.html, 'app-qr', 'data-request-id'),
+      );
+      // The page without QR codes still logs in with the password.
+      const action = /<form method="post" action="([^"]+)"/.exec(third.page.html)![1]!;
+      const after = await third.browser.submit(third.page, action, {
+        id: 'alice',
+        password: 'alice-password',
+      });
+      expect(typeof after).toBe('string');
+      expect(new URL(after as string).searchParams.get('code')).toEqual(expect.any(String));
+    } finally {
+      await c.close();
+    }
+  });
+
   it('logs in through the phone-app QR (amr app); authorization on one instance, token on the other', async () => {
     const request = await authorization();
     const browser = new OidcTestBrowser(SITE.redirectUri);

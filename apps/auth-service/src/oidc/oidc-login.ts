@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { createSiweMessage } from 'viem/siwe';
 import { getAddress, isAddress, type Hex } from 'viem';
-import { BaseError, TooManyRequestsError, UnauthorizedError } from '@itp/errors';
+import {
+  BaseError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '@itp/errors';
 import type { KvStore } from '@itp/stores';
 import type { Client } from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
@@ -14,6 +19,8 @@ import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
 import type { OidcLoginMethod } from './oidc-provider.js';
 import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
+import { clientGroup } from '../rate-limit/client-group.js';
+import type { FailureCounter } from '../rate-limit/failure-counter.js';
 
 /** What a login route answers: a page, a redirect onwards, or the expired-page. */
 export type OidcPage =
@@ -49,6 +56,11 @@ export interface OidcLoginDeps {
   kv: KvStore;
   /** A QR code of `text` as a PNG data URL. */
   qrDataUrl: (text: string) => Promise<string>;
+  /**
+   * New login pages with QR codes per client address and window (each one opens a login request
+   * and an OpenID4VP session); over it, the page comes without QR codes. None: no limit.
+   */
+  qrPagesPerIp?: FailureCounter;
 }
 
 export interface OidcLoginOptions {
@@ -84,17 +96,23 @@ export class OidcLogin {
     this.clock = options.clock ?? Date.now;
   }
 
-  async showPage(req: IncomingMessage, res: ServerResponse, uid: string): Promise<OidcPage> {
+  async showPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    clientIp: string,
+  ): Promise<OidcPage> {
     const found = await this.interaction(req, res, uid);
     if (!found) return { kind: 'expired', status: 400 };
     const { details, client } = found;
+    const qr = await this.qrFor(details, client, clientIp);
     return {
       kind: 'login',
       status: 200,
       view: {
         uid,
         clientName: client.name,
-        qr: await this.qrFor(details, client),
+        ...('notice' in qr ? { notice: qr.notice } : { qr: qr.qr }),
         siwe: this.deps.siwe !== undefined,
       },
     };
@@ -170,36 +188,36 @@ export class OidcLogin {
     const found = await this.interaction(req, res, uid);
     if (!found) return { kind: 'expired', status: 400 };
     const { details, client } = found;
-    const refused = async (status: number, error: string, retryAfterSeconds?: number) => ({
-      kind: 'login' as const,
-      status,
-      view: {
-        uid,
-        clientName: client.name,
-        userId: credentials.id,
-        error,
-        qr: await this.qrFor(details, client).catch(() => undefined),
-      },
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    });
+    const refused = async ({ status, error, retryAfterSeconds }: PageRefusal) => {
+      // The form again with its refusal: the page's QR codes as they are (none made here).
+      const qr = await this.qrFor(details, client, credentials.clientIp, { existingOnly: true })
+        .then((made) => ('qr' in made ? made.qr : undefined))
+        .catch(() => undefined);
+      return {
+        kind: 'login' as const,
+        status,
+        view: {
+          uid,
+          clientName: client.name,
+          userId: credentials.id,
+          error,
+          ...(qr ? { qr } : {}),
+        },
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      };
+    };
     if (!credentials.id || !credentials.password) {
-      return refused(400, 'Enter your user id and password');
+      return refused({ status: 400, error: 'Enter your user id and password' });
     }
     let userId: string;
     try {
       userId = (await this.deps.passwordLogin.authenticate(credentials)).id;
     } catch (err) {
-      if (err instanceof TooManyRequestsError) {
-        return refused(
-          429,
-          `Too many failed logins: try again in ${err.retryAfterSeconds} seconds`,
-          err.retryAfterSeconds,
-        );
-      }
-      if (err instanceof UnauthorizedError) return refused(401, INVALID_CREDENTIALS);
-      if (err instanceof BaseError && err.status === 503) {
-        return refused(503, 'Login is unavailable right now; try again later', 5);
-      }
+      const refusal =
+        err instanceof UnauthorizedError
+          ? { status: 401, error: INVALID_CREDENTIALS }
+          : pageRefusal(err);
+      if (refusal) return refused(refusal);
       throw err;
     }
     return { kind: 'redirect', location: await this.finish(req, res, userId, 'pwd') };
@@ -283,15 +301,35 @@ export class OidcLogin {
     );
   }
 
-  /** The page's QR codes: made once per interaction (a reload shows the same ones). */
-  private async qrFor(details: Details, client: Client): Promise<LoginPageQr | undefined> {
-    if (client.requestIdPrefixes.length === 0) return undefined;
+  /**
+   * The page's QR codes: made once per interaction (a reload shows the same ones); none for a
+   * client without request id prefixes or a page about to expire; none, with a notice, when the
+   * client address has opened too many pages with QR codes (QR pages per IP limit).
+   */
+  private async qrFor(
+    details: Details,
+    client: Client,
+    clientIp: string,
+    { existingOnly = false }: { existingOnly?: boolean } = {},
+  ): Promise<{ qr?: LoginPageQr } | { notice: string }> {
+    if (client.requestIdPrefixes.length === 0) return {};
     const key = qrKey(details.uid);
     let stored = await this.readQr(key);
     if (!stored) {
+      if (existingOnly) return {};
       const remaining = Math.floor(details.exp - this.clock() / 1000);
       const waitSeconds = Math.min(this.options.qrWaitSeconds, remaining);
-      if (waitSeconds < 10) return undefined;
+      if (waitSeconds < 10) return {};
+      try {
+        await this.deps.qrPagesPerIp?.take(clientGroup(clientIp));
+      } catch (err) {
+        if (!(err instanceof TooManyRequestsError)) throw err;
+        return {
+          notice:
+            `Too many login pages from your network: the QR codes are back in ` +
+            `${err.retryAfterSeconds} seconds (reload then). The other ways to log in work now.`,
+        };
+      }
       const { requestId } = await this.deps.loginRequests.openForClient(client, waitSeconds);
       const openid4vpUri = await this.deps.oid4vp.start(requestId, waitSeconds);
       const fresh: StoredQr = { requestId, ...(openid4vpUri ? { openid4vpUri } : {}) };
@@ -300,17 +338,19 @@ export class OidcLogin {
         onlyIfAbsent: true,
       });
       stored = won ? fresh : await this.readQr(key);
-      if (!stored) return undefined;
+      if (!stored) return {};
     }
     return {
-      requestId: stored.requestId,
-      requestIdQr: await this.deps.qrDataUrl(stored.requestId),
-      ...(stored.openid4vpUri
-        ? {
-            openid4vpUri: stored.openid4vpUri,
-            openid4vpQr: await this.deps.qrDataUrl(stored.openid4vpUri),
-          }
-        : {}),
+      qr: {
+        requestId: stored.requestId,
+        requestIdQr: await this.deps.qrDataUrl(stored.requestId),
+        ...(stored.openid4vpUri
+          ? {
+              openid4vpUri: stored.openid4vpUri,
+              openid4vpQr: await this.deps.qrDataUrl(stored.openid4vpUri),
+            }
+          : {}),
+      },
     };
   }
 
@@ -320,24 +360,45 @@ export class OidcLogin {
   }
 }
 
+/** What the login page says for a refusal, and the status and Retry-After it answers with. */
+interface PageRefusal {
+  status: number;
+  error: string;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The login page's one wording of the refusals every way of logging in shares: a limit (429,
+ * the seconds to wait) and a dependency down (503); undefined for anything else.
+ */
+export function pageRefusal(err: unknown): PageRefusal | undefined {
+  if (err instanceof TooManyRequestsError) {
+    const seconds = err.retryAfterSeconds;
+    return {
+      status: 429,
+      error: `Too many attempts: try again in ${seconds} seconds`,
+      retryAfterSeconds: seconds,
+    };
+  }
+  if (err instanceof BaseError && err.status === 503) {
+    return {
+      status: 503,
+      error: 'Login is unavailable right now; try again later',
+      retryAfterSeconds: err instanceof ServiceUnavailableError ? err.retryAfterSeconds : 5,
+    };
+  }
+  return undefined;
+}
+
 /** Runs a Sign-In with Ethereum step; a refusal becomes the message the page shows. */
 async function siweStep(step: () => Promise<SiweStep>): Promise<SiweStep> {
   try {
     return await step();
   } catch (err) {
-    if (err instanceof TooManyRequestsError) {
-      return {
-        status: 429,
-        body: { error: `Too many attempts: try again in ${err.retryAfterSeconds} seconds` },
-        retryAfterSeconds: err.retryAfterSeconds,
-      };
-    }
-    if (err instanceof BaseError && err.status === 503) {
-      return {
-        status: 503,
-        body: { error: 'Login is unavailable right now; try again later' },
-        retryAfterSeconds: 5,
-      };
+    const refusal = pageRefusal(err);
+    if (refusal) {
+      const { status, error, retryAfterSeconds } = refusal;
+      return { status, body: { error }, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) };
     }
     if (err instanceof BaseError && err.status < 500) {
       return { status: err.status, body: { error: err.message } };

@@ -61,6 +61,8 @@ export interface LoginPageView {
   userId?: string;
   error?: string;
   qr?: LoginPageQr;
+  /** Why the page has no QR codes this time (the QR pages per IP limit). */
+  notice?: string;
   /** Offer Sign-In with Ethereum (the browser's wallet, EIP-1193). */
   siwe?: boolean;
 }
@@ -93,7 +95,9 @@ ${
 }<p id="qr-status" role="status" aria-live="polite" data-status-url="${uid}/status"></p>
 <noscript><p>The QR code logins need JavaScript; the password form works without it.</p></noscript>
 `
-    : '';
+    : view.notice
+      ? `<p class="notice" role="status" id="qr-notice">${escapeHtml(view.notice)}</p>\n`
+      : '';
   const siweSection = view.siwe
     ? `<section aria-labelledby="siwe-heading" id="siwe" data-message-url="${uid}/siwe/message" data-login-url="${uid}/siwe">
 <h2 id="siwe-heading">Sign in with Ethereum</h2>
