@@ -159,14 +159,16 @@ export class StatusListStore {
    * Keeps the signed credential of `revision` unless a newer revision's is stored already
    * (replicas that signed the same revision at once: one write wins, both are valid).
    */
-  async saveCredential(listId: string, revision: number, credential: string): Promise<void> {
-    await this.database.db
+  /** Keeps the list's credential of `revision` unless one of it (or newer) is kept; whether it did. */
+  async saveCredential(listId: string, revision: number, credential: string): Promise<boolean> {
+    const result = await this.database.db
       .updateTable('did_status_lists')
       .set({ credential, credential_revision: revision })
       .where('id', '=', listId)
       .where((eb) =>
         eb.or([eb('credential_revision', 'is', null), eb('credential_revision', '<', revision)]),
       )
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -244,6 +244,33 @@ describe('revocation (W3C Bitstring Status List)', () => {
       }
     });
 
+    it('two replicas that sign a new revision at once both answer the one the database kept (one ETag)', async () => {
+      const vc = await issue(bob);
+      const listUrl = vc.credentialStatus.statusListCredential as string;
+      const listId = listUrl.slice(listUrl.lastIndexOf('/') + 1);
+      await fetchList(listUrl);
+      const replica = await h.buildWith({});
+      try {
+        expect((await h.post('/v2/did/revoke-vc', { vc }, bob.auth)).status).toBe(200);
+        const before = h.app.statusPublisher.signatures + replica.statusPublisher.signatures;
+        const [mine, theirs] = await Promise.all([
+          h.app.statusPublisher.current(listId),
+          replica.statusPublisher.current(listId),
+        ]);
+        // Both met the revision unsigned and signed it (different issuance times) ...
+        expect(h.app.statusPublisher.signatures + replica.statusPublisher.signatures).toBe(
+          before + 2,
+        );
+        // ... and both answer the first one stored, as a later request does.
+        expect(theirs!.hash).toBe(mine!.hash);
+        const served = await fetchList(listUrl);
+        expect(served.headers.get('etag')).toBe(`"${mine!.hash}"`);
+        expect((await replica.statusPublisher.current(listId))!.hash).toBe(mine!.hash);
+      } finally {
+        await replica.service.close();
+      }
+    });
+
     it('needs the bearer of the user the VC was issued to (401 / 403)', async () => {
       const vc = await issue(alice);
       const none = await h.post('/v2/did/revoke-vc', { vc });

@@ -31,7 +31,8 @@ export interface StatusListPublisherDeps {
  * the left-most bit). Each revision is signed once: the result is kept in the list's row (shared
  * by the replicas) and in memory; a request reads only the list's revision from the database and
  * signs only when no credential of that revision is stored. Replicas that meet a new revision
- * at the same moment may each sign it once (both results are valid; the database keeps one).
+ * at the same moment may each sign it once; the database keeps the first, and the others answer
+ * that one too (one body and ETag per revision on every replica).
  */
 export class StatusListPublisher {
   private readonly memory = new Map<string, SignedStatusList>();
@@ -86,7 +87,14 @@ export class StatusListPublisher {
       proofFormat: 'jwt',
     });
     this.signed += 1;
-    await this.deps.store.saveCredential(row.id, row.revision, JSON.stringify(credential));
+    if (!(await this.deps.store.saveCredential(row.id, row.revision, JSON.stringify(credential)))) {
+      // Another replica signed this revision first: answer the stored one, so that every replica
+      // serves the same bytes and ETag for a revision.
+      const now = await this.deps.store.list(row.id);
+      if (now?.credential != null && now.credentialRevision === row.revision) {
+        return this.remember(signedList(row.id, row.revision, JSON.parse(now.credential)));
+      }
+    }
     return this.remember(signedList(row.id, row.revision, credential));
   }
 
