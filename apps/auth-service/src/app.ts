@@ -265,6 +265,7 @@ async function buildDomain(
       sessionSeconds: config.OIDC_SESSION_TTL_SECONDS,
       accessTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
       idTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
+      refreshTokenSeconds: config.OIDC_REFRESH_TOKEN_TTL_SECONDS,
     },
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => {

@@ -78,6 +78,14 @@ export const authServiceConfigSchema = z
       .min(60)
       .max(24 * 3600)
       .default(3600),
+    /**
+     * Lifetime of a refresh token (scope offline_access): counted from the login, not extended by
+     * its rotations; then the user logs in again.
+     */
+    OIDC_REFRESH_TOKEN_TTL_SECONDS: positiveInt
+      .min(300)
+      .max(365 * 24 * 3600)
+      .default(30 * 24 * 3600),
 
     /**
      * Sign-In with Ethereum (docs/api.md §11): the chain its messages must name (CHAIN_ID) and

@@ -114,7 +114,9 @@ export const oidcSuite: Suite = ({ stack }) => {
     }, 30_000);
 
     /** An authorization request as the site makes it, and what it keeps for the callback. */
-    const authorization = async (): Promise<AuthorizationRequest> => {
+    const authorization = async (
+      extra: Record<string, string> = {},
+    ): Promise<AuthorizationRequest> => {
       const verifier = oidc.randomPKCECodeVerifier();
       const nonce = oidc.randomNonce();
       const state = oidc.randomState();
@@ -125,6 +127,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         code_challenge_method: 'S256',
         nonce,
         state,
+        ...extra,
       });
       return { url, verifier, nonce, state };
     };
@@ -134,8 +137,12 @@ export const oidcSuite: Suite = ({ stack }) => {
      * new authorization request; `arrival` resolves with the site's callback URL once the browser
      * is sent there.
      */
-    const openLoginPage = async (errors: string[], forwardedFor?: string) => {
-      const request = await authorization();
+    const openLoginPage = async (
+      errors: string[],
+      forwardedFor?: string,
+      extra: Record<string, string> = {},
+    ) => {
+      const request = await authorization(extra);
       // The setups' gateway trusts the loopback hop: a browser "behind a proxy" says its address.
       const context = await browser!.newContext(
         forwardedFor ? { extraHTTPHeaders: { 'x-forwarded-for': forwardedFor } } : {},
@@ -164,7 +171,7 @@ export const oidcSuite: Suite = ({ stack }) => {
       callbackUrl: string,
       request: AuthorizationRequest,
       amr: string,
-    ): Promise<void> => {
+    ): Promise<oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers> => {
       const params = new URL(callbackUrl).searchParams;
       expect(params.get('error')).toBeNull();
       expect(params.get('state')).toBe(request.state);
@@ -186,6 +193,7 @@ export const oidcSuite: Suite = ({ stack }) => {
       expect(tokens.claims()).toMatchObject({ sub: DEMO_USER.id, amr: [amr] });
       const userinfo = await oidc.fetchUserInfo(rp, tokens.access_token, DEMO_USER.id);
       expect(userinfo).toMatchObject(DEMO_CLAIMS);
+      return tokens;
     };
 
     /** What the browser reported: nothing (no script error, no CSP violation). */
@@ -225,6 +233,34 @@ export const oidcSuite: Suite = ({ stack }) => {
         const { pathname, search } = new URL(reached);
         expect(callback!.referers.has(`${pathname}${search}`)).toBe(true);
         expect(callback!.referers.get(`${pathname}${search}`)).toBeUndefined();
+        expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('keeps the site logged in with refresh tokens (offline_access, prompt=consent): rotated, then revoked', async () => {
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors, undefined, {
+        scope: 'openid profile email offline_access',
+        prompt: 'consent',
+      });
+      try {
+        await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
+        await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        const tokens = await redeem(await arrival, request, 'pwd');
+        const first = tokens.refresh_token!;
+        expect(first).toEqual(expect.any(String));
+        const refreshed = await oidc.refreshTokenGrant(rp, first);
+        expect(refreshed.claims()).toMatchObject({ sub: DEMO_USER.id, amr: ['pwd'] });
+        expect(refreshed.refresh_token).not.toBe(first);
+        // The site logs out: its refresh token is revoked at the gateway's issuer.
+        expect(rp.serverMetadata().revocation_endpoint).toBe(`${issuer}/token/revocation`);
+        await oidc.tokenRevocation(rp, refreshed.refresh_token!);
+        await expect(oidc.refreshTokenGrant(rp, refreshed.refresh_token!)).rejects.toMatchObject({
+          error: 'invalid_grant',
+        });
         expectNoPageErrors(errors);
       } finally {
         await close();

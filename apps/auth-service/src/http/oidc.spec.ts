@@ -104,8 +104,12 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     return page;
   };
 
-  const passwordLogin = async (id: string, password: string) => {
-    const request = await authorization();
+  const passwordLogin = async (
+    id: string,
+    password: string,
+    extra: Record<string, string> = {},
+  ) => {
+    const request = await authorization(extra);
     const browser = new OidcTestBrowser(SITE.redirectUri);
     const page = await loginPage(browser, request.url);
     const action = /<form method="post" action="([^"]+)"/.exec(page.html)?.[1];
@@ -137,6 +141,97 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     };
     expect(providerKeys.keys.map((k) => k.kid)).toEqual(serviceKeys.keys.map((k) => k.kid));
     expect(JSON.stringify(providerKeys)).not.toContain('"d"');
+  });
+
+  describe('refresh tokens (scope offline_access with prompt=consent)', () => {
+    const OFFLINE = { scope: 'openid profile offline_access', prompt: 'consent' };
+    const offlineLogin = async (id: string, password: string) => {
+      const { request, after, browser } = await passwordLogin(id, password, OFFLINE);
+      expect(typeof after).toBe('string');
+      return { tokens: await redeem(after as string, request), browser };
+    };
+    const refuses = async (refreshToken: string) => {
+      const err = await oidc.refreshTokenGrant(rp, refreshToken).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({ error: 'invalid_grant' });
+    };
+
+    it('are offered in discovery, with RFC 7009 revocation', () => {
+      const metadata = rp.serverMetadata();
+      expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['offline_access']));
+      expect(metadata.grant_types_supported).toEqual(
+        expect.arrayContaining(['authorization_code', 'refresh_token']),
+      );
+      expect(metadata.revocation_endpoint).toBe(`${issuer}/token/revocation`);
+    });
+
+    it('none without offline_access, nor for offline_access without prompt=consent', async () => {
+      const extras: Array<Record<string, string>> = [{}, { scope: 'openid offline_access' }];
+      for (const extra of extras) {
+        const { request, after } = await passwordLogin('alice', 'alice-password', extra);
+        const tokens = await redeem(after as string, request);
+        expect(tokens.access_token).toEqual(expect.any(String));
+        expect(tokens.refresh_token).toBeUndefined();
+      }
+    });
+
+    it('each refresh gives new tokens and a new refresh token; a used one again revokes the grant', async () => {
+      const { tokens } = await offlineLogin('alice', 'alice-password');
+      const first = tokens.refresh_token!;
+      expect(first).toEqual(expect.any(String));
+      const refreshed = await oidc.refreshTokenGrant(rp, first);
+      const second = refreshed.refresh_token!;
+      expect(second).toEqual(expect.any(String));
+      expect(second).not.toBe(first);
+      expect(refreshed.access_token).not.toBe(tokens.access_token);
+      const { payload } = await jwtVerify(
+        refreshed.id_token!,
+        createRemoteJWKSet(new URL(rp.serverMetadata().jwks_uri!)),
+        { issuer, audience: SITE.id, algorithms: ['ES256'] },
+      );
+      expect(payload).toMatchObject({ sub: 'alice', amr: ['pwd'], name: 'Alice' });
+      const userinfo = await oidc.fetchUserInfo(rp, refreshed.access_token, 'alice');
+      expect(userinfo.sub).toBe('alice');
+      // The first one, used again (a stolen copy): refused, and the whole grant with it.
+      await refuses(first);
+      await refuses(second);
+    });
+
+    it('of two refreshes with one token at once, one succeeds', async () => {
+      const { tokens } = await offlineLogin('alice', 'alice-password');
+      const results = await Promise.allSettled([
+        oidc.refreshTokenGrant(rp, tokens.refresh_token!),
+        oidc.refreshTokenGrant(rp, tokens.refresh_token!),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('ends with revocation (RFC 7009) and for a user disabled since', async () => {
+      const revoked = await offlineLogin('alice', 'alice-password');
+      await oidc.tokenRevocation(rp, revoked.tokens.refresh_token!);
+      await refuses(revoked.tokens.refresh_token!);
+
+      await a.domain.userAdmin.add({ id: 'carol', password: 'carol-password', name: 'Carol' });
+      const carol = await offlineLogin('carol', 'carol-password');
+      await a.domain.userAdmin.setEnabled('carol', false);
+      await refuses(carol.tokens.refresh_token!);
+    });
+
+    it('a browser with a session gets one through prompt=consent without the login page (implicit consent)', async () => {
+      const { browser } = await offlineLogin('alice', 'alice-password');
+      const again = await authorization(OFFLINE);
+      const callback = await browser.open(again.url.href);
+      expect(typeof callback).toBe('string');
+      const tokens = await redeem(callback as string, again);
+      expect(tokens.refresh_token).toEqual(expect.any(String));
+      expect((await oidc.refreshTokenGrant(rp, tokens.refresh_token!)).id_token).toEqual(
+        expect.any(String),
+      );
+    });
   });
 
   it('logs in with the password form: code → tokens, id_token checked against the JWKS, userinfo', async () => {

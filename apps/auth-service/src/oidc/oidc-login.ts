@@ -17,7 +17,7 @@ import { INVALID_CREDENTIALS } from '../login/password-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
-import type { OidcLoginMethod } from './oidc-provider.js';
+import { grantedScopes, type OidcLoginMethod } from './oidc-provider.js';
 import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
 import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
@@ -102,8 +102,23 @@ export class OidcLogin {
     uid: string,
     clientIp: string,
   ): Promise<OidcPage> {
-    const found = await this.interaction(req, res, uid);
-    if (!found) return { kind: 'expired', status: 400 };
+    const found = await this.lookup(req, res, uid);
+    if (found?.details.prompt.name === 'consent') {
+      // A browser with a session whose site asked for consent (prompt=consent, e.g. for a refresh
+      // token): clients are first-party, so consent is implicit.
+      const { details } = found;
+      const accountId = details.session?.accountId;
+      if (!accountId) return { kind: 'expired', status: 400 };
+      const grantId = await this.grantFor(details, accountId);
+      const location = await this.deps.provider.interactionResult(
+        req,
+        res,
+        { consent: { grantId } },
+        { mergeWithLastSubmission: true },
+      );
+      return { kind: 'redirect', location };
+    }
+    if (found?.details.prompt.name !== 'login') return { kind: 'expired', status: 400 };
     const { details, client } = found;
     const qr = await this.qrFor(details, client, clientIp);
     return {
@@ -164,7 +179,7 @@ export class OidcLogin {
   ): Promise<SiweStep> {
     const ready = await this.siweInteraction(req, res, uid);
     if ('status' in ready) return ready;
-    const { siwe } = ready;
+    const { siwe, found } = ready;
     const { message, signature } = body;
     if (
       typeof message !== 'string' ||
@@ -175,7 +190,10 @@ export class OidcLogin {
     }
     return siweStep(async () => {
       const user = await siwe.authenticate(message, signature as Hex, clientIp);
-      return { status: 200, body: { redirectTo: await this.finish(req, res, user.id, 'siwe') } };
+      return {
+        status: 200,
+        body: { redirectTo: await this.finish(req, res, found.details, user.id, 'siwe') },
+      };
     });
   }
 
@@ -220,7 +238,7 @@ export class OidcLogin {
       if (refusal) return refused(refusal);
       throw err;
     }
-    return { kind: 'redirect', location: await this.finish(req, res, userId, 'pwd') };
+    return { kind: 'redirect', location: await this.finish(req, res, details, userId, 'pwd') };
   }
 
   async pollQr(req: IncomingMessage, res: ServerResponse, uid: string): Promise<QrStatus> {
@@ -240,7 +258,7 @@ export class OidcLogin {
     await this.deps.kv.del(qrKey(uid));
     return {
       status: 'done',
-      redirectTo: await this.finish(req, res, approval.userId, approval.method),
+      redirectTo: await this.finish(req, res, found.details, approval.userId, approval.method),
     };
   }
 
@@ -264,8 +282,18 @@ export class OidcLogin {
     return { siwe, found };
   }
 
-  /** The interaction `uid` of this browser and its client; undefined when expired or foreign. */
+  /** The login interaction `uid` of this browser and its client; undefined when expired or foreign. */
   private async interaction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+  ): Promise<{ details: Details; client: Client } | undefined> {
+    const found = await this.lookup(req, res, uid);
+    return found?.details.prompt.name === 'login' ? found : undefined;
+  }
+
+  /** The interaction `uid` of this browser (any prompt) and its client; undefined when expired or foreign. */
+  private async lookup(
     req: IncomingMessage,
     res: ServerResponse,
     uid: string,
@@ -278,7 +306,7 @@ export class OidcLogin {
       if ((err as { name?: string }).name === 'SessionNotFound') return undefined;
       throw err;
     }
-    if (details.uid !== uid || details.prompt.name !== 'login') return undefined;
+    if (details.uid !== uid) return undefined;
     const clientId = details.params.client_id;
     const client =
       typeof clientId === 'string' ? await this.deps.clients.findById(clientId) : undefined;
@@ -286,19 +314,36 @@ export class OidcLogin {
     return { details, client };
   }
 
-  /** The login result for the provider; the browser continues at the returned URL. */
-  private finish(
+  /**
+   * The login result for the provider, with the (implicit) consent: the browser continues at the
+   * returned URL.
+   */
+  private async finish(
     req: IncomingMessage,
     res: ServerResponse,
+    details: Details,
     accountId: string,
     method: OidcLoginMethod,
   ): Promise<string> {
+    const grantId = await this.grantFor(details, accountId);
     return this.deps.provider.interactionResult(
       req,
       res,
-      { login: { accountId, amr: [method], remember: false } },
+      { login: { accountId, amr: [method], remember: false }, consent: { grantId } },
       { mergeWithLastSubmission: false },
     );
+  }
+
+  /** The grant of the interaction's site for `accountId` (its own, or a new one): grantedScopes. */
+  private async grantFor(details: Details, accountId: string): Promise<string> {
+    const { Grant } = this.deps.provider;
+    const existing = details.grantId ? await Grant.find(details.grantId) : undefined;
+    const grant =
+      existing && existing.accountId === accountId
+        ? existing
+        : new Grant({ accountId, clientId: String(details.params.client_id) });
+    grant.addOIDCScope(grantedScopes(details.params.scope));
+    return grant.save();
   }
 
   /**

@@ -31,7 +31,31 @@ export interface OidcLifetimes {
   sessionSeconds: number;
   accessTokenSeconds: number;
   idTokenSeconds: number;
+  /** A refresh token (scope offline_access) from the login; rotations do not extend it. */
+  refreshTokenSeconds: number;
 }
+
+/**
+ * The scopes a relying party may ask for: the claims' scopes, and `offline_access` for a refresh
+ * token (honoured with `prompt=consent`, OpenID Connect Core §11).
+ */
+export const OIDC_SUPPORTED_SCOPES = [...Object.keys(OIDC_SCOPES), 'offline_access'];
+
+/**
+ * The scopes a grant holds for a site's `requested` scope parameter: every claim scope (clients
+ * are first-party), and offline_access when asked for (oidc-provider keeps it in the request only
+ * with prompt=consent, OpenID Connect Core §11).
+ */
+export function grantedScopes(requested: unknown): string {
+  const asked = String(requested ?? '').split(' ');
+  return [
+    ...Object.keys(OIDC_SCOPES),
+    ...(asked.includes('offline_access') ? ['offline_access'] : []),
+  ].join(' ');
+}
+
+/** What a relying party may redeem at the token endpoint. */
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
 export interface OidcProviderDeps {
   /** `<public base>/v2/auth/oidc`. */
@@ -72,7 +96,7 @@ export function clientMetadata(client: Client | undefined): AdapterPayload | und
     client_secret: createHash('sha256').update(`unused:${client.secretHash}`).digest('base64url'),
     redirect_uris: client.redirectUris,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
-    grant_types: ['authorization_code'],
+    grant_types: GRANT_TYPES,
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
     id_token_signed_response_alg: 'ES256',
@@ -114,7 +138,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     claims: Object.fromEntries(
       Object.entries(OIDC_SCOPES).map(([scope, claims]) => [scope, [...claims]]),
     ),
-    scopes: Object.keys(OIDC_SCOPES),
+    scopes: OIDC_SUPPORTED_SCOPES,
     conformIdTokenClaims: false,
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -124,7 +148,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       requestObjectSigningAlgValues: ['ES256'],
     },
     clientDefaults: {
-      grant_types: ['authorization_code'],
+      grant_types: GRANT_TYPES,
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       id_token_signed_response_alg: 'ES256',
@@ -132,6 +156,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
+      // RFC 7009: a site revokes a refresh token (and what its grant issued) at logout.
+      revocation: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
@@ -164,7 +190,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
         clientId: oidc.client.clientId,
         accountId: oidc.session.accountId,
       });
-      grant.addOIDCScope(Object.keys(OIDC_SCOPES).join(' '));
+      grant.addOIDCScope(grantedScopes(oidc.params?.scope));
       await grant.save();
       return grant;
     },
@@ -176,11 +202,21 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     ttl: {
       Interaction: lifetimes.interactionSeconds,
       Session: lifetimes.sessionSeconds,
-      Grant: lifetimes.sessionSeconds,
+      // A grant with offline_access outlives the refresh tokens it issues; others, the session.
+      Grant: (_ctx, grant) =>
+        grant.getOIDCScope().split(' ').includes('offline_access')
+          ? Math.max(lifetimes.sessionSeconds, lifetimes.refreshTokenSeconds)
+          : lifetimes.sessionSeconds,
       AuthorizationCode: 60,
       AccessToken: lifetimes.accessTokenSeconds,
       IdToken: lifetimes.idTokenSeconds,
+      // From the login: a rotated refresh token keeps what was left of its predecessor's life.
+      RefreshToken: (ctx) =>
+        ctx?.oidc.entities.RotatedRefreshToken?.remainingTTL ?? lifetimes.refreshTokenSeconds,
     },
+    // Every use of a refresh token gives a new one; the used one is consumed, and using it again
+    // revokes the grant (all its tokens): a stolen, already used token ends the session.
+    rotateRefreshToken: () => true,
     clockTolerance: 5,
   };
   const provider = new Provider(deps.issuer, configuration);

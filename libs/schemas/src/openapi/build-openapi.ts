@@ -330,7 +330,8 @@ export function buildOpenApiDocument(
         '(`/v2/auth/oid4vp/*`: OAuth `{ "error", "error_description" }`); each operation lists ' +
         'the codes it can answer. ' +
         'Web sites log users in with OpenID Connect at the issuer `<server>/v2/auth/oidc`: its ' +
-        'endpoints (authorization, token, userinfo, JWKS, end-session) and their errors are ' +
+        'endpoints (authorization, token with refresh tokens, userinfo, JWKS, end-session, ' +
+        'revocation) and their errors are ' +
         'described by its discovery document `/v2/auth/oidc/.well-known/openid-configuration`. ' +
         'Unknown routes answer 404. The JSON-RPC APIs are described by OpenRPC documents' +
         (links ? `:\n\n${links}` : '.'),
