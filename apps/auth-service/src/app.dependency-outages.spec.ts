@@ -197,7 +197,7 @@ describe('Redis unreachable', () => {
 });
 
 describe('Redis unreachable, OpenID Connect provider', () => {
-  it('answers temporarily_unavailable (503 at the token endpoint, to the site at authorization), never 500', async () => {
+  it('answers temporarily_unavailable (503 at the token endpoint, also for a refresh; to the site at authorization), never 500', async () => {
     await redisRelay.cut();
     try {
       const token = await fetch(`${auth.url}/v2/auth/oidc/token`, {
@@ -216,6 +216,21 @@ describe('Redis unreachable, OpenID Connect provider', () => {
       });
       expect(token.status).toBe(503);
       expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      // A refresh (its token is looked up in Redis): the same.
+      const refresh = await fetch(`${auth.url}/v2/auth/oidc/token`, {
+        method: 'POST',
+        headers: {
+          ...CLIENT,
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(SITE.id, SITE.secret),
+        },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: 'r'.repeat(43),
+        }).toString(),
+      });
+      expect(refresh.status).toBe(503);
+      expect(await refresh.json()).toMatchObject({ error: 'temporarily_unavailable' });
 
       const authorize = await fetch(
         `${auth.url}/v2/auth/oidc/auth?${new URLSearchParams({
