@@ -200,34 +200,28 @@ describe('Redis unreachable, OpenID Connect provider', () => {
   it('answers temporarily_unavailable (503 at the token endpoint, also for a refresh; to the site at authorization), never 500', async () => {
     await redisRelay.cut();
     try {
-      const token = await fetch(`${auth.url}/v2/auth/oidc/token`, {
-        method: 'POST',
-        headers: {
-          ...CLIENT,
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: basicAuth(SITE.id, SITE.secret),
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: 'a-code',
-          redirect_uri: SITE.redirectUri,
-          code_verifier: 'v'.repeat(43),
-        }).toString(),
+      const tokenRequest = (params: Record<string, string>) =>
+        fetch(`${auth.url}/v2/auth/oidc/token`, {
+          method: 'POST',
+          headers: {
+            ...CLIENT,
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basicAuth(SITE.id, SITE.secret),
+          },
+          body: new URLSearchParams(params).toString(),
+        });
+      const token = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: 'a-code',
+        redirect_uri: SITE.redirectUri,
+        code_verifier: 'v'.repeat(43),
       });
       expect(token.status).toBe(503);
       expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
       // A refresh (its token is looked up in Redis): the same.
-      const refresh = await fetch(`${auth.url}/v2/auth/oidc/token`, {
-        method: 'POST',
-        headers: {
-          ...CLIENT,
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: basicAuth(SITE.id, SITE.secret),
-        },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: 'r'.repeat(43),
-        }).toString(),
+      const refresh = await tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: 'r'.repeat(43),
       });
       expect(refresh.status).toBe(503);
       expect(await refresh.json()).toMatchObject({ error: 'temporarily_unavailable' });

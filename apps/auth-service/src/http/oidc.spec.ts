@@ -81,11 +81,11 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
   });
 
   /** An authorization request as a site makes it, and what it must remember for the callback. */
-  const authorization = async (extra: Record<string, string> = {}) => {
+  const authorization = async (extra: Record<string, string> = {}, provider = rp) => {
     const verifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(rp, {
+    const url = oidc.buildAuthorizationUrl(provider, {
       redirect_uri: SITE.redirectUri,
       scope: 'openid profile email phone',
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
@@ -493,13 +493,7 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
         { execute: [oidc.allowInsecureRequests] },
       );
       const open = async () => {
-        const verifier = oidc.randomPKCECodeVerifier();
-        const url = oidc.buildAuthorizationUrl(rpC, {
-          redirect_uri: SITE.redirectUri,
-          scope: 'openid',
-          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-        });
+        const { url } = await authorization({}, rpC);
         const browser = new OidcTestBrowser(SITE.redirectUri);
         return { browser, page: await loginPage(browser, url) };
       };
