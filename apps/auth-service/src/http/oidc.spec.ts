@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -8,6 +9,7 @@ import {
   createTestDatabase,
   freePort,
   testChainUrl,
+  testRedisUrl,
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
@@ -148,7 +150,8 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     const offlineLogin = async (id: string, password: string) => {
       const { request, after, browser } = await passwordLogin(id, password, OFFLINE);
       expect(typeof after).toBe('string');
-      return { tokens: await redeem(after as string, request), browser };
+      const code = new URL(after as string).searchParams.get('code')!;
+      return { tokens: await redeem(after as string, request), browser, code };
     };
     const refuses = async (refreshToken: string) => {
       const err = await oidc.refreshTokenGrant(rp, refreshToken).then(
@@ -178,7 +181,7 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     });
 
     it('each refresh gives new tokens and a new refresh token; a used one again revokes the grant', async () => {
-      const { tokens } = await offlineLogin('alice', 'alice-password');
+      const { tokens, code } = await offlineLogin('alice', 'alice-password');
       const first = tokens.refresh_token!;
       expect(first).toEqual(expect.any(String));
       const refreshed = await oidc.refreshTokenGrant(rp, first);
@@ -194,6 +197,21 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       expect(payload).toMatchObject({ sub: 'alice', amr: ['pwd'], name: 'Alice' });
       const userinfo = await oidc.fetchUserInfo(rp, refreshed.access_token, 'alice');
       expect(userinfo.sub).toBe('alice');
+      // At rest in Redis: no code, access token or refresh token in any key or value.
+      const redis = new Redis(testRedisUrl());
+      try {
+        const secrets = [code, tokens.access_token, first, refreshed.access_token, second];
+        const found: string[] = [];
+        for (const key of await redis.keys(`${a.config.REDIS_KEY_PREFIX}*`)) {
+          const value = (await redis.type(key)) === 'string' ? await redis.get(key) : '';
+          for (const secret of secrets) {
+            if (key.includes(secret) || value?.includes(secret)) found.push(key);
+          }
+        }
+        expect(found).toEqual([]);
+      } finally {
+        redis.disconnect();
+      }
       // The first one, used again (a stolen copy): refused, and the whole grant with it.
       await refuses(first);
       await refuses(second);

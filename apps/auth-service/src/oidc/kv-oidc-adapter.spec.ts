@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { errors } from 'oidc-provider';
+import { sha256Hex } from '@itp/crypto';
 import { ServiceUnavailableError } from '@itp/errors';
 import { MemoryKvStore, RedisKvStore, type KvStore } from '@itp/stores';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
@@ -21,12 +22,32 @@ describe.each(setups)('kvOidcAdapter on the %s', (_name, open) => {
 
   it('stores a record with its lifetime and finds it again', async () => {
     const codes = adapter('AuthorizationCode');
-    await codes.upsert('c1', { accountId: 'alice', grantId: 'g1' }, 60);
-    expect(await codes.find('c1')).toEqual({ accountId: 'alice', grantId: 'g1' });
-    const ttl = await kv.ttlMs('oidc:AuthorizationCode:c1');
+    await codes.upsert('c1', { jti: 'c1', accountId: 'alice', grantId: 'g1' }, 60);
+    expect(await codes.find('c1')).toEqual({ jti: 'c1', accountId: 'alice', grantId: 'g1' });
+    const ttl = await kv.ttlMs(`oidc:AuthorizationCode:${sha256Hex('c1')}`);
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(await codes.find('nothing')).toBeUndefined();
+  });
+
+  it('keeps codes and tokens under their SHA-256 and without their value; finds them by it', async () => {
+    for (const model of ['AuthorizationCode', 'AccessToken', 'RefreshToken']) {
+      const records = adapter(model);
+      const value = `${model}-secret-value-0123456789`;
+      await records.upsert(value, { jti: value, accountId: 'alice', grantId: 'gh' }, 60);
+      expect(await kv.get(`oidc:${model}:${value}`)).toBeNull();
+      const raw = await kv.get(`oidc:${model}:${sha256Hex(value)}`);
+      expect(raw).not.toBeNull();
+      expect(raw).not.toContain(value);
+      expect(await records.find(value)).toEqual({ jti: value, accountId: 'alice', grantId: 'gh' });
+      await records.consume(value);
+      expect(await records.find(value)).toMatchObject({ jti: value, consumed: expect.any(Number) });
+      await records.destroy(value);
+      expect(await records.find(value)).toBeUndefined();
+    }
+    // A session's id stays its key (its cookie is signed; the provider finds it by uid too).
+    await adapter('Session').upsert('s-plain', { jti: 's-plain', uid: 'u-plain' }, 60);
+    expect(await kv.get('oidc:Session:s-plain')).not.toBeNull();
   });
 
   it('consumes a record once: a second use, or a racing one, is invalid_grant', async () => {
@@ -45,11 +66,11 @@ describe.each(setups)('kvOidcAdapter on the %s', (_name, open) => {
     const tokens = adapter('AccessToken');
     await codes.upsert('c3', { grantId: 'g3' }, 60);
     await tokens.upsert('t3', { grantId: 'g3' }, 3600);
-    await tokens.upsert('t4', { grantId: 'other' }, 3600);
+    await tokens.upsert('t4', { jti: 't4', grantId: 'other' }, 3600);
     await tokens.revokeByGrantId('g3');
     expect(await codes.find('c3')).toBeUndefined();
     expect(await tokens.find('t3')).toBeUndefined();
-    expect(await tokens.find('t4')).toEqual({ grantId: 'other' });
+    expect(await tokens.find('t4')).toEqual({ jti: 't4', grantId: 'other' });
   });
 
   it('finds a session by its uid until it is destroyed', async () => {

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { sha256Hex } from '@itp/crypto';
 import type { KvStore } from '@itp/stores';
 import { unlessUnavailable } from './oidc-unavailable.js';
 
@@ -11,6 +12,13 @@ const GRANTABLE = new Set([
   'DeviceCode',
   'BackchannelAuthenticationRequest',
 ]);
+
+/**
+ * Models whose id is the bearer credential itself (the opaque token a site or the provider's
+ * token endpoint is handed): stored under the id's SHA-256 and without it (the payload's `jti`
+ * is put back on reading), so that a read of Redis yields no usable code or token.
+ */
+const BEARER = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken']);
 
 /** Compare-and-swap retries before giving up (only reached under absurd contention). */
 const MAX_ATTEMPTS = 8;
@@ -31,19 +39,21 @@ function parse(raw: string | null): AdapterPayload | undefined {
  * that every replica serves every step: sessions, interactions, authorization codes, tokens and
  * grants live under `oidc:<Model>:<id>` with the provider's own lifetimes as TTLs. A grant keeps
  * the list of its records (`oidc:grant:<grantId>`) for revocation; a session is also found by its
- * uid. Consuming a record is one compare-and-swap: of concurrent redemptions of one authorization
+ * uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record is one compare-and-swap: of concurrent redemptions of one authorization
  * code, on any replica, exactly one succeeds and the others get `invalid_grant`. Clients are not
  * stored here: `clients` reads them from the database.
  */
 export function kvOidcAdapter(kv: KvStore, clients: ClientLookup): AdapterFactory {
   return (model: string): Adapter => {
-    const key = (id: string) => `oidc:${model}:${id}`;
+    const bearer = BEARER.has(model);
+    const key = (id: string) => `oidc:${model}:${bearer ? sha256Hex(id) : id}`;
     const grantKey = (grantId: string) => `oidc:grant:${grantId}`;
     const uidKey = (uid: string) => `oidc:sessionUid:${uid}`;
 
     const find = async (id: string): Promise<AdapterPayload | undefined> => {
       if (model === 'Client') return clients(id);
-      return parse(await kv.get(key(id)));
+      const payload = parse(await kv.get(key(id)));
+      return payload && bearer ? { ...payload, jti: id } : payload;
     };
 
     /** Adds `member` to the grant's list, which lives as long as its longest member. */
@@ -69,7 +79,8 @@ export function kvOidcAdapter(kv: KvStore, clients: ClientLookup): AdapterFactor
     const adapter: Adapter = {
       async upsert(id, payload, expiresIn) {
         const ttlMs = typeof expiresIn === 'number' ? expiresIn * 1000 : undefined;
-        await kv.set(key(id), JSON.stringify(payload), ttlMs === undefined ? {} : { ttlMs });
+        const stored = bearer ? { ...payload, jti: undefined } : payload;
+        await kv.set(key(id), JSON.stringify(stored), ttlMs === undefined ? {} : { ttlMs });
         if (GRANTABLE.has(model) && typeof payload.grantId === 'string') {
           await remember(payload.grantId, key(id), ttlMs);
         }
