@@ -6,6 +6,7 @@
  */
 import { HDNodeWallet } from 'ethers';
 import { DEV_CHAIN, deployDidRegistry, startAnvil, type RunningAnvil } from '@itp/dev-chain';
+import { freeze } from './processes.js';
 import { guard, type Guard } from './reaper.js';
 
 export interface LocalChainOptions {
@@ -83,8 +84,9 @@ export class LocalChain {
     this.anvilGuard = undefined;
   }
 
+  /** SIGSTOP: connections stay open and nothing is answered (until resume). */
   pause(): void {
-    this.anvil?.process.kill('SIGSTOP');
+    freeze(this.anvil?.process.pid);
   }
 
   resume(): void {

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '@itp/dev-chain';
-import { postgresUser, tcpOpen, waitForPostgresQueries, waitUntil } from './processes.js';
+import { freeze, postgresUser, tcpOpen, waitForPostgresQueries, waitUntil } from './processes.js';
 import { guard, type Guard } from './reaper.js';
 
 export interface LocalPostgresOptions {
@@ -192,8 +192,7 @@ export class LocalPostgres {
 
   /** SIGSTOP to the postmaster: new connections hang. */
   pause(): void {
-    const pid = this.pid;
-    if (pid) process.kill(pid, 'SIGSTOP');
+    freeze(this.pid);
   }
 
   resume(): void {

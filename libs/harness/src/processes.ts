@@ -3,6 +3,7 @@
  * scripts, the resilience suite, bench and npm start).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 /** Resolves once `check` is true; throws naming `what` after `timeoutMs`. */
@@ -81,6 +82,32 @@ export async function waitForPostgresQueries(url: string, timeoutMs = 30_000): P
 }
 
 /** True while process `pid` exists (also one of another user, which signals refuse with EPERM). */
+/**
+ * SIGSTOP to `pid`, returning once the kernel shows it stopped (Linux: state T in
+ * /proc/<pid>/stat; at most 1 s), so that a request sent right after finds it frozen. Elsewhere
+ * (no /proc) or for a process gone, it returns at once.
+ */
+export function freeze(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGSTOP');
+  } catch {
+    return; // gone
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + 1000; Date.now() < deadline;) {
+    let state: string | undefined;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      return;
+    }
+    if (state === 'T' || state === 't') return;
+    Atomics.wait(pause, 0, 0, 5);
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

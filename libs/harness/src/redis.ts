@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@itp/dev-chain';
-import { stopChild, tcpOpen, waitUntil } from './processes.js';
+import { freeze, stopChild, tcpOpen, waitUntil } from './processes.js';
 import { guard, type Guard } from './reaper.js';
 
 export interface LocalRedisOptions {
@@ -172,7 +172,7 @@ export class LocalRedis {
 
   /** SIGSTOP: connections stay open and nothing is answered. */
   pause(): void {
-    this.child?.kill('SIGSTOP');
+    freeze(this.child?.pid);
   }
 
   resume(): void {
