@@ -271,6 +271,16 @@ async function buildDomain(
   provider.on('server_error', (_ctx: unknown, err: unknown) => {
     logger.error({ err }, 'the OpenID Connect provider failed on a request');
   });
+  // Back-channel logout posts (never the logout token itself): the site's answer or failure.
+  provider.on('backchannel.success', (_ctx: unknown, client: { clientId: string }) => {
+    logger.info({ clientId: client.clientId }, 'back-channel logout delivered');
+  });
+  provider.on('backchannel.error', (_ctx: unknown, err: unknown, client: { clientId: string }) => {
+    logger.warn(
+      { clientId: client.clientId, reason: err instanceof Error ? err.message : String(err) },
+      'back-channel logout not delivered',
+    );
+  });
   const oidcLogin = new OidcLogin(
     {
       provider,

@@ -199,12 +199,15 @@ describe('auth-service CLI (real PostgreSQL)', () => {
       'https://oidc.example/callback',
       '--post-logout-redirect-uri',
       'https://oidc.example/',
+      '--backchannel-logout-uri',
+      'https://oidc.example/backchannel-logout',
     ]);
     expect(add.code).toBe(0);
     const repo = new SqlClientRepository(database);
     expect(await repo.findById('oidc-site')).toMatchObject({
       redirectUris: ['https://oidc.example/callback'],
       postLogoutRedirectUris: ['https://oidc.example/'],
+      backchannelLogoutUri: 'https://oidc.example/backchannel-logout',
     });
     const set = await cli([
       'clients',
@@ -221,7 +224,17 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     expect(await repo.findById('oidc-site')).toMatchObject({
       redirectUris: ['https://oidc.example/cb2'],
       postLogoutRedirectUris: [],
+      backchannelLogoutUri: null,
     });
+    const badBackchannel = await cli([
+      'clients',
+      'set-redirect-uris',
+      'oidc-site',
+      '--backchannel-logout-uri',
+      'ftp://oidc.example/logout',
+    ]);
+    expect(badBackchannel.code).toBe(1);
+    expect(badBackchannel.stderr).toMatch(/backchannelLogoutUri/);
     for (const bad of ['ftp://oidc.example/cb', 'https://oidc.example/cb#frag', 'not a url']) {
       const refused = await cli([
         'clients',

@@ -30,6 +30,7 @@ const OPTIONS = {
   prefix: { type: 'string', multiple: true },
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
+  'backchannel-logout-uri': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -183,6 +184,7 @@ async function runClients(
         requestIdPrefixes: values.prefix,
         redirectUris: values['redirect-uri'] ?? [],
         postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+        backchannelLogoutUri: values['backchannel-logout-uri'],
       });
       io.stdout.write(`client ${id} added\n`);
       if (result.secret) {
@@ -208,6 +210,7 @@ async function runClients(
       await admins.clients.setRedirectUris(id, {
         redirectUris: values['redirect-uri'] ?? [],
         postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+        backchannelLogoutUri: values['backchannel-logout-uri'],
       });
       io.stdout.write(`redirect URIs of client ${id} set\n`);
       return;

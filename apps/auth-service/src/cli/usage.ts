@@ -15,11 +15,14 @@ Relying parties (web sites using QR login or OpenID Connect)
   clients add <id> --prefix <url> [--prefix <url> ...] [--name <name>]
                    [--secret-stdin | --secret <secret>]
                    [--redirect-uri <url> ...] [--post-logout-redirect-uri <url> ...]
+                   [--backchannel-logout-uri <url>]
         without a secret option a random secret is generated and printed once;
-        a client with a --redirect-uri may log users in through OpenID Connect
+        a client with a --redirect-uri may log users in through OpenID Connect;
+        the provider posts a logout token to --backchannel-logout-uri when a user
+        logs out at the provider (OpenID Connect Back-Channel Logout)
   clients set-redirect-uris <id> [--redirect-uri <url> ...]
-                   [--post-logout-redirect-uri <url> ...]
-        replaces both lists (none given: OpenID Connect logins end for the client)
+                   [--post-logout-redirect-uri <url> ...] [--backchannel-logout-uri <url>]
+        replaces all three (none given: OpenID Connect logins end for the client)
   clients list [--json]
   clients disable <id>
   clients enable <id>

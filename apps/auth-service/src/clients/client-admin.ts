@@ -42,6 +42,7 @@ export class ClientAdmin {
         requestIdPrefixes: [...new Set(valid.requestIdPrefixes)],
         redirectUris: [...new Set(valid.redirectUris)],
         postLogoutRedirectUris: [...new Set(valid.postLogoutRedirectUris)],
+        backchannelLogoutUri: valid.backchannelLogoutUri ?? null,
       },
       this.clock(),
     );
@@ -60,7 +61,10 @@ export class ClientAdmin {
     }
   }
 
-  /** Replaces a client's OpenID Connect redirect URIs (exact match; docs/api.md §9). */
+  /**
+   * Replaces a client's OpenID Connect URIs (redirect URIs matched exactly, post-logout redirect
+   * URIs, the back-channel logout URI; docs/api.md §9).
+   */
   async setRedirectUris(id: string, fields: RedirectUrisFields): Promise<void> {
     const valid = parseBody(redirectUrisFieldsSchema, fields);
     const changed = await this.clients.setRedirectUris(
@@ -68,6 +72,7 @@ export class ClientAdmin {
       {
         redirectUris: [...new Set(valid.redirectUris)],
         postLogoutRedirectUris: [...new Set(valid.postLogoutRedirectUris)],
+        backchannelLogoutUri: valid.backchannelLogoutUri ?? null,
       },
       this.clock(),
     );

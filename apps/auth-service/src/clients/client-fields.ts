@@ -46,6 +46,8 @@ export const redirectUriSchema = z
 export const redirectUrisFieldsSchema = z.object({
   redirectUris: z.array(redirectUriSchema).max(20).default([]),
   postLogoutRedirectUris: z.array(redirectUriSchema).max(20).default([]),
+  /** OpenID Connect Back-Channel Logout 1.0: where logout tokens are posted (absent: none). */
+  backchannelLogoutUri: redirectUriSchema.optional(),
 });
 export type RedirectUrisFields = z.input<typeof redirectUrisFieldsSchema>;
 

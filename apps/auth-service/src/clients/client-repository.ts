@@ -1,4 +1,4 @@
-import type { Client, NewClient } from './client.js';
+import type { Client, ClientUris, NewClient } from './client.js';
 
 /** The relying-party port (adapter: SqlClientRepository). */
 export interface ClientRepository {
@@ -8,10 +8,6 @@ export interface ClientRepository {
   list(): Promise<Client[]>;
   /** False when there is no such client. */
   setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
-  /** Replaces the OpenID Connect redirect URIs; false when there is no such client. */
-  setRedirectUris(
-    id: string,
-    uris: Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>,
-    now: number,
-  ): Promise<boolean>;
+  /** Replaces the OpenID Connect URIs; false when there is no such client. */
+  setRedirectUris(id: string, uris: ClientUris, now: number): Promise<boolean>;
 }

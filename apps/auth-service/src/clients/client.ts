@@ -10,15 +10,23 @@ export interface Client {
   redirectUris: string[];
   /** Where the provider's end-session endpoint may send the browser back to. */
   postLogoutRedirectUris: string[];
+  /**
+   * Where the provider posts a logout token when the user logs out at the provider (OpenID
+   * Connect Back-Channel Logout 1.0); null: none.
+   */
+  backchannelLogoutUri: string | null;
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
-export type NewClient = Omit<
+/** A client's OpenID Connect URIs (set together: `clients set-redirect-uris`). */
+export type ClientUris = Pick<
   Client,
-  'enabled' | 'createdAt' | 'updatedAt' | 'redirectUris' | 'postLogoutRedirectUris'
-> &
-  Partial<Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>>;
+  'redirectUris' | 'postLogoutRedirectUris' | 'backchannelLogoutUri'
+>;
+
+export type NewClient = Omit<Client, 'enabled' | 'createdAt' | 'updatedAt' | keyof ClientUris> &
+  Partial<ClientUris>;
 
 export type ClientSummary = Omit<Client, 'secretHash'>;

@@ -24,6 +24,8 @@ export interface AuthClientsTable {
   redirect_uris: string;
   /** JSON array: where end-session may send the browser afterwards. */
   post_logout_redirect_uris: string;
+  /** Back-Channel Logout URI (migration 0005); null: none. */
+  backchannel_logout_uri: string | null;
   enabled: number;
   created_at: number;
   updated_at: number;

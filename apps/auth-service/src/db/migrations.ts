@@ -104,6 +104,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('auth_linked_addresses').execute();
     },
   },
+  '0005_backchannel_logout': {
+    // OpenID Connect Back-Channel Logout 1.0 (docs/api.md §9): where a relying party receives
+    // logout tokens; null for every existing client.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('auth_clients')
+        .addColumn('backchannel_logout_uri', 'text')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('auth_clients').dropColumn('backchannel_logout_uri').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

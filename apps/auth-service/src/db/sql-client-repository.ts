@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '@itp/stores';
 import type { AuthClientsTable, AuthDatabase } from './database.js';
-import type { Client, NewClient } from '../clients/client.js';
+import type { Client, ClientUris, NewClient } from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
 
 function parseStrings(json: string): string[] {
@@ -17,6 +17,7 @@ function toClient(row: Selectable<AuthClientsTable>): Client {
     requestIdPrefixes: parseStrings(row.request_id_prefixes),
     redirectUris: parseStrings(row.redirect_uris),
     postLogoutRedirectUris: parseStrings(row.post_logout_redirect_uris),
+    backchannelLogoutUri: row.backchannel_logout_uri ?? null,
     enabled: Number(row.enabled) === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -46,6 +47,7 @@ export class SqlClientRepository implements ClientRepository {
         request_id_prefixes: JSON.stringify(client.requestIdPrefixes),
         redirect_uris: JSON.stringify(client.redirectUris ?? []),
         post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris ?? []),
+        backchannel_logout_uri: client.backchannelLogoutUri ?? null,
         enabled: 1,
         created_at: now,
         updated_at: now,
@@ -73,16 +75,13 @@ export class SqlClientRepository implements ClientRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async setRedirectUris(
-    id: string,
-    uris: Pick<Client, 'redirectUris' | 'postLogoutRedirectUris'>,
-    now: number,
-  ): Promise<boolean> {
+  async setRedirectUris(id: string, uris: ClientUris, now: number): Promise<boolean> {
     const result = await this.database.db
       .updateTable('auth_clients')
       .set({
         redirect_uris: JSON.stringify(uris.redirectUris),
         post_logout_redirect_uris: JSON.stringify(uris.postLogoutRedirectUris),
+        backchannel_logout_uri: uris.backchannelLogoutUri,
         updated_at: now,
       })
       .where('id', '=', id)

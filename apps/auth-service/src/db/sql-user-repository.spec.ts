@@ -69,6 +69,7 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
       ...shop,
       redirectUris: [],
       postLogoutRedirectUris: [],
+      backchannelLogoutUri: null,
       enabled: true,
       createdAt: 10,
       updatedAt: 10,
@@ -76,6 +77,7 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
     const uris = {
       redirectUris: ['https://shop.example/cb', 'https://m.shop.example/cb'],
       postLogoutRedirectUris: ['https://shop.example/'],
+      backchannelLogoutUri: 'https://shop.example/oidc/backchannel-logout',
     };
     expect(await clients.setRedirectUris('shop', uris, 25)).toBe(true);
     expect(await clients.findById('shop')).toMatchObject({ ...uris, updatedAt: 25 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { Redis } from 'ioredis';
@@ -120,6 +122,20 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     return { request, browser, page, after };
   };
 
+  /** The user logs out at the provider (end-session, "Log out"): the page it ends on. */
+  const logOutAtProvider = async (
+    browser: OidcTestBrowser,
+    idToken: string,
+    provider = rp,
+  ): Promise<BrowserPage> => {
+    const end = oidc.buildEndSessionUrl(provider, { id_token_hint: idToken });
+    const confirm = (await browser.open(end.href)) as BrowserPage;
+    expect(confirm.status).toBe(200);
+    const action = /<form id="op\.logoutForm" method="post" action="([^"]+)">/.exec(confirm.html)!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)![1]!;
+    return (await browser.submit(confirm, action[1]!, { xsrf, logout: 'yes' })) as BrowserPage;
+  };
+
   const redeem = (callback: string, request: Awaited<ReturnType<typeof authorization>>) =>
     oidc.authorizationCodeGrant(rp, new URL(callback), {
       pkceCodeVerifier: request.verifier,
@@ -226,6 +242,15 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(rejected.reason).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('outlives a logout at the provider (offline access); revocation ends it', async () => {
+      const { tokens, browser } = await offlineLogin('alice', 'alice-password');
+      const loggedOut = await logOutAtProvider(browser, tokens.id_token!);
+      expect(loggedOut.html).toContain('You are logged out');
+      const refreshed = await oidc.refreshTokenGrant(rp, tokens.refresh_token!);
+      await oidc.tokenRevocation(rp, refreshed.refresh_token!);
+      await refuses(refreshed.refresh_token!);
     });
 
     it('ends with revocation (RFC 7009) and for a user disabled since', async () => {
@@ -542,6 +567,92 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       expect(new URL(after as string).searchParams.get('code')).toEqual(expect.any(String));
     } finally {
       await c.close();
+    }
+  });
+
+  it('posts a logout token to a site that registered a back-channel logout URI when the user logs out at the provider', async () => {
+    // The site's back-channel endpoint: keeps what it receives; answers 503 when told to.
+    const received: string[] = [];
+    let answer = 200;
+    const site = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push(new URLSearchParams(body).get('logout_token') ?? `no token: ${body}`);
+        res.writeHead(answer).end();
+      });
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const backchannel = `http://127.0.0.1:${(site.address() as AddressInfo).port}/oidc/logout`;
+    try {
+      await a.domain.clientAdmin.add({
+        id: 'bc-site',
+        secret: 'bc-site-secret-123',
+        requestIdPrefixes: ['https://bc.example/'],
+        redirectUris: [SITE.redirectUri],
+        backchannelLogoutUri: backchannel,
+      });
+      const rpBc = await oidc.discovery(
+        new URL(issuer),
+        'bc-site',
+        'bc-site-secret-123',
+        undefined,
+        {
+          execute: [oidc.allowInsecureRequests],
+        },
+      );
+      expect(rpBc.serverMetadata()).toMatchObject({
+        backchannel_logout_supported: true,
+        backchannel_logout_session_supported: true,
+      });
+      /** A password login at bc-site, then the user logs out at the provider: the logged-out page. */
+      const loginThenLogout = async () => {
+        const request = await authorization({}, rpBc);
+        const browser = new OidcTestBrowser(SITE.redirectUri);
+        const page = await loginPage(browser, request.url);
+        const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
+        const callback = await browser.submit(page, action, {
+          id: 'alice',
+          password: 'alice-password',
+        });
+        const tokens = await oidc.authorizationCodeGrant(rpBc, new URL(callback as string), {
+          pkceCodeVerifier: request.verifier,
+          expectedNonce: request.nonce,
+          expectedState: request.state,
+        });
+        return { tokens, done: await logOutAtProvider(browser, tokens.id_token!, rpBc) };
+      };
+
+      const { tokens, done } = await loginThenLogout();
+      expect(done.status).toBe(200);
+      expect(done.html).toContain('You are logged out');
+      // One logout token, checked as a site checks it (Back-Channel Logout 1.0 §2.4, §2.6).
+      expect(received).toHaveLength(1);
+      const sid = tokens.claims()!.sid;
+      expect(sid).toEqual(expect.any(String));
+      const { payload, protectedHeader } = await jwtVerify(
+        received[0]!,
+        createRemoteJWKSet(new URL(rp.serverMetadata().jwks_uri!)),
+        { issuer, audience: 'bc-site', algorithms: ['ES256'], typ: 'logout+jwt' },
+      );
+      expect(protectedHeader.alg).toBe('ES256');
+      expect(payload).toMatchObject({
+        sub: 'alice',
+        sid,
+        events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+      });
+      expect(payload.jti).toEqual(expect.any(String));
+      expect(payload.iat).toEqual(expect.any(Number));
+      expect(payload.nonce).toBeUndefined();
+
+      // A site whose endpoint fails does not keep the user from logging out.
+      answer = 503;
+      const failed = await loginThenLogout();
+      expect(received).toHaveLength(2);
+      expect(failed.done.status).toBe(200);
+      expect(failed.done.html).toContain('You are logged out');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
     }
   });
 

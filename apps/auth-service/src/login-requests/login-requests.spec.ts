@@ -16,6 +16,7 @@ const client = (id: string, prefixes = ['https://site.example/']): Client => ({
   requestIdPrefixes: prefixes,
   redirectUris: [],
   postLogoutRedirectUris: [],
+  backchannelLogoutUri: null,
   enabled: true,
   createdAt: 0,
   updatedAt: 0,

@@ -96,6 +96,12 @@ export function clientMetadata(client: Client | undefined): AdapterPayload | und
     client_secret: createHash('sha256').update(`unused:${client.secretHash}`).digest('base64url'),
     redirect_uris: client.redirectUris,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
+    ...(client.backchannelLogoutUri
+      ? {
+          backchannel_logout_uri: client.backchannelLogoutUri,
+          backchannel_logout_session_required: true,
+        }
+      : {}),
     grant_types: GRANT_TYPES,
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
@@ -158,6 +164,9 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       userinfo: { enabled: true },
       // RFC 7009: a site revokes a refresh token (and what its grant issued) at logout.
       revocation: { enabled: true },
+      // OpenID Connect Back-Channel Logout 1.0: a logout at the provider posts a logout token to
+      // each site of the session that registered a back-channel logout URI.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
@@ -218,6 +227,14 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     // revokes the grant (all its tokens): a stolen, already used token ends the session.
     rotateRefreshToken: () => true,
     clockTolerance: 5,
+    // The provider's only outbound requests are back-channel logout posts to URIs the operator
+    // registered (no client-supplied URI is ever fetched: no dynamic registration, request_uri
+    // or client jwks_uri), so they may point at private or cluster-internal addresses; the
+    // provider's special-use-address block (its SSRF guard for client-supplied URIs) is off.
+    fetch: (url, options) => {
+      const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, rest);
+    },
   };
   const provider = new Provider(deps.issuer, configuration);
   // Behind the gateway: the router sets X-Forwarded-Proto/Host from PUBLIC_URL (not the client).
