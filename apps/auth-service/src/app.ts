@@ -60,6 +60,7 @@ import { Oid4vpSessionStore } from './oid4vp/oid4vp-session-store.js';
 import { DidServiceLoginVpVerifier } from './vp-login/did-service-login-vp-verifier.js';
 import { VpLogin } from './vp-login/vp-login.js';
 import { kvOidcAdapter } from './oidc/kv-oidc-adapter.js';
+import { observeOidcProvider } from './oidc/oidc-metrics.js';
 import { OidcLogin } from './oidc/oidc-login.js';
 import { clientLookup, createOidcProvider } from './oidc/oidc-provider.js';
 import { SqlLinkedAddresses } from './db/sql-linked-addresses.js';
@@ -383,6 +384,7 @@ async function wireAuthService(
   const domain = await buildDomain(config, logger, scope, clock);
   const { kv, database } = domain;
   const service = new HttpService({ name: APP_NAME, config, logger });
+  observeOidcProvider(domain.oidc.provider, service.metrics);
   service.app.set('trust proxy', config.TRUST_PROXY);
   // The OpenID Connect provider (its own error pages and OAuth bodies): before the rest.
   service.app.use(

@@ -696,4 +696,43 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       amr: ['app'],
     });
   });
+
+  // Last: what the tests above did, as the provider's Prometheus counters on instance a.
+  it('counts token requests, authorizations by method, logouts, revocations and back-channel posts on the metrics port', async () => {
+    const text = await (await fetch(`${a.metricsUrl}/metrics`)).text();
+    const value = (series: string): number => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const s = 'service="auth-service"';
+    expect(
+      value(`oidc_token_requests_total{grant_type="authorization_code",outcome="success",${s}}`),
+    ).toBeGreaterThan(5);
+    expect(
+      value(
+        `oidc_token_requests_total{grant_type="authorization_code",outcome="invalid_grant",${s}}`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      value(`oidc_token_requests_total{grant_type="refresh_token",outcome="success",${s}}`),
+    ).toBeGreaterThan(2);
+    expect(
+      value(`oidc_token_requests_total{grant_type="refresh_token",outcome="invalid_grant",${s}}`),
+    ).toBeGreaterThan(2);
+    expect(value(`oidc_authorizations_total{outcome="success",method="pwd",${s}}`)).toBeGreaterThan(
+      5,
+    );
+    expect(
+      value(`oidc_authorizations_total{outcome="success",method="siwe",${s}}`),
+    ).toBeGreaterThan(0);
+    expect(
+      value(`oidc_authorizations_total{outcome="success",method="session",${s}}`),
+    ).toBeGreaterThan(0);
+    expect(value(`oidc_logouts_total{${s}}`)).toBeGreaterThanOrEqual(3);
+    expect(value(`oidc_grants_revoked_total{${s}}`)).toBeGreaterThan(0);
+    expect(value(`oidc_backchannel_logouts_total{outcome="delivered",${s}}`)).toBe(1);
+    expect(value(`oidc_backchannel_logouts_total{outcome="failed",${s}}`)).toBe(1);
+    // Nothing a client sends becomes a label of its own.
+    expect(text).not.toMatch(/grant_type="(?!authorization_code|refresh_token|other)/);
+  });
 });

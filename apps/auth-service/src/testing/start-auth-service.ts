@@ -9,6 +9,8 @@ export interface RunningAuthService {
   url: string;
   /** Its internal listener (`/internal/v1/*`, what did-service calls). */
   internalUrl: string;
+  /** Its Prometheus listener (`${metricsUrl}/metrics`). */
+  metricsUrl: string;
   config: AuthConfig;
   domain: AuthDomain;
   close(): Promise<void>;
@@ -59,8 +61,8 @@ export async function startAuthService(
     createLogger({ name: 'auth-service', level: config.LOG_LEVEL }),
     options,
   );
-  const { url, internalUrl = '' } = await service.listen();
-  return { url, internalUrl, config, domain, close: () => service.close() };
+  const { url, internalUrl = '', metricsUrl } = await service.listen();
+  return { url, internalUrl, metricsUrl, config, domain, close: () => service.close() };
 }
 
 /** `Authorization: Basic …` for a client id and secret. */
