@@ -41,7 +41,7 @@ import { CredentialStatusChecker } from './status/credential-status.js';
 import { agentSignerCheck } from './status/revoke-credential.js';
 import { StatusIndexAllocator } from './status/status-index-allocator.js';
 import { StatusListPublisher } from './status/status-list-publisher.js';
-import { StatusListUrls } from './status/status-list-urls.js';
+import { ANY_BASE_STATUS_LIST_URLS, StatusListUrls } from './status/status-list-urls.js';
 import { ActiveUsers } from './users/active-users.js';
 import { AuthServiceUserStatus } from './users/auth-service-user-status.js';
 import type { UserStatusPort } from './users/user-status-port.js';
@@ -229,7 +229,13 @@ async function wireDidService(
       createDid: { agent, wallet, bindings, kv, didNetwork: config.DID_NETWORK, logger },
       credentials,
       status: {
-        revoke: { verifySigner: agentSignerCheck(context), store: statusLists, urls: statusUrls },
+        // Any public base: a VC issued under an earlier PUBLIC_URL is revocable too (the list's
+        // issuer must have signed it).
+        revoke: {
+          verifySigner: agentSignerCheck(context),
+          store: statusLists,
+          urls: ANY_BASE_STATUS_LIST_URLS,
+        },
         publisher: statusPublisher,
         maxAgeSeconds: config.STATUS_LIST_MAX_AGE_SECONDS,
       },

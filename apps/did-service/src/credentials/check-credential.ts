@@ -49,7 +49,7 @@ export async function checkCredential(
   }
   // The JWT's claims, not the JSON: a status entry added to or removed from the JSON alone is a
   // json_mismatch above (when the JSON was sent) and counts for nothing here.
-  const statusFailure = await ctx.status.check(success.payload.vc);
+  const statusFailure = await ctx.status.check(success.payload.vc, success.issuer);
   if (statusFailure) return statusFailure;
   return success;
 }

@@ -1,6 +1,7 @@
 import type { StatusListStore } from '../db/status-lists.js';
+import { canonicalDid } from '../dids/did-ethr.js';
 import { failure, type VerificationFailure } from '../credentials/verification.js';
-import type { StatusListUrls } from './status-list-urls.js';
+import { ANY_BASE_STATUS_LIST_URLS, type StatusListUrls } from './status-list-urls.js';
 
 export const STATUS_ENTRY_TYPE = 'BitstringStatusListEntry';
 export const REVOCATION = 'revocation';
@@ -55,6 +56,9 @@ function parseIndex(value: unknown): number | undefined {
  * `revoked`. An entry that cannot be checked is `status_unavailable`: the database cannot be
  * read, the entry is unknown, its purpose is not revocation, or the list is not one of this
  * service's (other issuers' lists are not fetched: only this service's VCs verify here at all).
+ * A list URL under an earlier PUBLIC_URL counts as ours when the list exists here and belongs to
+ * the VC's issuer (only that issuer's signature can name it: a VC issued before PUBLIC_URL
+ * changed keeps its status).
  */
 export class CredentialStatusChecker {
   constructor(
@@ -62,10 +66,21 @@ export class CredentialStatusChecker {
     private readonly urls: StatusListUrls,
   ) {}
 
-  /** undefined when every entry says "not revoked" (or the VC has none). */
-  async check(vc: unknown): Promise<VerificationFailure | undefined> {
+  /**
+   * undefined when every entry says "not revoked" (or the VC has none). `vc`: the JWT's `vc`
+   * claim; `issuer`: the DID that signed it (verified).
+   */
+  async check(vc: unknown, issuer: string): Promise<VerificationFailure | undefined> {
     for (const raw of statusEntriesOf(vc)) {
-      const entry = ownStatusEntry(raw, this.urls);
+      let entry: OwnStatusEntry | undefined;
+      try {
+        entry = ownStatusEntry(raw, this.urls) ?? (await this.earlierBaseEntry(raw, issuer));
+      } catch {
+        return failure(
+          'status_unavailable',
+          'The status list cannot be read now (the database is unavailable)',
+        );
+      }
       if (!entry) {
         const url = (raw as { statusListCredential?: unknown } | null)?.statusListCredential;
         return failure(
@@ -99,5 +114,16 @@ export class CredentialStatusChecker {
       if (stored.revoked) return failure('revoked', 'The credential was revoked by its issuer');
     }
     return undefined;
+  }
+
+  /** An entry naming one of `issuer`'s lists under another public base URL; undefined if none. */
+  private async earlierBaseEntry(
+    raw: unknown,
+    issuer: string,
+  ): Promise<OwnStatusEntry | undefined> {
+    const entry = ownStatusEntry(raw, ANY_BASE_STATUS_LIST_URLS);
+    if (!entry) return undefined;
+    const list = await this.store.list(entry.listId);
+    return list && canonicalDid(list.issuer) === canonicalDid(issuer) ? entry : undefined;
   }
 }

@@ -9,6 +9,8 @@ import {
   type DidHarness,
 } from '../testing/did-harness.js';
 import { decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
+import { CredentialStatusChecker } from './credential-status.js';
+import { StatusListUrls } from './status-list-urls.js';
 import { thirdPartyResolver } from '../testing/third-party-resolver.js';
 
 const CREDENTIALS_V1 = 'https://www.w3.org/2018/credentials/v1';
@@ -404,6 +406,58 @@ describe('revocation (W3C Bitstring Status List)', () => {
       }
       // Issued before VCs had status entries: nothing to check.
       expect((await h.post('/v2/did/verify-vc', await craft())).body.verified).toBe(true);
+    });
+
+    it('keeps the status of a VC that names its list under an earlier PUBLIC_URL (its issuer’s list only)', async () => {
+      const vc = await issue(alice);
+      const { statusListCredential, statusListIndex } = vc.credentialStatus;
+      const listId = (statusListCredential as string).split('/').pop()!;
+      const earlierUrl = `https://old-api.did-harness.test/v2/did/status-lists/${listId}`;
+      const earlierEntry = {
+        id: `${earlierUrl}#${statusListIndex}`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex,
+        statusListCredential: earlierUrl,
+      };
+      // What the service signed before PUBLIC_URL changed: the same list, under the old base.
+      const before = await h.app.agent.createVerifiableCredential({
+        proofFormat: 'jwt',
+        credential: {
+          '@context': [CREDENTIALS_V1, STATUS_V1],
+          type: ['VerifiableCredential', 'Profile'],
+          issuer: { id: issuer },
+          issuanceDate: new Date().toISOString(),
+          credentialSubject: { id: alice.did, sub: 'alice' },
+          credentialStatus: earlierEntry,
+        },
+      });
+      expect((await h.post('/v2/did/verify-vc', before)).body.verified).toBe(true);
+      // revoke-vc takes it too (its list's issuer signed it): the same entry as vc's.
+      const revoked = await h.post('/v2/did/revoke-vc', { jwt: before.proof.jwt }, alice.auth);
+      expect([revoked.status, revoked.body]).toEqual([
+        200,
+        { revoked: true, statusListCredential: earlierUrl, statusListIndex },
+      ]);
+      expect((await h.post('/v2/did/verify-vc', vc)).body.error.code).toBe('revoked');
+      expect((await h.post('/v2/did/verify-vc', before)).body.error).toEqual({
+        code: 'revoked',
+        message: 'The credential was revoked by its issuer',
+      });
+      // Signed by any other DID, an old-base URL of that list counts for nothing.
+      const checker = new CredentialStatusChecker(
+        h.app.statusLists,
+        new StatusListUrls(HARNESS_PUBLIC_URL),
+      );
+      expect(
+        await checker.check(
+          { credentialStatus: earlierEntry },
+          'did:ethr:0x0000000000000000000000000000000000000001',
+        ),
+      ).toMatchObject({ verified: false, error: { code: 'status_unavailable' } });
+      expect(await checker.check({ credentialStatus: earlierEntry }, issuer)).toMatchObject({
+        error: { code: 'revoked' },
+      });
     });
   });
 });
