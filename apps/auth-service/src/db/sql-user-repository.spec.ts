@@ -46,6 +46,9 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
       passwordHash: 'h2',
       updatedAt: 4000,
     });
+    // A rehash of the same password (no time given) leaves updatedAt.
+    expect(await users.setPasswordHash('alice', 'h3')).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({ passwordHash: 'h3', updatedAt: 4000 });
     expect(await users.setEnabled('nobody', true, 1)).toBe(false);
     expect(await users.setPasswordHash('nobody', 'x', 1)).toBe(false);
     await users.insertIfAbsent({ ...alice, id: 'aaron', telNo: '+1 555 0100' }, 5000);

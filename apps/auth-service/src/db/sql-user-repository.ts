@@ -66,10 +66,14 @@ export class SqlUserRepository implements UserRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async setPasswordHash(id: string, passwordHash: string, now: number): Promise<boolean> {
+  async setPasswordHash(id: string, passwordHash: string, now?: number): Promise<boolean> {
     const result = await this.database.db
       .updateTable('auth_users')
-      .set({ password_hash: passwordHash, updated_at: now })
+      .set(
+        now === undefined
+          ? { password_hash: passwordHash }
+          : { password_hash: passwordHash, updated_at: now },
+      )
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

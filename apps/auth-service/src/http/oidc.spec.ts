@@ -253,6 +253,28 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       await refuses(refreshed.refresh_token!);
     });
 
+    it('a password reset ends what came before it: refresh and access tokens, the browser session', async () => {
+      await a.domain.userAdmin.add({ id: 'erin', password: 'erin-password', name: 'Erin' });
+      const { tokens, browser } = await offlineLogin('erin', 'erin-password');
+      // Token times are whole seconds: the reset comes in a later second than the login.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await a.domain.userAdmin.resetPassword('erin', 'erin-new-password');
+      await refuses(tokens.refresh_token!);
+      await expect(oidc.fetchUserInfo(rp, tokens.access_token, 'erin')).rejects.toBeDefined();
+      // The browser's session at the provider: the login page again, not a code.
+      const again = await authorization(OFFLINE);
+      const page = await browser.open(again.url.href);
+      expect(typeof page).not.toBe('string');
+      expect((page as BrowserPage).html).toContain('<label for="password">Password</label>');
+      // Logged in again with the new password: tokens that refresh.
+      const fresh = await offlineLogin('erin', 'erin-new-password');
+      expect(
+        (await oidc.refreshTokenGrant(rp, fresh.tokens.refresh_token!)).claims(),
+      ).toMatchObject({
+        sub: 'erin',
+      });
+    });
+
     it('ends with revocation (RFC 7009) and for a user disabled since', async () => {
       const revoked = await offlineLogin('alice', 'alice-password');
       await oidc.tokenRevocation(rp, revoked.tokens.refresh_token!);

@@ -139,7 +139,8 @@ export class PasswordLogin {
   private async rehash(userId: string, password: string): Promise<void> {
     try {
       const hash = await this.deps.hasher.hash(password);
-      await this.deps.users.setPasswordHash(userId, hash, Date.now());
+      // The same password: updatedAt stays (it would end the user's OpenID Connect sessions).
+      await this.deps.users.setPasswordHash(userId, hash);
     } catch (err) {
       this.deps.logger.warn({ err, userId }, 'could not upgrade the password hash');
     }

@@ -6,6 +6,7 @@ import Provider, {
   type AdapterFactory,
   type AdapterPayload,
   type Configuration,
+  interactionPolicy,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Client } from '../clients/client.js';
@@ -119,6 +120,44 @@ export function userClaims(user: User): Record<string, string> {
   };
 }
 
+/**
+ * When what `findAccount` is asked for began, in epoch seconds: a refresh token's login (its
+ * first issue, kept through rotations), a code's or access token's issue, else the browser
+ * session's login.
+ */
+function loginTimeOf(ctx: KoaContextWithOIDC | undefined, token: unknown): number | undefined {
+  if (token && typeof token === 'object') {
+    const { kind, iiat, iat } = token as { kind?: unknown; iiat?: unknown; iat?: unknown };
+    const time = kind === 'RefreshToken' && typeof iiat === 'number' ? iiat : iat;
+    return typeof time === 'number' ? time : undefined;
+  }
+  const loginTs = (ctx?.oidc?.session as { loginTs?: unknown } | undefined)?.loginTs;
+  return typeof loginTs === 'number' ? loginTs : undefined;
+}
+
+/**
+ * oidc-provider's prompts, with one more login check: a browser session whose user findAccount
+ * no longer gives (disabled, or changed since that login: see loginTimeOf) logs in again,
+ * instead of the provider going on without an account.
+ */
+function loginPolicy(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')
+    ?.checks.add(
+      new interactionPolicy.Check(
+        'account_changed',
+        'The user changed since this session logged in',
+        'login_required',
+        (ctx) =>
+          ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined
+            ? interactionPolicy.Check.REQUEST_PROMPT
+            : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+      ),
+    );
+  return policy;
+}
+
 /** The client address as express determined it (TRUST_PROXY), for the per-IP failure limit. */
 function clientAddress(ctx: KoaContextWithOIDC | undefined): string {
   const req = ctx?.req as (IncomingMessage & { ip?: string }) | undefined;
@@ -179,9 +218,14 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
         },
       },
     },
-    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+    findAccount: async (ctx, sub, token): Promise<Account | undefined> => {
       const user = await unlessUnavailable(() => deps.findUser(sub));
       if (!user || !user.enabled) return undefined;
+      // A password reset, a disable or an enable (the user's updatedAt) ends what came before
+      // it: refresh tokens from an earlier login, older codes and access tokens, and browser
+      // sessions (the login page again).
+      const since = loginTimeOf(ctx, token);
+      if (since !== undefined && Math.floor(user.updatedAt / 1000) > since) return undefined;
       const claims = userClaims(user);
       return { accountId: user.id, claims: async () => ({ ...claims, sub: user.id }) };
     },
@@ -203,7 +247,10 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       await grant.save();
       return grant;
     },
-    interactions: { url: (_ctx, interaction) => deps.interactionUrl(interaction.uid) },
+    interactions: {
+      policy: loginPolicy(),
+      url: (_ctx, interaction) => deps.interactionUrl(interaction.uid),
+    },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
       ctx.body = renderOidcErrorPage(deps.assets, out);

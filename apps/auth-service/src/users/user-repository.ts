@@ -8,6 +8,10 @@ export interface UserRepository {
   list(): Promise<User[]>;
   /** False when there is no such user. */
   setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
-  /** False when there is no such user. */
-  setPasswordHash(id: string, passwordHash: string, now: number): Promise<boolean>;
+  /**
+   * Replaces the password hash; `now` also becomes updatedAt (a reset: OpenID Connect sessions
+   * and tokens from before it end). Without `now` (the same password rehashed with newer
+   * parameters at a login) updatedAt stays. False when there is no such user.
+   */
+  setPasswordHash(id: string, passwordHash: string, now?: number): Promise<boolean>;
 }
