@@ -7,7 +7,7 @@ import {
   acceptedInternalApiTokens,
   defineApp,
   HttpService,
-  qrDataUrl,
+  rememberedQrDataUrl,
   type Logger,
   type ResourceScope,
 } from '@itp/service-kit';
@@ -291,7 +291,7 @@ async function buildDomain(
       siwe,
       clients,
       kv,
-      qrDataUrl,
+      qrDataUrl: rememberedQrDataUrl(),
       ...(config.OIDC_QR_PAGES_PER_IP_PER_MINUTE > 0
         ? {
             qrPagesPerIp: new FailureCounter(kv, {

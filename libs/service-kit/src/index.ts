@@ -72,4 +72,4 @@ export { insecurePublicUrl, publicUrlSetting } from './public-url.js';
 export { oauthErrorHandler, type OAuthRefusal } from './oauth-error-handler.js';
 export { escapeHtml } from './escape-html.js';
 export { pageCsp } from './page-csp.js';
-export { qrDataUrl } from './qr-data-url.js';
+export { qrDataUrl, rememberedQrDataUrl } from './qr-data-url.js';
