@@ -112,8 +112,9 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     id: string,
     password: string,
     extra: Record<string, string> = {},
+    provider = rp,
   ) => {
-    const request = await authorization(extra);
+    const request = await authorization(extra, provider);
     const browser = new OidcTestBrowser(SITE.redirectUri);
     const page = await loginPage(browser, request.url);
     const action = /<form method="post" action="([^"]+)"/.exec(page.html)?.[1];
@@ -136,8 +137,12 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     return (await browser.submit(confirm, action[1]!, { xsrf, logout: 'yes' })) as BrowserPage;
   };
 
-  const redeem = (callback: string, request: Awaited<ReturnType<typeof authorization>>) =>
-    oidc.authorizationCodeGrant(rp, new URL(callback), {
+  const redeem = (
+    callback: string,
+    request: Awaited<ReturnType<typeof authorization>>,
+    provider = rp,
+  ) =>
+    oidc.authorizationCodeGrant(provider, new URL(callback), {
       pkceCodeVerifier: request.verifier,
       expectedNonce: request.nonce,
       expectedState: request.state,
@@ -629,19 +634,13 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       });
       /** A password login at bc-site, then the user logs out at the provider: the logged-out page. */
       const loginThenLogout = async () => {
-        const request = await authorization({}, rpBc);
-        const browser = new OidcTestBrowser(SITE.redirectUri);
-        const page = await loginPage(browser, request.url);
-        const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
-        const callback = await browser.submit(page, action, {
-          id: 'alice',
-          password: 'alice-password',
-        });
-        const tokens = await oidc.authorizationCodeGrant(rpBc, new URL(callback as string), {
-          pkceCodeVerifier: request.verifier,
-          expectedNonce: request.nonce,
-          expectedState: request.state,
-        });
+        const { request, browser, after } = await passwordLogin(
+          'alice',
+          'alice-password',
+          {},
+          rpBc,
+        );
+        const tokens = await redeem(after as string, request, rpBc);
         return { tokens, done: await logOutAtProvider(browser, tokens.id_token!, rpBc) };
       };
 

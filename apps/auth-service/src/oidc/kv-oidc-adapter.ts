@@ -39,9 +39,10 @@ function parse(raw: string | null): AdapterPayload | undefined {
  * that every replica serves every step: sessions, interactions, authorization codes, tokens and
  * grants live under `oidc:<Model>:<id>` with the provider's own lifetimes as TTLs. A grant keeps
  * the list of its records (`oidc:grant:<grantId>`) for revocation; a session is also found by its
- * uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record is one compare-and-swap: of concurrent redemptions of one authorization
- * code, on any replica, exactly one succeeds and the others get `invalid_grant`. Clients are not
- * stored here: `clients` reads them from the database.
+ * uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record
+ * is one compare-and-swap: of concurrent redemptions of one authorization code, on any replica,
+ * exactly one succeeds and the others get `invalid_grant`. Clients are not stored here: `clients`
+ * reads them from the database.
  */
 export function kvOidcAdapter(kv: KvStore, clients: ClientLookup): AdapterFactory {
   return (model: string): Adapter => {

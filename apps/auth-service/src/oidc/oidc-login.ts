@@ -4,6 +4,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { getAddress, isAddress, type Hex } from 'viem';
 import {
   BaseError,
+  DEFAULT_RETRY_AFTER_SECONDS,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,
@@ -282,7 +283,10 @@ export class OidcLogin {
     return { siwe, found };
   }
 
-  /** The login interaction `uid` of this browser and its client; undefined when expired or foreign. */
+  /**
+   * The login interaction `uid` of this browser and its client; undefined when expired, foreign
+   * or at another prompt.
+   */
   private async interaction(
     req: IncomingMessage,
     res: ServerResponse,
@@ -292,7 +296,10 @@ export class OidcLogin {
     return found?.details.prompt.name === 'login' ? found : undefined;
   }
 
-  /** The interaction `uid` of this browser (any prompt) and its client; undefined when expired or foreign. */
+  /**
+   * The interaction `uid` of this browser (any prompt) and its client; undefined when expired or
+   * foreign.
+   */
   private async lookup(
     req: IncomingMessage,
     res: ServerResponse,
@@ -429,7 +436,10 @@ export function pageRefusal(err: unknown): PageRefusal | undefined {
     return {
       status: 503,
       error: 'Login is unavailable right now; try again later',
-      retryAfterSeconds: err instanceof ServiceUnavailableError ? err.retryAfterSeconds : 5,
+      retryAfterSeconds:
+        err instanceof ServiceUnavailableError
+          ? err.retryAfterSeconds
+          : DEFAULT_RETRY_AFTER_SECONDS,
     };
   }
   return undefined;

@@ -159,7 +159,10 @@ export class StatusListStore {
    * Keeps the signed credential of `revision` unless a newer revision's is stored already
    * (replicas that signed the same revision at once: one write wins, both are valid).
    */
-  /** Keeps the list's credential of `revision` unless one of it (or newer) is kept; whether it did. */
+  /**
+   * Keeps the list's credential of `revision` unless one of it (or newer) is kept; whether it
+   * did.
+   */
   async saveCredential(listId: string, revision: number, credential: string): Promise<boolean> {
     const result = await this.database.db
       .updateTable('did_status_lists')

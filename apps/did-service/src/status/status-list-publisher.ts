@@ -52,9 +52,8 @@ export class StatusListPublisher {
     if (!row) return undefined;
     const kept = this.memory.get(listId);
     if (kept && kept.revision === row.revision) return kept;
-    if (row.credential !== null && row.credentialRevision === row.revision) {
-      return this.remember(signedList(listId, row.revision, JSON.parse(row.credential)));
-    }
+    const stored = this.storedSignature(row, row.revision);
+    if (stored) return stored;
     const key = `${listId}@${row.revision}`;
     let signing = this.inFlight.get(key);
     if (!signing) {
@@ -91,11 +90,16 @@ export class StatusListPublisher {
       // Another replica signed this revision first: answer the stored one, so that every replica
       // serves the same bytes and ETag for a revision.
       const now = await this.deps.store.list(row.id);
-      if (now?.credential != null && now.credentialRevision === row.revision) {
-        return this.remember(signedList(row.id, row.revision, JSON.parse(now.credential)));
-      }
+      const stored = now && this.storedSignature(now, row.revision);
+      if (stored) return stored;
     }
     return this.remember(signedList(row.id, row.revision, credential));
+  }
+
+  /** The list credential of `revision` kept in the database's `row`, remembered; else undefined. */
+  private storedSignature(row: StatusListRow, revision: number): SignedStatusList | undefined {
+    if (row.credential === null || row.credentialRevision !== revision) return undefined;
+    return this.remember(signedList(row.id, revision, JSON.parse(row.credential)));
   }
 
   private remember(signed: SignedStatusList): SignedStatusList {
