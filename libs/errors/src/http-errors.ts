@@ -85,3 +85,32 @@ export class ServiceUnavailableError extends BaseError {
         : DEFAULT_RETRY_AFTER_SECONDS;
   }
 }
+
+/**
+ * RFC 9470 step-up: the bearer token is valid, but the user last proved a factor too long ago for
+ * this operation (adding a way into the account). HTTP 401 with
+ * `WWW-Authenticate: Bearer error="insufficient_user_authentication", error_description="…",
+ * max_age=<seconds>`; the client logs in again and retries with the new token.
+ */
+export class InsufficientUserAuthenticationError extends UnauthorizedError {
+  static override readonly code: string = 'insufficient_user_authentication';
+  /** The longest age (seconds) of the last authentication this operation accepts. */
+  readonly maxAgeSeconds: number;
+
+  constructor(maxAgeSeconds: number, options?: BaseErrorOptions) {
+    super(
+      `This operation needs a login within the last ${maxAgeSeconds} seconds: log in again ` +
+        '(password or any other way in) and retry with the new token',
+      options,
+    );
+    this.maxAgeSeconds = maxAgeSeconds;
+  }
+
+  /** The challenge sent as `WWW-Authenticate` (RFC 9470 §3). */
+  get wwwAuthenticate(): string {
+    return (
+      `Bearer error="insufficient_user_authentication", ` +
+      `error_description="A more recent authentication is required", max_age=${this.maxAgeSeconds}`
+    );
+  }
+}

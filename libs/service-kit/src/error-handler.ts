@@ -18,7 +18,8 @@ interface BodyParserError {
 
 /**
  * Maps errors to the REST error shape of docs/api.md §2.3. Never a stack trace; 500 only for bugs.
- * 429 and every 503 (a dependency down: ServiceUnavailableError) carry `Retry-After`.
+ * 429 and every 503 (a dependency down: ServiceUnavailableError) carry `Retry-After`; an error
+ * with a `wwwAuthenticate` challenge (step-up, RFC 9470) sends it as `WWW-Authenticate`.
  */
 export function restErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -33,6 +34,10 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
       } else if (err.status === 503) {
         // Every 503 says when to come back (a BaseError subclass of its own without the field).
         res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
+      }
+      // A challenge of its own (RFC 6750 / RFC 9470 step-up): InsufficientUserAuthenticationError.
+      if ('wwwAuthenticate' in err && typeof err.wwwAuthenticate === 'string') {
+        res.setHeader('WWW-Authenticate', err.wwwAuthenticate);
       }
       const message = err.expose ? err.message : internalErrorMessage(req.id);
       res.status(err.status).json(errorBody(err.code, message));

@@ -51,3 +51,10 @@ export {
   type UnlinkAddressRequest,
   type UnlinkAddressResponse,
 } from './siwe.js';
+export {
+  accountResponseSchema,
+  emptyResponseSchema,
+  revokeSiteRequestSchema,
+  type AccountResponse,
+  type RevokeSiteRequest,
+} from './account.js';

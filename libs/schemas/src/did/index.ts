@@ -18,3 +18,4 @@ export * from './oid4vp.js';
 export * from './auth-user-with-vp.js';
 export { DID_ERRORS } from './errors.js';
 export * from './oid4vci.js';
+export * from './issued-credentials.js';

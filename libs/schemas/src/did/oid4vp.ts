@@ -51,6 +51,8 @@ export const oid4vpVerifyResponseResultSchema = z
       userId: z.string().min(1),
       /** The VP's holder DID (its JWT `iss`). */
       holder: didString,
+      /** As verify-login-vp's: the earliest issuance time of the credentials inside (Unix s). */
+      credentialIssuedAt: z.number().int().optional(),
     }),
     verificationFailureSchema,
   ])

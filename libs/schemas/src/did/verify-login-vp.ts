@@ -29,6 +29,12 @@ export const verifyLoginVpResultSchema = z
     issuedAt: z.number().int(),
     /** When the VP stops being fresh (issuedAt + max age), Unix seconds: keep the replay mark until then. */
     freshUntil: z.number().int(),
+    /**
+     * The earliest issuance time (`nbf`, else `iat`, Unix seconds) of the credentials inside:
+     * auth-service refuses a credential issued before the user's last reset (docs/api.md §12),
+     * also before did-service has set its status bit. Absent from an older did-service.
+     */
+    credentialIssuedAt: z.number().int().optional(),
   })
   .meta({ title: 'VerifyLoginVpResult' });
 export type VerifyLoginVpResult = z.infer<typeof verifyLoginVpResultSchema>;
