@@ -65,6 +65,14 @@ import { OidcLogin } from './oidc/oidc-login.js';
 import { clientLookup, createOidcProvider } from './oidc/oidc-provider.js';
 import { SqlLinkedAddresses } from './db/sql-linked-addresses.js';
 import { SiweLogin } from './siwe/siwe-login.js';
+import { AccountService } from './account/account-service.js';
+import {
+  CredentialRevocationDelivery,
+  DidServiceCredentialRevoker,
+} from './account/credential-revocations.js';
+import { SqlCredentialRevocations } from './db/sql-credential-revocations.js';
+import { SqlLoginHistory } from './db/sql-login-history.js';
+import { OidcAccountGrants } from './oidc/account-grants.js';
 import { SiweNonces } from './siwe/siwe-nonces.js';
 import { ChainSiweSignatureVerifier } from './siwe/siwe-signature-verifier.js';
 
@@ -105,6 +113,10 @@ export interface AuthDomain {
   /** Verifies tokens of this service with its own keys (no HTTP). */
   ownTokens: JwtVerifier;
   jwks: AuthJwks;
+  /** The caller's account (docs/api.md §12): ways in, logout everywhere, revoke a site. */
+  account: AccountService;
+  /** Delivers a reset's credential revocations to did-service (undefined: no did-service). */
+  revocationDelivery: CredentialRevocationDelivery | undefined;
 }
 
 export interface AuthServiceParts {
@@ -143,7 +155,10 @@ async function buildDomain(
   await hasher.verifyDummy('warm-up');
   const users = new SqlUserRepository(database);
   const clients = new SqlClientRepository(database);
-  const userAdmin = new UserAdmin(users, hasher);
+  const addresses = new SqlLinkedAddresses(database);
+  const revocations = new SqlCredentialRevocations(database);
+  const history = new SqlLoginHistory(database);
+  const userAdmin = new UserAdmin({ users, hasher, addresses, revocations, history });
   const clientAdmin = new ClientAdmin(clients, hasher);
   if (config.APP_ENV === 'development') {
     const seeded = await ensureDemoData(userAdmin, clientAdmin, authPublicUrl(config));
@@ -178,7 +193,7 @@ async function buildDomain(
     windowMs,
     maxDelayMs: config.LOGIN_ID_MAX_DELAY_SECONDS * 1000,
   });
-  const loginResults = new LoginResults(users, tokens);
+  const loginResults = new LoginResults({ users, tokens, history, logger });
   const passwordLogin = new PasswordLogin({
     users,
     hasher,
@@ -240,7 +255,7 @@ async function buildDomain(
   const siwe = buildSiweLogin(config, {
     kv,
     ledger: oneTimeMarks,
-    database,
+    addresses,
     users,
     loginResults,
     failuresPerIp,
@@ -248,13 +263,14 @@ async function buildDomain(
   });
   const issuer = oidcIssuer(config);
   const issuerPath = new URL(issuer).pathname;
+  const oidcAdapter = kvOidcAdapter(
+    kv,
+    clientLookup((id) => clients.findById(id)),
+  );
   const provider = createOidcProvider({
     issuer,
     signingKeys: signingKeys.map((key) => key.privateJwk),
-    adapter: kvOidcAdapter(
-      kv,
-      clientLookup((id) => clients.findById(id)),
-    ),
+    adapter: oidcAdapter,
     findClient: (id) => clients.findById(id),
     findUser: (id) => users.findById(id),
     verifyClientSecret: (id, secret, address) =>
@@ -291,6 +307,7 @@ async function buildDomain(
       siwe,
       clients,
       kv,
+      loginResults,
       qrDataUrl: rememberedQrDataUrl(),
       ...(config.OIDC_QR_PAGES_PER_IP_PER_MINUTE > 0
         ? {
@@ -324,7 +341,33 @@ async function buildDomain(
     callerToken: resolveInternalToken(config, 'INTERNAL_TOKEN_DID_TO_AUTH'),
     ownTokens,
     jwks,
+    account: new AccountService({
+      users,
+      addresses,
+      grants: new OidcAccountGrants(kv, oidcAdapter),
+      clients,
+    }),
+    revocationDelivery: credentialRevocationDelivery(config, revocations, logger),
   };
+}
+
+/** The outbox of a reset's credential revocations, delivered to did-service when it is known. */
+function credentialRevocationDelivery(
+  config: AuthConfig,
+  outbox: SqlCredentialRevocations,
+  logger: Logger,
+): CredentialRevocationDelivery | undefined {
+  const token = resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID');
+  if (!config.DID_SERVICE_INTERNAL_URL || !token) return undefined;
+  return new CredentialRevocationDelivery(
+    outbox,
+    new DidServiceCredentialRevoker({
+      baseUrl: config.DID_SERVICE_INTERNAL_URL,
+      internalApiToken: token,
+    }),
+    logger,
+    { intervalMs: config.CREDENTIAL_REVOCATION_INTERVAL_MS },
+  );
 }
 
 /** Sign-In with Ethereum's parts, when a chain is configured (docs/api.md §11). */
@@ -333,7 +376,7 @@ function buildSiweLogin(
   parts: {
     kv: KvStore;
     ledger: SqlOneTimeMarks;
-    database: SqlDatabase<AuthDatabase>;
+    addresses: SqlLinkedAddresses;
     users: UserRepository;
     loginResults: LoginResults;
     failuresPerIp: FailureCounter;
@@ -350,7 +393,7 @@ function buildSiweLogin(
         rpcUrl: chain.rpcUrl,
         timeoutMs: chain.timeoutMs,
       }),
-      addresses: new SqlLinkedAddresses(parts.database),
+      addresses: parts.addresses,
       users: parts.users,
       loginResults: parts.loginResults,
       failuresPerIp: parts.failuresPerIp,
@@ -383,6 +426,12 @@ async function wireAuthService(
 ): Promise<AuthServiceParts> {
   const domain = await buildDomain(config, logger, scope, clock);
   const { kv, database } = domain;
+  // A reset's credential revocations reach did-service also when it was down at the reset.
+  const delivery = domain.revocationDelivery;
+  if (delivery) {
+    delivery.start();
+    scope.onClose('credential revocation delivery', () => delivery.stop());
+  }
   const service = new HttpService({ name: APP_NAME, config, logger });
   observeOidcProvider(domain.oidc.provider, service.metrics);
   service.app.set('trust proxy', config.TRUST_PROXY);
@@ -419,6 +468,8 @@ async function wireAuthService(
       siwe: domain.siwe,
       ownTokens: domain.ownTokens,
       users: domain.users,
+      account: domain.account,
+      stepUpMaxAgeSeconds: config.STEP_UP_MAX_AGE_SECONDS,
     }),
   );
   if (domain.callerToken) {

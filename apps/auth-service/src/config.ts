@@ -107,6 +107,14 @@ export const authServiceConfigSchema = z
      * without QR codes (the other ways to log in work). 0 = no limit (the benchmark's run).
      */
     OIDC_QR_PAGES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+    /**
+     * Step-up (RFC 9470, docs/api.md §12): adding a way into an account (link-address) needs a
+     * platform JWT whose `auth_time` is at most this old; an older one is 401 with
+     * `WWW-Authenticate: Bearer error="insufficient_user_authentication"`.
+     */
+    STEP_UP_MAX_AGE_SECONDS: positiveInt.max(86_400).default(300),
+    /** How often a reset's credential revocations are delivered to did-service (outbox). */
+    CREDENTIAL_REVOCATION_INTERVAL_MS: positiveInt.max(600_000).default(5_000),
 
     /**
      * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response

@@ -81,3 +81,10 @@ export class AddressTakenError extends ConflictError {
     super('This address is linked to another user; it must be unlinked there first');
   }
 }
+
+/** revoke-site (docs/api.md §12) for a site that holds no grant of the caller. */
+export class NoSiteGrantError extends NotFoundError {
+  constructor() {
+    super('No site with that clientId holds a grant of yours (GET /v2/auth/account lists them)');
+  }
+}

@@ -7,8 +7,11 @@ import { SqlClientRepository } from '../db/sql-client-repository.js';
 import type { AuthDatabase } from '../db/database.js';
 import { authMigrations } from '../db/migrations.js';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
+import { SqlCredentialRevocations } from '../db/sql-credential-revocations.js';
+import { SqlLinkedAddresses } from '../db/sql-linked-addresses.js';
+import { SqlLoginHistory } from '../db/sql-login-history.js';
 import { SqlUserRepository } from '../db/sql-user-repository.js';
-import { UserAdmin } from '../users/user-admin.js';
+import { UserAdmin, type ResetOutcome, type UserDetails } from '../users/user-admin.js';
 import { cliDatabaseUrl } from './cli-config.js';
 import { USAGE } from './usage.js';
 
@@ -32,6 +35,7 @@ const OPTIONS = {
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
   json: { type: 'boolean' },
+  'keep-keys': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -85,6 +89,67 @@ function writeListing<T extends { createdAt: number; updatedAt: number }>(
           columns,
         ),
   );
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `users show --json`: timestamps as ISO 8601, epochs as the instants they are. */
+function detailsJson(details: UserDetails) {
+  return {
+    id: details.id,
+    name: details.name,
+    email: details.email,
+    telNo: details.telNo,
+    enabled: details.enabled,
+    createdAt: iso(details.createdAt),
+    updatedAt: iso(details.updatedAt),
+    tokensValidAfter: details.tokensValidAfter ? iso(details.tokensValidAfter * 1000) : null,
+    keysValidAfter: details.keysValidAfter ? iso(details.keysValidAfter * 1000) : null,
+    linkedAddresses: details.linkedAddresses.map((link) => ({
+      address: link.address,
+      linkedAt: iso(link.linkedAt),
+    })),
+    lastLogins: Object.fromEntries(
+      Object.entries(details.lastLogins).map(([method, at]) => [method, iso(at)]),
+    ),
+  };
+}
+
+function detailsText(details: UserDetails): string {
+  const json = detailsJson(details);
+  const lines = [
+    `user             ${json.id} (${json.enabled ? 'enabled' : 'disabled'})`,
+    `name             ${json.name}`,
+    `email            ${json.email || '-'}`,
+    `tel              ${json.telNo ?? '-'}`,
+    `created          ${json.createdAt}`,
+    `tokens ended     ${json.tokensValidAfter ?? 'never'}`,
+    `keys ended       ${json.keysValidAfter ?? 'never'}`,
+    `linked addresses ${json.linkedAddresses.length === 0 ? '-' : ''}`,
+    ...json.linkedAddresses.map((link) => `  ${link.address}  linked ${link.linkedAt}`),
+    `last logins      ${Object.keys(json.lastLogins).length === 0 ? '-' : ''}`,
+    ...Object.entries(json.lastLogins).map(([method, at]) => `  ${method.padEnd(5)} ${at}`),
+    'credentials and sites: the user sees them (GET /v2/did/credentials, GET /v2/auth/account)',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function resetText(id: string, outcome: ResetOutcome): string {
+  const lines = [`password of user ${id} reset: every token and session of the user ended`];
+  if (outcome.unlinked.length > 0) {
+    lines.push(`unlinked addresses: ${outcome.unlinked.join(', ')}`);
+  }
+  if (outcome.credentialsRevoked) {
+    lines.push('credentials issued for the user: revoked (did-service sets their status bits)');
+  } else {
+    lines.push(
+      'kept (--keep-keys): credentials issued for the user, and these linked addresses — review them with the user:',
+      ...(outcome.keptAddresses.length > 0 ? outcome.keptAddresses : ['(no linked address)']).map(
+        (address) => `  ${address}`,
+      ),
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function oneId(positionals: string[]): string {
@@ -144,11 +209,22 @@ async function runUsers(
       ]);
       return;
     }
+    case 'show': {
+      const details = await admins.users.show(oneId(positionals));
+      io.stdout.write(
+        values.json ? `${JSON.stringify(detailsJson(details), null, 2)}\n` : detailsText(details),
+      );
+      return;
+    }
     case 'disable':
     case 'enable': {
       const id = oneId(positionals);
       await admins.users.setEnabled(id, command === 'enable');
-      io.stdout.write(`user ${id} ${command}d\n`);
+      io.stdout.write(
+        command === 'disable'
+          ? `user ${id} disabled: every token and session of the user ended\n`
+          : `user ${id} enabled (tokens from before the disable stay ended: log in again)\n`,
+      );
       return;
     }
     case 'reset-password': {
@@ -156,8 +232,10 @@ async function runUsers(
       const password = await secretFrom(values, 'password', io);
       if (password === undefined)
         throw new UsageError('reset-password needs --password-stdin or --password');
-      await admins.users.resetPassword(id, password);
-      io.stdout.write(`password of user ${id} reset\n`);
+      const outcome = await admins.users.resetPassword(id, password, {
+        keepKeys: values['keep-keys'] === true,
+      });
+      io.stdout.write(resetText(id, outcome));
       return;
     }
     default:
@@ -255,7 +333,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     await migrateToLatest(database, authMigrations);
     const hasher = new Argon2PasswordHasher();
     const admins = {
-      users: new UserAdmin(new SqlUserRepository(database), hasher),
+      users: new UserAdmin({
+        users: new SqlUserRepository(database),
+        hasher,
+        addresses: new SqlLinkedAddresses(database),
+        revocations: new SqlCredentialRevocations(database),
+        history: new SqlLoginHistory(database),
+      }),
       clients: new ClientAdmin(new SqlClientRepository(database), hasher),
     };
     if (group === 'users') await runUsers(command, values, positionals, admins, io);

@@ -11,6 +11,13 @@ export interface AuthUsersTable {
   /** Epoch milliseconds. */
   created_at: number;
   updated_at: number;
+  /**
+   * Epoch seconds (migration 0006): platform JWTs issued before it are refused (a reset, a
+   * disable, a logout everywhere moves it; docs/api.md §12).
+   */
+  tokens_valid_after: number;
+  /** Epoch seconds (0006): credentials issued before it no longer log in (a reset). */
+  keys_valid_after: number;
 }
 
 export interface AuthClientsTable {
@@ -57,6 +64,30 @@ export interface AuthLoginApprovalsTable {
   consumed_at: number | null;
   /** How it was approved: `app` (auth-user-with-vp) or `vp` (OpenID4VP); null before 0003. */
   method: string | null;
+  /** Epoch ms of the approval (migration 0006; null before it). */
+  approved_at: number | null;
+}
+
+/** The last login of a user per method (`pwd`, `app`, `vp`, `siwe`; docs/api.md §12). */
+export interface AuthUserLoginsTable {
+  user_id: string;
+  method: string;
+  /** Epoch ms. */
+  last_at: number;
+}
+
+/**
+ * What a password reset asks did-service to revoke: every credential issued for the user before
+ * `issued_before` (epoch seconds). Delivered by auth-service until did-service acknowledges it
+ * (`delivered_at`); one row per user (a later reset moves `issued_before` forward).
+ */
+export interface AuthCredentialRevocationsTable {
+  user_id: string;
+  issued_before: number;
+  /** Epoch ms. */
+  requested_at: number;
+  /** Epoch ms; null until did-service acknowledged it. */
+  delivered_at: number | null;
 }
 
 /** Sign-In with Ethereum (docs/api.md §11): the user each address logs in as. */
@@ -74,4 +105,6 @@ export interface AuthDatabase {
   auth_vp_uses: AuthVpUsesTable;
   auth_login_approvals: AuthLoginApprovalsTable;
   auth_linked_addresses: AuthLinkedAddressesTable;
+  auth_user_logins: AuthUserLoginsTable;
+  auth_credential_revocations: AuthCredentialRevocationsTable;
 }

@@ -117,6 +117,46 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('auth_clients').dropColumn('backchannel_logout_uri').execute();
     },
   },
+  '0006_account_key_ring': {
+    // One account, one key ring (docs/api.md §12): the user's security epochs, the last login
+    // per method, when an approval was given, and the credential revocations a reset asks of
+    // did-service (an outbox delivered until did-service acknowledges it).
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('auth_users')
+        .addColumn('tokens_valid_after', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('auth_users')
+        .addColumn('keys_valid_after', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('auth_login_approvals')
+        .addColumn('approved_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('auth_user_logins')
+        .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+        .addColumn('method', 'varchar(32)', (c) => c.notNull())
+        .addColumn('last_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('auth_user_logins_pk', ['user_id', 'method'])
+        .execute();
+      await db.schema
+        .createTable('auth_credential_revocations')
+        .addColumn('user_id', 'varchar(256)', (c) => c.primaryKey())
+        .addColumn('issued_before', 'bigint', (c) => c.notNull())
+        .addColumn('requested_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('auth_credential_revocations').execute();
+      await db.schema.dropTable('auth_user_logins').execute();
+      await db.schema.alterTable('auth_login_approvals').dropColumn('approved_at').execute();
+      await db.schema.alterTable('auth_users').dropColumn('keys_valid_after').execute();
+      await db.schema.alterTable('auth_users').dropColumn('tokens_valid_after').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

@@ -47,15 +47,30 @@ export class SqlLinkedAddresses implements LinkedAddresses {
   }
 
   async addressesOf(userId: string): Promise<string[]> {
+    return (await this.linksOf(userId)).map((link) => link.address);
+  }
+
+  async linksOf(userId: string): Promise<Array<{ address: string; linkedAt: number }>> {
     return storeCall(async () => {
       const rows = await this.database.db
         .selectFrom('auth_linked_addresses')
-        .select('address')
+        .select(['address', 'linked_at'])
         .where('user_id', '=', userId)
         .orderBy('linked_at')
         .orderBy('address')
         .execute();
-      return rows.map((row) => row.address);
+      return rows.map((row) => ({ address: row.address, linkedAt: Number(row.linked_at) }));
+    });
+  }
+
+  async unlinkAll(userId: string): Promise<string[]> {
+    return storeCall(async () => {
+      const rows = await this.database.db
+        .deleteFrom('auth_linked_addresses')
+        .where('user_id', '=', userId)
+        .returning('address')
+        .execute();
+      return rows.map((row) => row.address).sort();
     });
   }
 }

@@ -52,6 +52,7 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLe
           prefix: approval.prefix,
           user_id: approval.userId,
           method: approval.method,
+          approved_at: approval.approvedAt,
           expires_at: approval.expiresAt,
           consumed_at: null,
         })
@@ -84,10 +85,16 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLe
       if (Number(claimed.numUpdatedRows) !== 1) return undefined;
       const row = await this.database.db
         .selectFrom('auth_login_approvals')
-        .select(['user_id', 'method'])
+        .select(['user_id', 'method', 'approved_at'])
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && { userId: row.user_id, method: row.method === 'vp' ? 'vp' : 'app' };
+      return (
+        row && {
+          userId: row.user_id,
+          method: row.method === 'vp' ? 'vp' : 'app',
+          ...(row.approved_at === null ? {} : { approvedAt: Number(row.approved_at) }),
+        }
+      );
     });
   }
 

@@ -37,20 +37,46 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
       enabled: true,
       createdAt: 1000,
       updatedAt: 1000,
+      tokensValidAfter: 0,
+      keysValidAfter: 0,
     });
     expect(await users.findById('ALICE')).toBeUndefined();
-    expect(await users.setEnabled('alice', false, 3000)).toBe(true);
-    expect(await users.setPasswordHash('alice', 'h2', 4000)).toBe(true);
+    // A disable moves the token epoch past it (JWTs stay ended after a later enable).
+    expect(await users.setEnabled('alice', false, 3_000)).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({ tokensValidAfter: 4, keysValidAfter: 0 });
+    expect(await users.setEnabled('alice', true, 3_500)).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({ enabled: true, tokensValidAfter: 4 });
+    expect(await users.setEnabled('alice', false, 3_600)).toBe(true);
+    // A reset keeping the keys moves the token epoch only; a full one both.
+    expect(await users.setPasswordHash('alice', 'h2', { now: 4_000, endKeys: false })).toBe(true);
     expect(await users.findById('alice')).toMatchObject({
       enabled: false,
       passwordHash: 'h2',
       updatedAt: 4000,
+      tokensValidAfter: 5,
+      keysValidAfter: 0,
     });
+    expect(await users.setPasswordHash('alice', 'h2', { now: 4_000, endKeys: true })).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({ tokensValidAfter: 5, keysValidAfter: 5 });
+    // Logout everywhere: the token epoch and updatedAt.
+    expect(await users.endTokens('alice', 7_200)).toMatchObject({
+      tokensValidAfter: 8,
+      keysValidAfter: 5,
+      updatedAt: 7_200,
+    });
+    expect(await users.endTokens('nobody', 7_200)).toBeUndefined();
+    // An epoch never goes back (a reset dated earlier, by a clock behind).
+    expect(await users.setPasswordHash('alice', 'h2', { now: 4_000, endKeys: true })).toBe(true);
+    expect(await users.findById('alice')).toMatchObject({ tokensValidAfter: 8, keysValidAfter: 5 });
     // A rehash of the same password (no time given) leaves updatedAt.
     expect(await users.setPasswordHash('alice', 'h3')).toBe(true);
-    expect(await users.findById('alice')).toMatchObject({ passwordHash: 'h3', updatedAt: 4000 });
+    expect(await users.findById('alice')).toMatchObject({
+      passwordHash: 'h3',
+      updatedAt: 4000,
+      tokensValidAfter: 8,
+    });
     expect(await users.setEnabled('nobody', true, 1)).toBe(false);
-    expect(await users.setPasswordHash('nobody', 'x', 1)).toBe(false);
+    expect(await users.setPasswordHash('nobody', 'x', { now: 1, endKeys: true })).toBe(false);
     await users.insertIfAbsent({ ...alice, id: 'aaron', telNo: '+1 555 0100' }, 5000);
     expect((await users.list()).map((u) => [u.id, u.telNo])).toEqual([
       ['aaron', '+1 555 0100'],

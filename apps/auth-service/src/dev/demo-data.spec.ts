@@ -30,7 +30,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
     const hasher = new Argon2PasswordHasher();
     return {
       database,
-      users: new UserAdmin(new SqlUserRepository(database), hasher),
+      users: new UserAdmin({ users: new SqlUserRepository(database), hasher }),
       clients: new ClientAdmin(new SqlClientRepository(database), hasher),
       userRepo: new SqlUserRepository(database),
       clientRepo: new SqlClientRepository(database),

@@ -6,14 +6,21 @@ import {
   authUserWithVpRequestSchema,
   authUserResultByAppRequestSchema,
   cancelAuthUserByAppRequestSchema,
+  revokeSiteRequestSchema,
   siweNonceRequestSchema,
   siweSignedMessageSchema,
   unlinkAddressRequestSchema,
   type AuthJwks,
 } from '@itp/schemas';
-import type { JwtVerifier } from '@itp/auth-jwt';
+import {
+  assertFreshAuthentication,
+  assertTokenCurrent,
+  type JwtVerifier,
+  type VerifiedJwt,
+} from '@itp/auth-jwt';
 import type { Hex } from 'viem';
 import { ForbiddenError, UnauthorizedError } from '@itp/errors';
+import type { AccountService } from '../account/account-service.js';
 import type { Client } from '../clients/client.js';
 import type { ClientAuthenticator } from '../clients/client-authenticator.js';
 import type { LoginResults } from '../login/login-results.js';
@@ -24,6 +31,7 @@ import type { VpLogin } from '../vp-login/vp-login.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import { SiweNotEnabledError } from '../errors.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
+import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 
 export interface AuthRouterDeps {
@@ -40,9 +48,14 @@ export interface AuthRouterDeps {
   bodyLimitBytes: number;
   /** Sign-In with Ethereum; undefined when no chain is configured (its routes answer 404). */
   siwe: SiweLogin | undefined;
-  /** Verifies this service's own tokens (link-address, unlink-address). */
+  /** Verifies this service's own tokens (link-address, unlink-address, the account routes). */
   ownTokens: JwtVerifier;
   users: UserRepository;
+  /** The caller's account: its ways in, logout everywhere, revoke a site (docs/api.md §12). */
+  account: AccountService;
+  /** Step-up (RFC 9470): how recent a login link-address needs (STEP_UP_MAX_AGE_SECONDS). */
+  stepUpMaxAgeSeconds: number;
+  clock?: () => number;
 }
 
 /** The caller's address as express determined it (honouring TRUST_PROXY). */
@@ -123,9 +136,13 @@ export function authRouter(deps: AuthRouterDeps): Router {
     const body = parseBody(authUserResultByAppRequestSchema, req.body);
     const caller = clientOf(res);
     await deps.pollThrottle.pass(`${caller.id}\u0000${body.requestId}`);
-    const userId = await deps.loginRequests.takeResult(caller, body.requestId);
+    const approval = await deps.loginRequests.takeApproval(caller, body.requestId);
     try {
-      res.json(await deps.loginResults.issueLoginResult(userId));
+      res.json(
+        await deps.loginResults.issueLoginResult(approval.userId, approval.method, {
+          ...(approval.approvedAt !== undefined ? { approvedAt: approval.approvedAt } : {}),
+        }),
+      );
     } catch (err) {
       // Disabled or removed between approval and hand-out; 401 would mean "still waiting".
       if (err instanceof UnauthorizedError) throw new ForbiddenError(err.message);
@@ -137,18 +154,22 @@ export function authRouter(deps: AuthRouterDeps): Router {
     if (!deps.siwe) throw new SiweNotEnabledError();
     return deps.siwe;
   };
+  const now = deps.clock ?? Date.now;
   /**
-   * The user of the request's Bearer JWT (this service's own), enabled; else 401 (the verifier's
-   * own generic refusal for a bad token, as everywhere else).
+   * The user of the request's Bearer JWT (this service's own), enabled, and the token not ended
+   * by a reset, a disable or a logout everywhere (@itp/auth-jwt's one decision); else 401 (the
+   * verifier's own generic refusal for a bad token, as everywhere else).
    */
-  const caller = async (req: Request): Promise<string> => {
-    const token = bearerToken(req);
-    if (!token) throw new UnauthorizedError('Authorization: Bearer <JWT> is required');
-    const { userId } = await deps.ownTokens.verify(token);
-    const user = await deps.users.findById(userId);
-    if (!user || !user.enabled)
-      throw new UnauthorizedError('The user does not exist or is disabled');
-    return userId;
+  const caller = async (req: Request): Promise<{ user: User; token: VerifiedJwt }> => {
+    const bearer = bearerToken(req);
+    if (!bearer) throw new UnauthorizedError('Authorization: Bearer <JWT> is required');
+    const token = await deps.ownTokens.verify(bearer);
+    const user = await deps.users.findById(token.userId);
+    assertTokenCurrent(
+      token,
+      user && { active: user.enabled, tokensValidAfter: user.tokensValidAfter },
+    );
+    return { user: user!, token };
   };
 
   router.post('/siwe/nonce', json, async (req, res) => {
@@ -165,18 +186,40 @@ export function authRouter(deps: AuthRouterDeps): Router {
     res.json(await login.login(body.message, body.signature as Hex, clientIp(req)));
   });
 
+  // Adding a way in needs a fresh login (step-up, RFC 9470): an older one is 401 with the
+  // WWW-Authenticate challenge; the client logs in again and retries.
   router.post('/link-address', json, async (req, res) => {
     const login = siwe();
-    const userId = await caller(req);
+    const { user, token } = await caller(req);
+    assertFreshAuthentication(token, deps.stepUpMaxAgeSeconds, now());
     const body = parseBody(siweSignedMessageSchema, req.body);
-    res.json(await login.link(userId, body.message, body.signature as Hex, clientIp(req)));
+    res.json(await login.link(user.id, body.message, body.signature as Hex, clientIp(req)));
   });
 
   router.post('/unlink-address', json, async (req, res) => {
     const login = siwe();
-    const userId = await caller(req);
+    const { user } = await caller(req);
     const body = parseBody(unlinkAddressRequestSchema, req.body);
-    res.json(await login.unlink(userId, body.address));
+    res.json(await login.unlink(user.id, body.address));
+  });
+
+  router.get('/account', async (req, res) => {
+    const { user } = await caller(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await deps.account.view(user));
+  });
+
+  router.post('/logout-everywhere', json, async (req, res) => {
+    const { user } = await caller(req);
+    await deps.account.logoutEverywhere(user.id);
+    res.json({});
+  });
+
+  router.post('/revoke-site', json, async (req, res) => {
+    const { user } = await caller(req);
+    const body = parseBody(revokeSiteRequestSchema, req.body);
+    await deps.account.revokeSite(user.id, body.clientId);
+    res.json({});
   });
 
   return router;

@@ -17,7 +17,7 @@ export interface InternalRouterDeps {
  * `/internal/v1` of auth-service: did-service's calls with `Authorization: Bearer
  * <INTERNAL_TOKEN_DID_TO_AUTH>` (401 without), on the internal listener only (INTERNAL_PORT),
  * never routed by the gateway.
- * - `POST /users/status {userId}` → `{userId, active}` (did-service asks before acting for a user
+ * - `POST /users/status {userId}` → `{userId, active, tokensValidAfter}` (did-service asks before acting for a user
  *   with a JWT, so that a disabled user stops working within seconds).
  */
 export function internalRouter(deps: InternalRouterDeps): Router {

@@ -16,6 +16,8 @@ import { TokenIssuer } from './token-issuer.js';
  * JWKS of a real auth-service over HTTP. The service runs with two keys, [current, previous]
  * (a rotation overlap).
  */
+const ALICE = { id: 'alice', tokensValidAfter: 0 };
+
 describe('tokens of auth-service as seen by a verifying service', () => {
   let db: TestDatabase;
   let auth: RunningAuthService;
@@ -68,7 +70,7 @@ describe('tokens of auth-service as seen by a verifying service', () => {
   });
 
   it('accepts a token signed with the previous key during the rotation overlap', async () => {
-    const { token } = await issuer(previous).issue('alice');
+    const { token } = await issuer(previous).issue(ALICE);
     await expect(verifier.verify(token)).resolves.toMatchObject({ userId: 'alice' });
   });
 
@@ -109,22 +111,22 @@ describe('tokens of auth-service as seen by a verifying service', () => {
             current,
             { issuer: 'itp-auth', audience: 'itp', ttlSeconds: 60 },
             () => Date.now() - 3600_000,
-          ).issue('alice')
+          ).issue(ALICE)
         ).token,
     ],
     [
       'unknown kid (a key auth-service does not publish)',
-      async () => (await issuer(stranger).issue('alice')).token,
+      async () => (await issuer(stranger).issue(ALICE)).token,
     ],
     [
       'a published kid with a foreign signature',
-      async () => (await issuer({ ...stranger, kid: current.kid }).issue('alice')).token,
+      async () => (await issuer({ ...stranger, kid: current.kid }).issue(ALICE)).token,
     ],
     [
       'wrong audience',
-      async () => (await issuer(current, { audience: 'other' }).issue('alice')).token,
+      async () => (await issuer(current, { audience: 'other' }).issue(ALICE)).token,
     ],
-    ['wrong issuer', async () => (await issuer(current, { issuer: 'evil' }).issue('alice')).token],
+    ['wrong issuer', async () => (await issuer(current, { issuer: 'evil' }).issue(ALICE)).token],
     [
       'a payload changed after signing (sub → admin)',
       async () => {

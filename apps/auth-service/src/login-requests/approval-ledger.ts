@@ -8,6 +8,8 @@ export interface ApprovedLogin {
   prefix: string;
   userId: string;
   method: ApprovalMethod;
+  /** Epoch ms of the approval. */
+  approvedAt: number;
   /** Epoch ms: collectable until then. */
   expiresAt: number;
 }

@@ -11,6 +11,8 @@ export type ApprovalMethod = 'app' | 'vp';
 export interface Approval {
   userId: string;
   method: ApprovalMethod;
+  /** Epoch ms (absent for approvals recorded before it was kept): a reset after it ends it. */
+  approvedAt?: number;
 }
 
 /** Stored in the KvStore as JSON under `login:<id>`. */
@@ -23,6 +25,8 @@ export interface LoginRequest {
   userId?: string;
   /** Set by the approval (absent in records written before it existed: `app`). */
   method?: ApprovalMethod;
+  /** Set by the approval: epoch ms. */
+  approvedAt?: number;
   /** Epoch ms. */
   createdAt: number;
   /** Epoch ms: createdAt + waitTime; no approval after this. */

@@ -4,6 +4,7 @@ import { MemoryKvStore, RedisKvStore, type KvStore } from '@itp/stores';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import type { Client } from '../clients/client.js';
 import type { User } from '../users/user.js';
+import { CREDENTIAL_ENDED_MESSAGE } from '../users/account-rules.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import { LoginRequestStore } from './login-request-store.js';
@@ -31,6 +32,8 @@ const user = (id: string, enabled = true): User => ({
   enabled,
   createdAt: 0,
   updatedAt: 0,
+  tokensValidAfter: 0,
+  keysValidAfter: 0,
 });
 
 /** Only findById is used by LoginRequests. */
@@ -40,6 +43,7 @@ const users = (...list: User[]): UserRepository => ({
   list: async () => list,
   setEnabled: async () => false,
   setPasswordHash: async () => false,
+  endTokens: async () => undefined,
 });
 
 const SITE = client('site');
@@ -56,7 +60,11 @@ function suite(name: string, makeKv: () => KvStore) {
       now = Date.now();
       requests = new LoginRequests(
         new LoginRequestStore(kv),
-        users(user('alice'), user('disabled', false)),
+        users(user('alice'), user('disabled', false), {
+          ...user('reset'),
+          tokensValidAfter: 1_000,
+          keysValidAfter: 1_000,
+        }),
         { resultGraceMs: 30_000, clock: () => now },
       );
     });
@@ -90,11 +98,26 @@ function suite(name: string, makeKv: () => KvStore) {
       await expect(requests.takeApproval(SITE, byApp.requestId)).resolves.toEqual({
         userId: 'alice',
         method: 'app',
+        approvedAt: now,
       });
       await expect(requests.takeApproval(SITE, byWallet.requestId)).resolves.toEqual({
         userId: 'alice',
         method: 'vp',
+        approvedAt: now,
       });
+    });
+
+    it('refuses an approval with a credential issued before the account was reset', async () => {
+      const request = await requests.openForClient(SITE, 60);
+      // reset's keys epoch: 1000 s; a credential of 999 s is from before it.
+      await expect(
+        requests.approveLoginRequest(request.requestId, 'reset', 'vp', { credentialIssuedAt: 999 }),
+      ).rejects.toThrow(CREDENTIAL_ENDED_MESSAGE);
+      // Still pending: a credential issued after the reset approves it.
+      await requests.approveLoginRequest(request.requestId, 'reset', 'vp', {
+        credentialIssuedAt: 1_000,
+      });
+      await expect(requests.takeResult(SITE, request.requestId)).resolves.toBe('reset');
     });
 
     it('refuses a site prefix the client has not registered (403)', async () => {

@@ -1,6 +1,7 @@
 import { ForbiddenError, InternalError, UnauthorizedError } from '@itp/errors';
 import type { AuthUserByAppResponse } from '@itp/schemas';
 import type { Client } from '../clients/client.js';
+import { assertMayLogIn, type LoginEvidence } from '../users/account-rules.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { ApprovalLedger } from './approval-ledger.js';
 import type { Approval, ApprovalMethod, LoginRequest } from './login-request.js';
@@ -139,7 +140,11 @@ export class LoginRequests {
           fromRedis = true;
           return {
             next: { ...request, status: 'consumed' },
-            result: { userId: request.userId, method: request.method ?? 'app' },
+            result: {
+              userId: request.userId,
+              method: request.method ?? 'app',
+              ...(request.approvedAt !== undefined ? { approvedAt: request.approvedAt } : {}),
+            },
           };
         }
         if (request.status === 'pending' && now < request.expiresAt) {
@@ -158,17 +163,20 @@ export class LoginRequests {
   /**
    * THE SEAM for auth-user-with-vp: the user application approves the pending request named by
    * `requestId` (as shown in the QR code) for `userId`, who must exist and be enabled
-   * (UnauthorizedError otherwise). BadRequestError (LoginRequestUnknownError) for an unknown,
+   * (UnauthorizedError otherwise), with a credential issued after the account's last reset
+   * (`evidence`, docs/api.md §12). BadRequestError (LoginRequestUnknownError) for an unknown,
    * timed-out or no longer pending request.
    */
   async approveLoginRequest(
     requestId: string,
     userId: string,
     method: ApprovalMethod = 'app',
+    evidence: Pick<LoginEvidence, 'credentialIssuedAt'> = {},
   ): Promise<void> {
     const user = await this.users.findById(userId);
     if (!user || !user.enabled)
       throw new UnauthorizedError('The user does not exist or is disabled');
+    assertMayLogIn(user, evidence);
     const approvals = this.options.approvals;
     let recorded: string | undefined;
     try {
@@ -179,7 +187,7 @@ export class LoginRequests {
           if (request.status !== 'pending' || now >= request.expiresAt) {
             return { fail: new LoginRequestUnknownError({ status: request.status }) };
           }
-          return { next: { ...request, status: 'approved', userId, method } };
+          return { next: { ...request, status: 'approved', userId, method, approvedAt: now } };
         },
         undefined,
         // Before the approval takes effect in Redis: the durable record (a database outage is
@@ -193,6 +201,7 @@ export class LoginRequests {
                 prefix: request.prefix,
                 userId,
                 method,
+                approvedAt: this.clock(),
                 expiresAt: request.expiresAt + this.options.resultGraceMs,
               },
               this.clock(),

@@ -1,31 +1,75 @@
 import { UnauthorizedError } from '@itp/errors';
 import type { LoginResult } from '@itp/schemas';
+import type { Logger } from '@itp/service-kit';
 import type { TokenIssuer } from '../jwt/token-issuer.js';
+import { assertMayLogIn, type LoginEvidence } from '../users/account-rules.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
+import type { LoginHistory, LoginMethod } from './login-history.js';
+
+export interface LoginResultsDeps {
+  users: UserRepository;
+  tokens: TokenIssuer;
+  /** Where the last login per method is kept (`users show`); a failure there costs no login. */
+  history?: LoginHistory;
+  logger?: Logger;
+  clock?: () => number;
+}
 
 /** Issues the login result of docs/api.md §2.1 (a new JWT plus the user's data). */
 export class LoginResults {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly tokens: TokenIssuer,
-  ) {}
+  private readonly clock: () => number;
+
+  constructor(private readonly deps: LoginResultsDeps) {
+    this.clock = deps.clock ?? Date.now;
+  }
 
   /**
    * The login result for a user authenticated by other means (a verifiable presentation, an
-   * approved web-site login). UnauthorizedError when the user does not exist or is disabled.
+   * approved web-site login). UnauthorizedError when the user does not exist or is disabled,
+   * and when the evidence predates the account's last reset (docs/api.md §12): a credential
+   * issued before it, an approval given before it.
    */
-  async issueLoginResult(userId: string): Promise<LoginResult> {
-    const user = await this.users.findById(userId);
+  async issueLoginResult(
+    userId: string,
+    method: LoginMethod,
+    evidence: LoginEvidence = {},
+  ): Promise<LoginResult> {
+    return this.token(await this.admit(userId, method, evidence));
+  }
+
+  /**
+   * issueLoginResult's checks without a token (the OpenID Connect provider logs the user in
+   * itself): the user, enabled, the evidence not older than the account's epochs; the login is
+   * recorded.
+   */
+  async admit(userId: string, method: LoginMethod, evidence: LoginEvidence = {}): Promise<User> {
+    const user = await this.deps.users.findById(userId);
     if (!user || !user.enabled) {
       throw new UnauthorizedError('The user does not exist or is disabled');
     }
-    return this.resultFor(user);
+    assertMayLogIn(user, evidence);
+    await this.remember(user.id, method);
+    return user;
   }
 
-  /** The login result for a user already loaded and checked (password login). */
-  async resultFor(user: User, notExpiringBefore = 0): Promise<LoginResult> {
-    const { token } = await this.tokens.issue(user.id, notExpiringBefore);
+  /** The login result for a user already loaded and checked (password login, SIWE). */
+  async resultFor(user: User, method: LoginMethod, notExpiringBefore = 0): Promise<LoginResult> {
+    await this.remember(user.id, method);
+    return this.token(user, notExpiringBefore);
+  }
+
+  private async token(user: User, notExpiringBefore = 0): Promise<LoginResult> {
+    const { token } = await this.deps.tokens.issue(user, notExpiringBefore);
     return { token, userId: user.id, name: user.name, telNo: user.telNo, email: user.email };
+  }
+
+  /** Records a login by `method` (also the OpenID Connect provider's, which issues no JWT). */
+  async remember(userId: string, method: LoginMethod): Promise<void> {
+    try {
+      await this.deps.history?.record(userId, method, this.clock());
+    } catch (err) {
+      this.deps.logger?.warn({ err, userId, method }, 'could not record the last login');
+    }
   }
 }

@@ -56,6 +56,8 @@ async function setup(limits: Limits = { perId: 100, perIp: 100, maxDelayMs: 30_0
     enabled,
     createdAt: now,
     updatedAt: now,
+    tokensValidAfter: 0,
+    keysValidAfter: 0,
   });
   const byId = new Map<string, User>([
     ['erin', await user('erin', 'erin-password', true)],

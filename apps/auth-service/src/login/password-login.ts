@@ -60,7 +60,7 @@ export class PasswordLogin {
   async login(request: PasswordLoginRequest): Promise<LoginResult> {
     const user = await this.authenticate(request);
     const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
-    return this.deps.results.resultFor(user, notExpiringBefore);
+    return this.deps.results.resultFor(user, 'pwd', notExpiringBefore);
   }
 
   /**

@@ -165,6 +165,9 @@ export class Oid4vpLogin {
         session.requestId,
         verification.userId,
         'vp',
+        verification.credentialIssuedAt === undefined
+          ? {}
+          : { credentialIssuedAt: verification.credentialIssuedAt },
       );
     } catch (err) {
       if (err instanceof UnauthorizedError) throw accessDenied(); // unknown or disabled user

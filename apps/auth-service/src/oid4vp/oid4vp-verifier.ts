@@ -8,7 +8,7 @@ export interface Oid4vpRequestObject {
 
 /** did-service's judgement of a wallet's `vp_token`. */
 export type Oid4vpVerification =
-  | { verified: true; userId: string; holder: string }
+  | { verified: true; userId: string; holder: string; credentialIssuedAt?: number }
   | { verified: false; error: { code: string; message: string } };
 
 /**

@@ -20,6 +20,9 @@ const GRANTABLE = new Set([
  */
 const BEARER = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken']);
 
+/** The list of an account's grant ids (may name grants that expired since: readers skip them). */
+export const accountGrantsKey = (accountId: string) => `oidc:accountGrants:${accountId}`;
+
 /** Compare-and-swap retries before giving up (only reached under absurd contention). */
 const MAX_ATTEMPTS = 8;
 
@@ -38,8 +41,8 @@ function parse(raw: string | null): AdapterPayload | undefined {
  * oidc-provider's storage on the service's KvStore (Redis; the dev stand-in in development), so
  * that every replica serves every step: sessions, interactions, authorization codes, tokens and
  * grants live under `oidc:<Model>:<id>` with the provider's own lifetimes as TTLs. A grant keeps
- * the list of its records (`oidc:grant:<grantId>`) for revocation; a session is also found by its
- * uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record
+ * the list of its records (`oidc:grant:<grantId>`) for revocation, an account the list of its
+ * grants (`oidc:accountGrants:<accountId>`); a session is also found by its uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record
  * is one compare-and-swap: of concurrent redemptions of one authorization code, on any replica,
  * exactly one succeeds and the others get `invalid_grant`. Clients are not stored here: `clients`
  * reads them from the database.
@@ -57,24 +60,24 @@ export function kvOidcAdapter(kv: KvStore, clients: ClientLookup): AdapterFactor
       return payload && bearer ? { ...payload, jti: id } : payload;
     };
 
-    /** Adds `member` to the grant's list, which lives as long as its longest member. */
-    const remember = async (grantId: string, member: string, ttlMs: number | undefined) => {
+    /** Adds `member` to the list at `listKey`, which lives as long as its longest member. */
+    const remember = async (listKey: string, member: string, ttlMs: number | undefined) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const current = await kv.get(grantKey(grantId));
+        const current = await kv.get(listKey);
         const members = current === null ? [] : (JSON.parse(current) as string[]);
         if (members.includes(member)) return;
         const next = JSON.stringify([...members, member]);
         // A member without expiry, or a list without one, keeps the list forever.
-        const remaining = current === null ? 0 : await kv.ttlMs(grantKey(grantId));
+        const remaining = current === null ? 0 : await kv.ttlMs(listKey);
         const ttl =
           ttlMs === undefined || remaining === null ? undefined : Math.max(ttlMs, remaining);
         if (current === null) {
-          if (await kv.set(grantKey(grantId), next, { onlyIfAbsent: true, ttlMs: ttl })) return;
-        } else if (await kv.compareAndSwap(grantKey(grantId), current, next, { ttlMs: ttl })) {
+          if (await kv.set(listKey, next, { onlyIfAbsent: true, ttlMs: ttl })) return;
+        } else if (await kv.compareAndSwap(listKey, current, next, { ttlMs: ttl })) {
           return;
         }
       }
-      throw new Error(`could not record a member of grant ${grantId}`);
+      throw new Error(`could not record a member of ${listKey}`);
     };
 
     const adapter: Adapter = {
@@ -83,7 +86,11 @@ export function kvOidcAdapter(kv: KvStore, clients: ClientLookup): AdapterFactor
         const stored = bearer ? { ...payload, jti: undefined } : payload;
         await kv.set(key(id), JSON.stringify(stored), ttlMs === undefined ? {} : { ttlMs });
         if (GRANTABLE.has(model) && typeof payload.grantId === 'string') {
-          await remember(payload.grantId, key(id), ttlMs);
+          await remember(grantKey(payload.grantId), key(id), ttlMs);
+        }
+        // The account's grants (docs/api.md §12: the sites a user sees and ends).
+        if (model === 'Grant' && typeof payload.accountId === 'string') {
+          await remember(accountGrantsKey(payload.accountId), id, ttlMs);
         }
         if (typeof payload.uid === 'string') {
           await kv.set(uidKey(payload.uid), id, ttlMs === undefined ? {} : { ttlMs });

@@ -15,6 +15,7 @@ import type { ClientRepository } from '../clients/client-repository.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import type { PasswordLogin, PasswordLoginRequest } from '../login/password-login.js';
 import { INVALID_CREDENTIALS } from '../login/password-login.js';
+import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
@@ -55,6 +56,11 @@ export interface OidcLoginDeps {
   siwe: SiweLogin | undefined;
   clients: ClientRepository;
   kv: KvStore;
+  /**
+   * Admits approved QR logins against the account's epochs (an approval given before a reset is
+   * not honoured) and records the last login per method (docs/api.md §12).
+   */
+  loginResults?: LoginResults;
   /** A QR code of `text` as a PNG data URL. */
   qrDataUrl: (text: string) => Promise<string>;
   /**
@@ -257,6 +263,16 @@ export class OidcLogin {
       throw err;
     }
     await this.deps.kv.del(qrKey(uid));
+    if (this.deps.loginResults) {
+      try {
+        await this.deps.loginResults.admit(approval.userId, approval.method, {
+          ...(approval.approvedAt !== undefined ? { approvedAt: approval.approvedAt } : {}),
+        });
+      } catch (err) {
+        if (err instanceof UnauthorizedError) return { status: 'refused', message: err.message };
+        throw err;
+      }
+    }
     return {
       status: 'done',
       redirectTo: await this.finish(req, res, found.details, approval.userId, approval.method),
@@ -333,6 +349,8 @@ export class OidcLogin {
     method: OidcLoginMethod,
   ): Promise<string> {
     const grantId = await this.grantFor(details, accountId);
+    if (method !== 'app' && method !== 'vp')
+      await this.deps.loginResults?.remember(accountId, method);
     return this.deps.provider.interactionResult(
       req,
       res,

@@ -224,8 +224,10 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       // A password reset, a disable or an enable (the user's updatedAt) ends what came before
       // it: refresh tokens from an earlier login, older codes and access tokens, and browser
       // sessions (the login page again).
+      // A logout everywhere (the user's token epoch, docs/api.md §12) likewise.
       const since = loginTimeOf(ctx, token);
-      if (since !== undefined && Math.floor(user.updatedAt / 1000) > since) return undefined;
+      const ended = Math.max(Math.floor(user.updatedAt / 1000), user.tokensValidAfter - 1);
+      if (since !== undefined && ended > since) return undefined;
       const claims = userClaims(user);
       return { accountId: user.id, claims: async () => ({ ...claims, sub: user.id }) };
     },

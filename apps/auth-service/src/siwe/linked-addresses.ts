@@ -16,4 +16,8 @@ export interface LinkedAddresses {
   unlink(address: string, userId: string): Promise<boolean>;
   /** The addresses linked to `userId` (lower case), oldest first. */
   addressesOf(userId: string): Promise<string[]>;
+  /** The links of `userId` with when each was made (epoch ms), oldest first. */
+  linksOf(userId: string): Promise<Array<{ address: string; linkedAt: number }>>;
+  /** Removes every link of `userId` (a password reset); the addresses that were linked. */
+  unlinkAll(userId: string): Promise<string[]>;
 }

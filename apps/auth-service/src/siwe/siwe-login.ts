@@ -73,7 +73,7 @@ export class SiweLogin {
   /** auth-user-with-siwe: the login result of the address's user. */
   async login(message: string, signature: Hex, clientIp: string): Promise<LoginResult> {
     const user = await this.authenticate(message, signature, clientIp);
-    return this.deps.loginResults.resultFor(user);
+    return this.deps.loginResults.resultFor(user, 'siwe');
   }
 
   /**

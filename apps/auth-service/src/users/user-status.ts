@@ -3,8 +3,9 @@ import type { UserStatusResponse } from '@itp/schemas';
 import type { UserRepository } from './user-repository.js';
 
 /**
- * May this user still act? (`POST /internal/v1/users/status`.) Active = exists and enabled; an
- * unknown id is simply inactive. A failing user store is a 503, never "inactive" or "active":
+ * May this user still act, and since when are its tokens good? (`POST /internal/v1/users/status`.)
+ * Active = exists and enabled; an unknown id is simply inactive. `tokensValidAfter` is the user's
+ * security epoch (docs/api.md §12): did-service refuses JWTs issued before it. A failing user store is a 503, never "inactive" or "active":
  * the caller must not guess.
  */
 export class UserStatus {
@@ -20,6 +21,10 @@ export class UserStatus {
         cause: err,
       });
     }
-    return { userId, active: user !== undefined && user.enabled };
+    return {
+      userId,
+      active: user !== undefined && user.enabled,
+      tokensValidAfter: user?.tokensValidAfter ?? 0,
+    };
   }
 }

@@ -64,9 +64,18 @@ export class VpLogin {
       await this.deps.failuresPerIp.recordFailure(clientIp);
       throw new VpReplayedError();
     }
+    const evidence =
+      verified.credentialIssuedAt === undefined
+        ? {}
+        : { credentialIssuedAt: verified.credentialIssuedAt };
     if (requestId !== undefined) {
-      await this.deps.loginRequests.approveLoginRequest(requestId, verified.userId);
+      await this.deps.loginRequests.approveLoginRequest(
+        requestId,
+        verified.userId,
+        'app',
+        evidence,
+      );
     }
-    return this.deps.loginResults.issueLoginResult(verified.userId);
+    return this.deps.loginResults.issueLoginResult(verified.userId, 'vp', evidence);
   }
 }
