@@ -445,6 +445,15 @@ async function wireAuthService(
       assets: domain.oidc.assets,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       logger,
+      ...(config.OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE > 0
+        ? {
+            authorizationsPerIp: new FailureCounter(kv, {
+              name: 'oidc-auth-ip',
+              max: config.OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE,
+              windowMs: 60_000,
+            }),
+          }
+        : {}),
     }),
   );
   // What wallets call (OAuth error bodies): before the rest of /v2/auth.

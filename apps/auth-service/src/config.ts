@@ -108,6 +108,18 @@ export const authServiceConfigSchema = z
      */
     OIDC_QR_PAGES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
     /**
+     * OpenID Connect authorization requests one client address (IPv6: its /64) may make per
+     * minute: each stores an Interaction in Redis for OIDC_INTERACTION_TTL_SECONDS. Over it, 429
+     * with Retry-After (a page). 0 = no limit (the benchmark's run).
+     */
+    OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+    /**
+     * Sign-In with Ethereum signature checks that need the chain (smart accounts: ERC-1271,
+     * ERC-6492 — an eth_call each) one client address (IPv6: its /64) may make per minute; then
+     * 429. Key-holding accounts' signatures are checked locally and never count. 0 = no limit.
+     */
+    SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+    /**
      * Step-up (RFC 9470, docs/api.md §12): adding a way into an account (link-address) needs a
      * platform JWT whose `auth_time` is at most this old; an older one is 401 with
      * `WWW-Authenticate: Bearer error="insufficient_user_authentication"`.

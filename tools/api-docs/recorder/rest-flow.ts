@@ -10,6 +10,7 @@ import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { DidChain } from '@itp/cli/oid4vp-wallet';
 import type { ApiClient, SendOptions } from './api-client.js';
 import { recordOid4vpExamples } from './oid4vp-flow.js';
+import { recordAccountExamples } from './account-flow.js';
 import { recordSiweExamples } from './siwe-flow.js';
 import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
 import { RestRecorder } from './rest-recorder.js';
@@ -297,6 +298,9 @@ export async function recordRestExamples(
   });
   await rec.fails('POST', `${DID}/credential-offer`, 'unauthenticated', { json: {} });
   await rec.bodyErrors(`${DID}/credential-offer`, { bearer });
+
+  // The account: its ways in, a revoke that names no site, another user's logout everywhere.
+  await recordAccountExamples({ rec, client, bearer, other: options.otherUser });
 
   // Last: failures per id lock that (unknown) id for a while...
   const locked = { id: 'example-locked-user', password: 'not-the-password' };

@@ -11,6 +11,7 @@ import { SqlClientRepository } from '../db/sql-client-repository.js';
 import type { AuthDatabase } from '../db/database.js';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
 import { SqlUserRepository } from '../db/sql-user-repository.js';
+import { SqlLinkedAddresses } from '../db/sql-linked-addresses.js';
 import { runCli } from './run-cli.js';
 
 interface CliRun {
@@ -73,17 +74,62 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     expect(json).toEqual([expect.objectContaining({ id: 'erin', enabled: true })]);
     expect(JSON.stringify(json)).not.toContain('argon2');
 
-    expect((await cli(['users', 'disable', 'erin'])).stdout).toBe('user erin disabled\n');
+    expect((await cli(['users', 'disable', 'erin'])).stdout).toBe(
+      'user erin disabled: every token and session of the user ended\n',
+    );
     expect((await users.findById('erin'))!.enabled).toBe(false);
-    expect((await cli(['users', 'enable', 'erin'])).stdout).toBe('user erin enabled\n');
+    expect((await users.findById('erin'))!.tokensValidAfter).toBeGreaterThan(0);
+    expect((await cli(['users', 'enable', 'erin'])).stdout).toBe(
+      'user erin enabled (tokens from before the disable stay ended: log in again)\n',
+    );
     expect((await users.findById('erin'))!.enabled).toBe(true);
+
+    // A reset keeping the keys prints the addresses kept for review.
+    await new SqlLinkedAddresses(database).link(
+      '0xAbC0000000000000000000000000000000000001',
+      'erin',
+      1,
+    );
+    const kept = await cli([
+      'users',
+      'reset-password',
+      'erin',
+      '--password',
+      'new-password-1',
+      '--keep-keys',
+    ]);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('kept (--keep-keys)');
+    expect(kept.stdout).toContain('  0xabc0000000000000000000000000000000000001\n');
+    expect((await users.findById('erin'))!.keysValidAfter).toBe(0);
 
     const reset = await cli(['users', 'reset-password', 'erin', '--password', 'new-password-2']);
     expect(reset.code).toBe(0);
     expect(reset.stdout).not.toContain('new-password-2');
+    expect(reset.stdout).toContain(
+      'unlinked addresses: 0xabc0000000000000000000000000000000000001',
+    );
+    expect(reset.stdout).toContain('credentials issued for the user: revoked');
     expect(
       await hasher.verify((await users.findById('erin'))!.passwordHash, 'new-password-2'),
     ).toBe(true);
+    expect((await users.findById('erin'))!.keysValidAfter).toBeGreaterThan(0);
+
+    const shown = await cli(['users', 'show', 'erin', '--json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual(
+      expect.objectContaining({
+        id: 'erin',
+        enabled: true,
+        linkedAddresses: [],
+        lastLogins: {},
+        tokensValidAfter: expect.stringMatching(/^\d{4}-/),
+      }),
+    );
+    expect(shown.stdout).not.toContain('argon2');
+    const text = await cli(['users', 'show', 'erin']);
+    expect(text.stdout).toMatch(/^user\s+erin \(enabled\)\n/);
+    expect((await cli(['users', 'show', 'nobody'])).code).toBe(1);
   });
 
   it('refuses with exit 1: duplicates, unknown ids, weak passwords', async () => {

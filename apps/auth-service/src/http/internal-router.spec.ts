@@ -45,26 +45,33 @@ describe('POST /internal/v1/users/status (real PostgreSQL and Redis)', () => {
   it('answers active for an enabled user', async () => {
     const res = await postJson(url, { userId: 'alice' }, bearer);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ userId: 'alice', active: true });
+    expect(res.body).toEqual({ userId: 'alice', active: true, tokensValidAfter: 0 });
   });
 
-  it('answers inactive as soon as the user is disabled, and active again when re-enabled', async () => {
+  it('answers inactive as soon as the user is disabled, and active again when re-enabled (with the epoch the disable moved)', async () => {
+    const disabledAt = Math.floor(Date.now() / 1000);
     await auth.domain.userAdmin.setEnabled('carol', false);
-    expect((await postJson(url, { userId: 'carol' }, bearer)).body).toEqual({
+    const disabled = (await postJson(url, { userId: 'carol' }, bearer)).body as {
+      tokensValidAfter: number;
+    };
+    expect(disabled).toEqual({
       userId: 'carol',
       active: false,
+      tokensValidAfter: expect.any(Number),
     });
+    expect(disabled.tokensValidAfter).toBeGreaterThan(disabledAt);
     await auth.domain.userAdmin.setEnabled('carol', true);
     expect((await postJson(url, { userId: 'carol' }, bearer)).body).toEqual({
       userId: 'carol',
       active: true,
+      tokensValidAfter: disabled.tokensValidAfter,
     });
   });
 
   it('answers inactive for an unknown id', async () => {
     const res = await postJson(url, { userId: 'nobody' }, bearer);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ userId: 'nobody', active: false });
+    expect(res.body).toEqual({ userId: 'nobody', active: false, tokensValidAfter: 0 });
   });
 
   it('is 401 without the internal token or with a wrong one', async () => {

@@ -5,10 +5,15 @@ import express, {
   type Response,
   type Router,
 } from 'express';
+import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import type Provider from 'oidc-provider';
-import { BaseError, DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
+import { BaseError, DEFAULT_RETRY_AFTER_SECONDS, TooManyRequestsError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
-import type { OidcLogin, OidcPage, SiweStep } from '../oidc/oidc-login.js';
+import {
+  oversizedAuthorizationParameter,
+  oversizedParameterDescription,
+} from '../oidc/authorization-bounds.js';
+import { pageRefusal, type OidcLogin, type OidcPage, type SiweStep } from '../oidc/oidc-login.js';
 import {
   OIDC_CSS,
   OIDC_LOGIN_SCRIPT,
@@ -17,7 +22,10 @@ import {
   renderExpiredInteractionPage,
   renderLoginPage,
   renderMessagePage,
+  renderOidcErrorPage,
 } from '../oidc/oidc-pages.js';
+import { clientGroup } from '../rate-limit/client-group.js';
+import type { FailureCounter } from '../rate-limit/failure-counter.js';
 
 export interface OidcRouterDeps {
   provider: Provider;
@@ -28,6 +36,12 @@ export interface OidcRouterDeps {
   assets: string;
   bodyLimitBytes: number;
   logger: Logger;
+  /**
+   * Authorization requests one client address (IPv6: its /64) may make per window
+   * (OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE): each one stores an Interaction in Redis for the
+   * login page's lifetime. None: no limit.
+   */
+  authorizationsPerIp?: FailureCounter;
 }
 
 /**
@@ -81,6 +95,73 @@ function sameOrigin(publicUrl: string): RequestHandler {
 
 const clientIpOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
 
+/** An answer of the authorization endpoint's guard: a page, never a redirect. */
+function sendGuardPage(
+  res: Response,
+  status: number,
+  html: string,
+  retryAfterSeconds?: number,
+): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  res.status(status).type('html').send(html);
+}
+
+/** The query parameters of a request as the provider reads them (node:querystring, as koa). */
+function queryParams(req: Request): ParsedUrlQuery {
+  const query = req.url.indexOf('?');
+  return query === -1 ? {} : parseQuery(req.url.slice(query + 1));
+}
+
+/**
+ * In front of the provider's authorization endpoint (`GET /auth`; it takes no POST: oidc-provider's
+ * enableHttpPostMethods is off), which stores an Interaction in Redis for every request it
+ * accepts (docs/api.md §9):
+ * - a parameter longer than its bound (authorization-bounds.ts) is refused with 400
+ *   `invalid_request` on an error page (never redirected: the redirect_uri is not checked yet),
+ *   before anything is stored or counted;
+ * - then each request counts against its client address's limit (`authorizationsPerIp`); over
+ *   it, 429 with Retry-After on a page, and the provider never sees the request.
+ */
+function authorizationGuard(deps: OidcRouterDeps): RequestHandler {
+  return (req, res, next) => {
+    const guard = async (): Promise<boolean> => {
+      const oversized = oversizedAuthorizationParameter(queryParams(req));
+      if (oversized !== undefined) {
+        const out = {
+          error: 'invalid_request',
+          error_description: oversizedParameterDescription(oversized),
+        };
+        sendGuardPage(res, 400, renderOidcErrorPage(deps.assets, out));
+        return false;
+      }
+      await deps.authorizationsPerIp?.take(clientGroup(clientIpOf(req)));
+      return true;
+    };
+    guard().then(
+      (pass) => {
+        if (pass) next();
+      },
+      (err: unknown) => {
+        if (err instanceof TooManyRequestsError) {
+          const seconds = err.retryAfterSeconds;
+          const message = `Too many login requests from your network: try again in ${seconds} seconds`;
+          sendGuardPage(res, 429, renderMessagePage(deps.assets, 'Login', message), seconds);
+          return;
+        }
+        // Redis unreachable: 503 with Retry-After, as the login page says it.
+        const refusal = pageRefusal(err);
+        if (refusal) {
+          const page = renderMessagePage(deps.assets, 'Login', refusal.error);
+          sendGuardPage(res, refusal.status, page, refusal.retryAfterSeconds);
+          return;
+        }
+        next(err);
+      },
+    );
+  };
+}
+
 function sendPage(res: Response, page: OidcPage, assets: string): void {
   res.setHeader('Cache-Control', 'no-store');
   if (page.kind === 'redirect') {
@@ -119,6 +200,9 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
     };
   router.get('/assets/oidc.css', asset('text/css', OIDC_CSS));
   router.get('/assets/login.js', asset('application/javascript', OIDC_LOGIN_SCRIPT));
+
+  // The provider's authorization endpoint: bounded parameters, limited per client address.
+  router.get('/auth', authorizationGuard(deps));
 
   const page =
     (handler: (req: Request, res: Response) => Promise<OidcPage>): RequestHandler =>

@@ -597,6 +597,77 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     }
   });
 
+  it('bounds what an anonymous caller can make the provider store: 60 authorization requests a minute per address, parameters of at most 512 characters', async () => {
+    // An instance of its own (issuer, Redis prefix) with the default limit (60 a minute).
+    const port = await freePort();
+    const prefix = uniquePrefix('auth-oidc-bounds');
+    const c = await startAuthService({
+      DATABASE_URL: db.url,
+      REDIS_KEY_PREFIX: prefix,
+      JWT_SIGNING_KEYS: await newSigningKeysSecret(),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PORT: String(port),
+    });
+    const redis = new Redis(testRedisUrl());
+    try {
+      expect(c.config.OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE).toBe(60);
+      const rpC = await oidc.discovery(
+        new URL(`${c.url}/v2/auth/oidc`),
+        SITE.id,
+        SITE.secret,
+        undefined,
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      const keyCount = async () => (await redis.keys(`${prefix}*`)).length;
+      const authorize = async (from: string, extra: Record<string, string> = {}) => {
+        const { url } = await authorization(extra, rpC);
+        const res = await fetch(url, {
+          redirect: 'manual',
+          headers: { accept: 'text/html', 'x-forwarded-for': from },
+        });
+        return { res, html: await res.text() };
+      };
+      const toLoginPage = (res: Response) => {
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toMatch(/\/v2\/auth\/oidc\/interaction\/[\w-]+$/);
+      };
+
+      // A 7,000-character state: 400 invalid_request on a page, no redirect, nothing stored
+      // (no Interaction, not even a counter); the same for every other free-text parameter.
+      const before = await keyCount();
+      const long = await authorize('198.51.100.20', { state: 's'.repeat(7_000) });
+      expect(long.res.status).toBe(400);
+      expect(long.res.headers.get('location')).toBeNull();
+      expect(long.html).toContain('invalid_request');
+      expect(long.html).toContain('the state parameter is longer than 512 characters');
+      for (const name of ['nonce', 'login_hint', 'ui_locales', 'acr_values', 'max_age', 'claims']) {
+        const refused = await authorize('198.51.100.20', { [name]: 'x'.repeat(513) });
+        expect([name, refused.res.status]).toEqual([name, 400]);
+      }
+      expect(await keyCount()).toBe(before);
+      // 512 characters are fine: the login page.
+      toLoginPage((await authorize('198.51.100.21', { state: 's'.repeat(512) })).res);
+      toLoginPage((await authorize('198.51.100.21', { nonce: 'n'.repeat(512) })).res);
+
+      // 60 authorization requests from one address each get a login page (an Interaction)…
+      for (let i = 0; i < 60; i += 1) toLoginPage((await authorize('203.0.113.50')).res);
+      // …the 61st is refused before the provider: 429 with Retry-After, no new key in Redis.
+      const full = await keyCount();
+      const refused = await authorize('203.0.113.50');
+      expect(refused.res.status).toBe(429);
+      expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.res.headers.get('location')).toBeNull();
+      expect(refused.html).toMatch(/Too many login requests from your network: try again in \d+/);
+      expect(await keyCount()).toBe(full);
+      // Another address still gets its login page.
+      const elsewhere = await authorize('203.0.113.51');
+      toLoginPage(elsewhere.res);
+    } finally {
+      redis.disconnect();
+      await c.close();
+    }
+  });
+
   it('posts a logout token to a site that registered a back-channel logout URI when the user logs out at the provider', async () => {
     // The site's back-channel endpoint: keeps what it receives; answers 503 when told to.
     const received: string[] = [];

@@ -223,6 +223,7 @@ describe('auth-user-with-vp: the seed identity flow through the gateway', () => 
     await expect(domain.loginRequests.takeApproval(site, byWallet.requestId)).resolves.toEqual({
       userId: 'alice',
       method: 'vp',
+      approvedAt: expect.any(Number),
     });
   });
 

@@ -17,6 +17,16 @@ export const AUTH_ERRORS = {
     code: '401',
     when: 'wrong id or password (`Invalid id or password`, the same for an unknown id), a bad token to extend; link-address / unlink-address without a valid Bearer JWT of an active user',
   },
+  tokenEnded: {
+    status: 401,
+    code: '401',
+    when: 'a Bearer JWT issued before a password reset, a disable or a logout everywhere (docs/api.md §12: `This token was ended …`), or of a disabled user; a VP / OpenID4VP login with a credential issued before a reset',
+  },
+  stepUp: {
+    status: 401,
+    code: 'insufficient_user_authentication',
+    when: 'link-address with a JWT whose login (`auth_time`) is older than `STEP_UP_MAX_AGE_SECONDS` (RFC 9470; `WWW-Authenticate: Bearer error="insufficient_user_authentication", …, max_age=<seconds>`): log in again and retry',
+  },
   stillWaiting: {
     status: 401,
     code: '401',
@@ -30,7 +40,7 @@ export const AUTH_ERRORS = {
   forbidden: {
     status: 403,
     code: '403',
-    when: "requestId outside the client's registered prefixes; the approved user was disabled before the hand-out",
+    when: "requestId outside the client's registered prefixes; the approved user was disabled, reset or logged out everywhere before the hand-out",
   },
   siweMalformed: {
     status: 400,
@@ -47,6 +57,11 @@ export const AUTH_ERRORS = {
     status: 404,
     code: '404',
     when: 'unlink-address: the address is not linked to the caller',
+  },
+  noSiteGrant: {
+    status: 404,
+    code: '404',
+    when: 'revoke-site: no site with that clientId holds a grant of the caller',
   },
   siweNotEnabled: {
     status: 404,

@@ -17,6 +17,9 @@ import {
   siweSignedMessageSchema,
   unlinkAddressRequestSchema,
   unlinkAddressResponseSchema,
+  accountResponseSchema,
+  emptyResponseSchema,
+  revokeSiteRequestSchema,
   type OAuthErrorDoc,
 } from '../auth/index.js';
 import {
@@ -28,6 +31,7 @@ import {
   createVcRequestSchema,
   createVpRequestSchema,
   didRecordSchema,
+  issuedCredentialsResponseSchema,
   revokeVcRequestSchema,
   revokeVcResultSchema,
   statusListCredentialSchema,
@@ -207,6 +211,8 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       A.siweMalformed,
       A.siweRefused,
       A.badCredentials,
+      A.tokenEnded,
+      A.stepUp,
       A.siweNotEnabled,
       A.addressTaken,
       A.tooManyAttempts,
@@ -222,6 +228,48 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     response: unlinkAddressResponseSchema,
     security: { scheme: 'bearer' },
     errors: [...AUTH_BODY, A.badCredentials, A.addressNotLinked, A.siweNotEnabled, A.unavailable],
+  },
+  {
+    method: 'get',
+    path: '/v2/auth/account',
+    tag: 'auth',
+    summary: "The caller's account: linked addresses and the sites holding a grant",
+    description:
+      'What can log in as the caller (docs/api.md §12), besides the password and the credentials ' +
+      'issued for the user (`GET /v2/did/credentials`): the Ethereum addresses linked for ' +
+      'Sign-In with Ethereum, and the sites (OpenID Connect clients) holding a grant. A site is ' +
+      'ended with revoke-site, everything with logout-everywhere.',
+    response: accountResponseSchema,
+    security: { scheme: 'bearer' },
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [A.badCredentials, A.tokenEnded, A.internal, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/logout-everywhere',
+    tag: 'auth',
+    summary: 'Ends every token and session of the caller (this one too)',
+    description:
+      "Moves the caller's security epoch: every platform JWT issued before it is refused by " +
+      'every service (the one that asked too), and every OpenID Connect grant and session ends. ' +
+      'Linked addresses and credentials stay (unlink or revoke them). Log in again afterwards.',
+    request: emptyResponseSchema,
+    response: emptyResponseSchema,
+    security: { scheme: 'bearer' },
+    errors: [...AUTH_BODY, A.badCredentials, A.tokenEnded, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/revoke-site',
+    tag: 'auth',
+    summary: "Ends one site's OpenID Connect grants of the caller",
+    description:
+      'The grant and every code, access token and refresh token issued under it. The site ' +
+      'logs the user in again only through a new authorization.',
+    request: revokeSiteRequestSchema,
+    response: emptyResponseSchema,
+    security: { scheme: 'bearer' },
+    errors: [...AUTH_BODY, A.badCredentials, A.tokenEnded, A.noSiteGrant, A.unavailable],
   },
   {
     method: 'get',
@@ -297,20 +345,45 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     path: '/v2/did/create-did',
     tag: 'did',
     summary: 'Create a did:ethr DID for a wallet address',
+    description:
+      'With a bearer JWT the DID is bound to the caller (it then logs in through VP logins): ' +
+      'that adds a way into the account, so the JWT must come from a login within ' +
+      '`STEP_UP_MAX_AGE_SECONDS` (RFC 9470 step-up, docs/api.md §12).',
     request: createDidRequestSchema,
     response: didRecordSchema,
     security: { scheme: 'bearer', optional: true },
-    errors: [...DID_BODY, D.unauthenticated, D.badWalletSecret, D.badUpstream, D.unavailable],
+    errors: [
+      ...DID_BODY,
+      D.unauthenticated,
+      D.tokenEnded,
+      D.stepUp,
+      D.badWalletSecret,
+      D.badUpstream,
+      D.unavailable,
+    ],
   },
   {
     method: 'post',
     path: '/v2/did/create-vc',
     tag: 'did',
     summary: 'Issue a verifiable credential (JWT proof) to a holder DID',
+    description:
+      'A new credential logs in as the caller (VP logins), so the JWT must come from a login ' +
+      'within `STEP_UP_MAX_AGE_SECONDS` (RFC 9470 step-up, docs/api.md §12). The VC has an id ' +
+      '(`urn:uuid:…`) and is listed by `GET /v2/did/credentials`.',
     request: createVcRequestSchema,
     response: verifiableCredentialSchema,
     security: { scheme: 'bearer' },
-    errors: [...DID_BODY, D.notOurs, D.unauthenticated, D.notBound, D.badUpstream, D.unavailable],
+    errors: [
+      ...DID_BODY,
+      D.notOurs,
+      D.unauthenticated,
+      D.tokenEnded,
+      D.stepUp,
+      D.notBound,
+      D.badUpstream,
+      D.unavailable,
+    ],
   },
   {
     method: 'post',
@@ -329,7 +402,15 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     request: createVpRequestSchema,
     response: verifiablePresentationSchema,
     security: { scheme: 'bearer' },
-    errors: [...DID_BODY, D.notOurs, D.unauthenticated, D.notBound, D.badUpstream, D.unavailable],
+    errors: [
+      ...DID_BODY,
+      D.notOurs,
+      D.unauthenticated,
+      D.tokenEnded,
+      D.notBound,
+      D.badUpstream,
+      D.unavailable,
+    ],
   },
   {
     method: 'post',
@@ -358,7 +439,14 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     request: revokeVcRequestSchema,
     response: revokeVcResultSchema,
     security: { scheme: 'bearer' },
-    errors: [...DID_BODY, D.notRevocable, D.unauthenticated, D.notYourCredential, D.unavailable],
+    errors: [
+      ...DID_BODY,
+      D.notRevocable,
+      D.unauthenticated,
+      D.tokenEnded,
+      D.notYourCredential,
+      D.unavailable,
+    ],
   },
   {
     method: 'post',
@@ -368,7 +456,7 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     description:
       'OpenID4VCI 1.0, pre-authorized code flow (docs/api.md §10): the answer is the offer URI ' +
       'to show as a QR code; the wallet fetches the offer once, redeems its one-time code (5 ' +
-      'minutes, with the transaction code when `txCode` was asked for) at the token endpoint of ' +
+      'minutes, with the transaction code unless `txCode: false`) at the token endpoint of ' +
       'the credential issuer `<server>/v2/did/oid4vci`, proves its key and receives a ' +
       '`jwt_vc_json` credential (types VerifiableCredential, Profile) issued to its own DID ' +
       '(did:key, did:jwk or did:ethr) with `credentialSubject.sub` = the caller and a status ' +
@@ -377,7 +465,23 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     request: credentialOfferRequestSchema,
     response: credentialOfferResultSchema,
     security: { scheme: 'bearer' },
-    errors: [...DID_BODY, D.unauthenticated, D.unavailable],
+    errors: [...DID_BODY, D.unauthenticated, D.tokenEnded, D.stepUp, D.unavailable],
+  },
+  {
+    method: 'get',
+    path: '/v2/did/credentials',
+    tag: 'did',
+    summary: 'The credentials issued for the caller, newest first, with their status',
+    description:
+      'Every credential this service issued for the caller (docs/api.md §12), through create-vc ' +
+      'or OpenID4VCI (`via`), newest first (at most the newest 1000): its id (the VC `id` / JWT ' +
+      '`jti`), holder DID, issuance and expiry, and `status` read from its status list entry ' +
+      '(`revoked` once revoke-vc, the operator or a password reset set its bit). Each one is a ' +
+      'way to log in as the caller (VP logins): revoke-vc ends one.',
+    response: issuedCredentialsResponseSchema,
+    security: { scheme: 'bearer' },
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [D.unauthenticated, D.tokenEnded, D.internal, D.unavailable],
   },
   {
     method: 'get',

@@ -1,0 +1,44 @@
+import type { AccountResponse, LoginResult } from '@itp/schemas';
+import type { ApiClient } from './api-client.js';
+import type { RestRecorder } from './rest-recorder.js';
+
+const AUTH = '/v2/auth';
+
+export interface AccountFlowOptions {
+  rec: RestRecorder;
+  client: ApiClient;
+  /** The demo user's JWT (it stays valid: the logout everywhere is another user's). */
+  bearer: string;
+  /** Another user's id and password: that user logs out everywhere. */
+  other: { id: string; password: string };
+}
+
+/**
+ * The account (docs/api.md §12): what can log in as the user, a site revoke that names no grant,
+ * and a logout everywhere after which the token that asked is refused.
+ */
+export async function recordAccountExamples(options: AccountFlowOptions): Promise<void> {
+  const { rec, client, bearer, other } = options;
+  await rec.ok<AccountResponse>('GET', `${AUTH}/account`, {
+    bearer,
+    summary: "the caller's linked addresses and the sites holding a grant",
+  });
+  await rec.fails('GET', `${AUTH}/account`, 'badCredentials', {});
+  await rec.fails('POST', `${AUTH}/revoke-site`, 'noSiteGrant', {
+    json: { clientId: 'no-such-site' },
+    bearer,
+  });
+  await rec.bodyErrors(`${AUTH}/revoke-site`, { bearer });
+  const login = await client.send('POST', `${AUTH}/auth-user`, { json: other });
+  const otherBearer = (login.body as LoginResult).token;
+  await rec.ok('POST', `${AUTH}/logout-everywhere`, {
+    json: {},
+    bearer: otherBearer,
+    summary: 'every token and session of the caller ends, this one too',
+  });
+  await rec.fails('POST', `${AUTH}/logout-everywhere`, 'tokenEnded', {
+    json: {},
+    bearer: otherBearer,
+  });
+  await rec.bodyErrors(`${AUTH}/logout-everywhere`, { bearer });
+}
