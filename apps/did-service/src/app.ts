@@ -27,6 +27,7 @@ import { createResolutionCache } from './agent/resolution-cache.js';
 import { openVeramoDataSource } from './agent/veramo-data-source.js';
 import { didMigrations, type DidTables } from './db/did-tables.js';
 import { HolderBindings } from './db/holder-bindings.js';
+import { IssuedCredentialStore } from './db/issued-credentials.js';
 import { StatusListStore } from './db/status-lists.js';
 import { didServiceConfigSchema, type DidConfig } from './config.js';
 import type { CredentialContext } from './credentials/credential-context.js';
@@ -186,6 +187,7 @@ async function wireDidService(
         }),
       { cacheMs: config.USER_STATUS_CACHE_MS, logger },
     ),
+    stepUpMaxAgeSeconds: config.STEP_UP_MAX_AGE_SECONDS,
   };
 
   const credentials = {
@@ -194,6 +196,7 @@ async function wireDidService(
     vcLifetimeSeconds: config.VC_LIFETIME_SECONDS,
     allocator: new StatusIndexAllocator(statusLists, config.STATUS_LIST_LENGTH),
     statusUrls,
+    issuedCredentials: new IssuedCredentialStore(database),
   };
   const oid4vciStore = new Oid4vciStore(kv, database);
   const oid4vci = new Oid4vciIssuance({
@@ -253,6 +256,9 @@ async function wireDidService(
     internalRouter({
       login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
       oid4vp: { allowInsecureUrls },
+      // The user's open offers end with the account epoch: OpenID4VCI refuses an offer made
+      // before the user's tokensValidAfter (ActiveUsers.epochOf).
+      userCredentials: { store: statusLists, logger },
       internalApiToken: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),

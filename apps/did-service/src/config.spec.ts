@@ -38,6 +38,17 @@ describe('did-service config', () => {
     });
     expect(config.VC_LIFETIME_SECONDS).toBe(90 * 24 * 3600);
     expect(config.USER_STATUS_CACHE_MS).toBe(5_000);
+    expect(config.STEP_UP_MAX_AGE_SECONDS).toBe(300);
+  });
+
+  it('reads STEP_UP_MAX_AGE_SECONDS: whole seconds, 1 to 86400', () => {
+    const read = (value: string) =>
+      loadConfig(didServiceConfigSchema, { ...base, STEP_UP_MAX_AGE_SECONDS: value })
+        .STEP_UP_MAX_AGE_SECONDS;
+    expect(read('60')).toBe(60);
+    for (const bad of ['0', '-1', '1.5', '86401', 'soon']) {
+      expect(() => read(bad)).toThrow(/STEP_UP_MAX_AGE_SECONDS/);
+    }
   });
 
   it('reads alias lists and refuses bad ones', () => {

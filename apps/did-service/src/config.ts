@@ -143,6 +143,12 @@ export const didServiceConfigSchema = z
      * an operator can act for at most this long (create-did with a bearer, create-vc, create-vp).
      */
     USER_STATUS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+    /**
+     * Step-up (RFC 9470, docs/api.md §12): create-vc, create-did with a bearer and
+     * credential-offer add a way into the account and need a JWT whose `auth_time` (else `iat`)
+     * is at most this old; an older one is a 401 `insufficient_user_authentication`.
+     */
+    STEP_UP_MAX_AGE_SECONDS: positiveInt.max(86_400).default(300),
     /** Timeout of one call to token-rpc. */
     WALLET_TIMEOUT_MS: positiveInt.default(10_000),
     /**

@@ -70,6 +70,9 @@ describe('credentials and presentations', () => {
           'https://www.w3.org/2018/credentials/v1',
           'https://www.w3.org/ns/credentials/status/v1',
         ],
+        id: expect.stringMatching(
+          /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        ),
         type: ['VerifiableCredential', 'Profile'],
         issuer: { id: issuer },
         issuanceDate: expect.stringMatching(ISO_MS),
@@ -102,6 +105,8 @@ describe('credentials and presentations', () => {
           credentialStatus,
         },
         sub: alice.did,
+        // The credential's id (GET /v2/did/credentials lists it).
+        jti: vc.id,
         nbf: expect.any(Number),
         exp: expect.any(Number),
         iss: issuer,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { VerifiableCredential } from '@veramo/core';
 import {
   W3C_CREDENTIALS_CONTEXT,
@@ -6,6 +7,7 @@ import {
   type CreateVcRequest,
 } from '@itp/schemas';
 import type { HolderBindings } from '../db/holder-bindings.js';
+import type { IssuedCredentialStore, IssuedVia } from '../db/issued-credentials.js';
 import { canonicalDid } from '../dids/did-ethr.js';
 import { HolderNotBoundError, NotAnIssuerError } from '../errors.js';
 import { REVOCATION, STATUS_ENTRY_TYPE } from '../status/credential-status.js';
@@ -21,6 +23,8 @@ export interface IssueCredentialDeps extends CredentialContext {
   /** Hands out the status list entry of each new VC. */
   allocator: StatusIndexAllocator;
   statusUrls: StatusListUrls;
+  /** Records each VC issued for a user (GET /v2/did/credentials, revoke-credentials). */
+  issuedCredentials: IssuedCredentialStore;
 }
 
 /**
@@ -41,7 +45,13 @@ export async function issueCredential(
   if (!deps.serviceDids.isIssuer(issuer)) throw new NotAnIssuerError(request.issuer);
   const holder = (await holderIdentifier(deps.agent, canonicalDid(request.holder))).did;
   if ((await deps.bindings.boundUser(holder)) !== userId) throw new HolderNotBoundError(holder);
-  return signProfileCredential(deps, { issuer, holder, userId, userInfo: request.userInfo });
+  return signProfileCredential(deps, {
+    issuer,
+    holder,
+    userId,
+    userInfo: request.userInfo,
+    via: 'create-vc',
+  });
 }
 
 /** What a Profile VC of this service says: who signs, about which DID, for which user. */
@@ -53,15 +63,22 @@ export interface ProfileCredentialClaims {
   /** `credentialSubject.sub`: the user, who alone may revoke it. */
   userId: string;
   userInfo: CreateVcRequest['userInfo'];
+  /** Who asks: create-vc, or the OpenID4VCI credential endpoint (recorded with the VC). */
+  via: IssuedVia;
 }
 
 /**
- * Signs a Profile VC (the one way this service issues, create-vc and OpenID4VCI alike): a
- * revocation entry of one of the issuer's status lists and a JwtProof2020 by the issuer's key.
- * The caller has checked who may have it.
+ * Signs a Profile VC (the one way this service issues, create-vc and OpenID4VCI alike): an id
+ * (`urn:uuid:…`, the JWT's `jti`), a revocation entry of one of the issuer's status lists and a
+ * JwtProof2020 by the issuer's key; then records it for the user (did_issued_credentials: GET
+ * /v2/did/credentials, and a reset revokes it). A VC is answered only once recorded. The caller
+ * has checked who may have it.
  */
 export async function signProfileCredential(
-  deps: Pick<IssueCredentialDeps, 'agent' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds'>,
+  deps: Pick<
+    IssueCredentialDeps,
+    'agent' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds' | 'issuedCredentials'
+  >,
   claims: ProfileCredentialClaims,
 ): Promise<VerifiableCredential> {
   const { issuer, holder, userId } = claims;
@@ -77,6 +94,7 @@ export async function signProfileCredential(
   const now = new Date();
   const credential = {
     '@context': [W3C_CREDENTIALS_CONTEXT, W3C_STATUS_CONTEXT],
+    id: `urn:uuid:${randomUUID()}`,
     type: ['VerifiableCredential', 'Profile'],
     issuer: { id: issuer },
     issuanceDate: now.toISOString(),
@@ -86,5 +104,18 @@ export async function signProfileCredential(
     credentialSubject: { id: holder, sub: userId, ...claims.userInfo },
     credentialStatus,
   };
-  return deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });
+  const vc = await deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });
+  // As the signed VC says it (whole seconds: the JWT's nbf and exp).
+  const expiresAt = vc.expirationDate ? new Date(vc.expirationDate).toISOString() : undefined;
+  await deps.issuedCredentials.record({
+    id: credential.id,
+    userId,
+    holder,
+    issuedAt: new Date(vc.issuanceDate).toISOString(),
+    expiresAt,
+    via: claims.via,
+    listId,
+    index,
+  });
+  return vc;
 }

@@ -41,6 +41,29 @@ export interface DidTables {
     revoked_at: string | null;
   };
   /**
+   * Every credential issued for a user (create-vc and OpenID4VCI; docs/api.md §12): what
+   * `GET /v2/did/credentials` lists, its status read from its status entry.
+   */
+  did_issued_credentials: {
+    /** The credential's id (`vc.id` / JWT `jti`, `urn:uuid:…`). */
+    id: string;
+    /** The user it was issued for (credentialSubject.sub). */
+    user_id: string;
+    /** The holder DID (credentialSubject.id; did:ethr, did:key or did:jwk). */
+    holder: string;
+    /** ISO 8601 UTC: the VC's issuanceDate (JWT nbf). */
+    issued_at: string;
+    /** ISO 8601 UTC: the VC's expirationDate; null for a VC without expiry. */
+    expires_at: string | null;
+    /** How it was issued: `create-vc` or `openid4vci`. */
+    via: string;
+    /** Its status entry (did_status_entries). */
+    status_list_id: string;
+    status_index: number;
+    /** Epoch ms when it was recorded: the order of the list (issued_at is whole seconds). */
+    recorded_at: number;
+  };
+  /**
    * OpenID4VCI one-time values already used (a redeemed pre-authorized code, a spent c_nonce):
    * the rule holds when Redis restarts empty or from an older snapshot (docs/adr/0019). Rows are
    * deleted an hour after the value would be refused anyway.
@@ -116,6 +139,36 @@ export const didMigrations: MigrationSet = {
           .createIndex('did_oid4vci_uses_expires_at')
           .on('did_oid4vci_uses')
           .column('expires_at')
+          .execute();
+      },
+    },
+    '0004_issued_credentials': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema
+          .createTable('did_issued_credentials')
+          .addColumn('id', 'varchar(100)', (c) => c.primaryKey())
+          .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+          // did:jwk holders are long (the key's JWK in base64url).
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('issued_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('expires_at', 'varchar(32)')
+          .addColumn('via', 'varchar(16)', (c) => c.notNull())
+          .addColumn('status_list_id', 'varchar(64)', (c) => c.notNull())
+          .addColumn('status_index', 'integer', (c) => c.notNull())
+          .addColumn('recorded_at', 'bigint', (c) => c.notNull())
+          .execute();
+        // GET /v2/did/credentials: a user's newest first.
+        await db.schema
+          .createIndex('did_issued_credentials_user_recorded')
+          .on('did_issued_credentials')
+          .columns(['user_id', 'recorded_at'])
+          .execute();
+        // A reset revokes the user's entries issued before it (revoke-credentials).
+        await db.schema
+          .createIndex('did_status_entries_user_issued')
+          .on('did_status_entries')
+          .columns(['user_id', 'issued_at'])
           .execute();
       },
     },

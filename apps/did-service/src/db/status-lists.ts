@@ -156,6 +156,36 @@ export class StatusListStore {
   }
 
   /**
+   * Sets, for good, the revoked bit of every entry handed out to `userId` before `issuedBefore`
+   * (ISO 8601 UTC) that is not revoked yet, and bumps the revision of each list that changed
+   * (one transaction, as `revoke`); how many bits this call set. The entries are every VC
+   * issued for the user with a status entry, recorded in did_issued_credentials or not (VCs
+   * issued before that table existed included).
+   */
+  async revokeUserEntries(userId: string, issuedBefore: string): Promise<number> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const revoked = await trx
+        .updateTable('did_status_entries')
+        .set({ revoked: 1, revoked_at: new Date().toISOString() })
+        .where('user_id', '=', userId)
+        .where('issued_at', '<', issuedBefore)
+        .where('revoked', '=', 0)
+        .returning('list_id')
+        .execute();
+      // Entries before lists (as `revoke`), lists in one order: concurrent revocations never
+      // wait on each other in a circle.
+      for (const listId of [...new Set(revoked.map((r) => r.list_id))].sort()) {
+        await trx
+          .updateTable('did_status_lists')
+          .set((eb) => ({ revision: eb('revision', '+', 1) }))
+          .where('id', '=', listId)
+          .execute();
+      }
+      return revoked.length;
+    });
+  }
+
+  /**
    * Keeps the signed credential of `revision` unless a newer revision's is stored already
    * (replicas that signed the same revision at once: one write wins, both are valid).
    */

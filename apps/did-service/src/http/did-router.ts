@@ -5,6 +5,7 @@ import {
   createVcRequestSchema,
   createVpRequestSchema,
   revokeVcRequestSchema,
+  type IssuedCredentialsResponse,
 } from '@itp/schemas';
 import {
   createPresentation,
@@ -19,7 +20,12 @@ import type { StatusListPublisher } from '../status/status-list-publisher.js';
 import { isStatusListId } from '../status/status-list-urls.js';
 import type { Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
 import { jsonBody, parseBody } from '@itp/service-kit';
-import { optionalUser, requireUser, type UserAuthentication } from './authenticate.js';
+import {
+  optionalUser,
+  requireFreshAuthentication,
+  requireUser,
+  type UserAuthentication,
+} from './authenticate.js';
 import { sendStatusList } from './status-list-answer.js';
 
 export interface DidRouterDeps {
@@ -43,24 +49,28 @@ export function didRouter(deps: DidRouterDeps): Router {
   const { credentials } = deps;
   router.use('/v2/did', jsonBody({ limit: deps.bodyLimitBytes }));
 
+  // Binding a DID to the bearer's user adds a way in (a VP login): step-up (docs/api.md §12).
   router.post('/v2/did/create-did', async (req, res) => {
-    const userId = await optionalUser(req, deps.users);
+    const user = await optionalUser(req, deps.users);
+    if (user) requireFreshAuthentication(user, deps.users);
     const request = parseBody(createDidRequestSchema, req.body);
-    res.json(await createDid(deps.createDid, request, userId));
+    res.json(await createDid(deps.createDid, request, user?.userId));
   });
 
   router.post('/v2/did/create-vc', async (req, res) => {
-    const userId = await requireUser(req, deps.users);
+    const user = await requireUser(req, deps.users);
+    requireFreshAuthentication(user, deps.users);
     const request = parseBody(createVcRequestSchema, req.body);
-    res.json(await issueCredential(credentials, request, userId));
+    res.json(await issueCredential(credentials, request, user.userId));
   });
 
   router.post('/v2/did/verify-vc', async (req, res) => {
     res.json(await verifyCredentialBody(credentials, req.body));
   });
 
+  // Presents credentials the user already has: no way in is added, no step-up.
   router.post('/v2/did/create-vp', async (req, res) => {
-    const userId = await requireUser(req, deps.users);
+    const { userId } = await requireUser(req, deps.users);
     const request = parseBody(createVpRequestSchema, req.body);
     res.json(await createPresentation(credentials, request, userId));
   });
@@ -70,17 +80,27 @@ export function didRouter(deps: DidRouterDeps): Router {
   });
 
   router.post('/v2/did/revoke-vc', async (req, res) => {
-    const userId = await requireUser(req, deps.users);
+    const { userId } = await requireUser(req, deps.users);
     const request = parseBody(revokeVcRequestSchema, req.body);
     const jwt = request.jwt ?? request.vc?.proof.jwt ?? '';
     res.json(await revokeCredential(deps.status.revoke, jwt, userId));
   });
 
   router.post('/v2/did/credential-offer', async (req, res) => {
-    const userId = await requireUser(req, deps.users);
+    const user = await requireUser(req, deps.users);
+    requireFreshAuthentication(user, deps.users);
     const request = parseBody(credentialOfferRequestSchema, req.body ?? {});
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await deps.oid4vci.createOffer(userId, request));
+    res.json(await deps.oid4vci.createOffer(user.userId, request));
+  });
+
+  // The caller's issued credentials (docs/api.md §12): a read, no step-up.
+  router.get('/v2/did/credentials', async (req, res) => {
+    const { userId } = await requireUser(req, deps.users);
+    const listed: IssuedCredentialsResponse =
+      await credentials.issuedCredentials.listForUser(userId);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(listed);
   });
 
   // Public (no authentication): verifiers anywhere fetch the lists the VCs point at.

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   oid4vpRequestObjectRequestSchema,
   oid4vpVerifyResponseRequestSchema,
+  revokeUserCredentialsRequestSchema,
   verifyLoginVpRequestSchema,
 } from '@itp/schemas';
 import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
@@ -11,11 +12,17 @@ import {
 } from '../login/verify-login-presentation.js';
 import { createRequestObject, type Oid4vpRequestDeps } from '../oid4vp/request-object.js';
 import { verifyOid4vpResponse } from '../oid4vp/verify-response.js';
+import {
+  revokeUserCredentials,
+  type RevokeUserCredentialsDeps,
+} from '../status/revoke-user-credentials.js';
 
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;
   /** OpenID4VP: the request object's signer (verifier DID) and response URI policy. */
   oid4vp: Pick<Oid4vpRequestDeps, 'allowInsecureUrls'>;
+  /** A password reset revokes the user's credentials (users/revoke-credentials). */
+  userCredentials: RevokeUserCredentialsDeps;
   /** The accepted bearer tokens: INTERNAL_TOKEN_AUTH_TO_DID and INTERNAL_API_ACCEPTED_TOKENS. */
   internalApiToken: string | readonly string[];
   bodyLimitBytes: number;
@@ -46,6 +53,15 @@ export function internalRouter(deps: InternalRouterDeps): Router {
   router.post('/internal/v1/oid4vp/verify-response', async (req, res) => {
     const request = parseBody(oid4vpVerifyResponseRequestSchema, req.body);
     res.json(await verifyOid4vpResponse(deps.login, request));
+  });
+
+  /**
+   * 200 RevokeUserCredentialsResult | 400 bad body: after a password reset, every credential
+   * issued for the user before `issuedBefore` is revoked (docs/api.md §12). Idempotent.
+   */
+  router.post('/internal/v1/users/revoke-credentials', async (req, res) => {
+    const request = parseBody(revokeUserCredentialsRequestSchema, req.body);
+    res.json(await revokeUserCredentials(deps.userCredentials, request));
   });
 
   return router;

@@ -2,6 +2,7 @@ import { BadRequestError, UnauthorizedError } from '@itp/errors';
 import { verifiablePresentationSchema, type VerifyLoginVpResult } from '@itp/schemas';
 import type { HolderBindings } from '../db/holder-bindings.js';
 import { checkPresentation } from '../credentials/check-presentation.js';
+import { credentialIssuedAt } from '../credentials/credential-issued-at.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 
 export interface LoginPresentationDeps extends CredentialContext {
@@ -89,5 +90,7 @@ export async function verifyLoginPresentation(
     vpId,
     issuedAt,
     freshUntil: issuedAt + maxAgeSeconds,
+    // auth-service refuses a credential issued before the user's last reset (docs/api.md §12).
+    credentialIssuedAt: credentialIssuedAt(checked.credentials) ?? 0,
   };
 }

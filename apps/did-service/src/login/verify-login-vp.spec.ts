@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
-import { breakSignature, foreignCredential } from '../testing/jwt-tampering.js';
+import { breakSignature, decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
 
 describe('POST /internal/v1/verify-login-vp', () => {
   let h: DidHarness;
@@ -65,8 +65,28 @@ describe('POST /internal/v1/verify-login-vp', () => {
       vpId: vp.id,
       issuedAt: expect.any(Number),
       freshUntil: res.body.issuedAt + 300,
+      // The VC's nbf: auth-service refuses a credential issued before the user's reset.
+      credentialIssuedAt: decodePayload(vc.proof.jwt).nbf,
     });
     expect(Math.abs(res.body.issuedAt - now)).toBeLessThan(120);
+    expect(res.body.credentialIssuedAt).toBe(Date.parse(vc.issuanceDate) / 1000);
+  });
+
+  it('answers the earliest issuance of the credentials inside as credentialIssuedAt', async () => {
+    const older = await h.app.agent.createVerifiableCredential({
+      proofFormat: 'jwt',
+      credential: {
+        ...decodePayload(vc.proof.jwt).vc,
+        issuer: { id: issuer },
+        credentialSubject: { ...decodePayload(vc.proof.jwt).vc.credentialSubject, id: holder },
+        issuanceDate: new Date(Date.now() - 3_600_000).toISOString(),
+      },
+    });
+    const vp = await craftedVp({ verifiableCredential: [vc, older] });
+    const res = await login(vp);
+    expect(res.status).toBe(200);
+    expect(res.body.credentialIssuedAt).toBe(decodePayload(older.proof.jwt as string).nbf);
+    expect(res.body.credentialIssuedAt).toBeLessThan(decodePayload(vc.proof.jwt).nbf);
   });
 
   it('is only for callers with the internal API token', async () => {

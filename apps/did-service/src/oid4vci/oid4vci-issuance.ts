@@ -50,7 +50,7 @@ export interface Oid4vciIssuanceDeps {
   /** create-vc's issuing parts: the VC is signed the one way this service signs VCs. */
   credentials: Pick<
     IssueCredentialDeps,
-    'agent' | 'serviceDids' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds'
+    'agent' | 'serviceDids' | 'allocator' | 'statusUrls' | 'vcLifetimeSeconds' | 'issuedCredentials'
   >;
   /** The proof keys' DIDs (did:key, did:jwk, did:ethr): the agent's resolver. */
   resolveDid: ResolveDid;
@@ -379,6 +379,7 @@ export class Oid4vciIssuance {
       holder,
       userId: grant.userId,
       userInfo: grant.userInfo,
+      via: 'openid4vci',
     });
     this.deps.logger?.info({ offerId: grant.offerId, holder }, 'credential issued (OpenID4VCI)');
     return this.library.createCredentialResponse({

@@ -4,7 +4,7 @@ import { Wallet } from 'ethers';
 import { exportJWK, generateKeyPair } from 'jose';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
-import { foreignCredential } from '../testing/jwt-tampering.js';
+import { decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
 import { oid4vpTestWallet } from '../testing/oid4vp-wallet.js';
 import { createRequestObject } from './request-object.js';
 import { verifyOid4vpResponse } from './verify-response.js';
@@ -176,7 +176,13 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
       expect(posted.state).toBe(state);
       const res = await verifyResponse({ vpToken: posted.vpToken, nonce, clientId });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ verified: true, userId: 'dora', holder: dora.did });
+      expect(res.body).toEqual({
+        verified: true,
+        userId: 'dora',
+        holder: dora.did,
+        // The VC's nbf: auth-service refuses a credential issued before the user's reset.
+        credentialIssuedAt: decodePayload(dora.vcJwt).nbf,
+      });
     });
 
     /** The wallet's answer with this VP, checked against the request's nonce and client id. */
@@ -421,6 +427,7 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         verified: true,
         userId: 'fay',
         holder: holder.did,
+        credentialIssuedAt: decodePayload(vcJwt).nbf,
       });
     });
 
@@ -433,6 +440,7 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
           verified: true,
           userId: 'gus',
           holder: holder.did,
+          credentialIssuedAt: decodePayload(vcJwt).nbf,
         });
       },
     );

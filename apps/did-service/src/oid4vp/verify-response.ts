@@ -4,6 +4,7 @@ import { DcqlPresentationResult, DcqlQuery, type DcqlCredentialPresentation } fr
 import type { Oid4vpVerifyResponseRequest, Oid4vpVerifyResponseResult } from '@itp/schemas';
 import { checkPresentedCredentials, holderDidFailure } from '../credentials/check-presentation.js';
 import { resolverAware } from '../credentials/check-credential.js';
+import { credentialIssuedAt } from '../credentials/credential-issued-at.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 import {
   failure,
@@ -153,5 +154,11 @@ export async function verifyOid4vpResponse(
   if (users.size !== 1 || typeof userId !== 'string' || userId.length === 0) {
     return failure('user_mismatch', 'The credential does not name a user (credentialSubject.sub)');
   }
-  return { verified: true, userId, holder };
+  // auth-service refuses a credential issued before the user's last reset (docs/api.md §12).
+  return {
+    verified: true,
+    userId,
+    holder,
+    credentialIssuedAt: credentialIssuedAt(credentials) ?? 0,
+  };
 }

@@ -1,13 +1,31 @@
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { sendJson, startTestServer, type TestServer } from './http-server.js';
 
+export interface TokenOptions {
+  expiresInSeconds?: number;
+  /** `iat`, Unix seconds; default now. */
+  issuedAt?: number;
+  /** `auth_time`, Unix seconds; default `issuedAt`; null: no `auth_time` claim. */
+  authTime?: number | null;
+}
+
 export interface AuthStandIn extends TestServer {
-  /** A JWT as auth-service issues it (ES256, kid, iss itp-auth, aud itp). */
-  tokenFor(userId: string, options?: { expiresInSeconds?: number }): Promise<string>;
+  /**
+   * A JWT as auth-service issues it (ES256, kid, iss itp-auth, aud itp, `auth_time`), signed
+   * with the key of the JWKS: `issuedAt` (Unix seconds, default now) sets `iat`, `authTime`
+   * (default `issuedAt`) the `auth_time` of a login made earlier; `authTime: null` leaves it
+   * out (a token from before `auth_time` existed).
+   */
+  tokenFor(userId: string, options?: TokenOptions): Promise<string>;
   /** A well-formed JWT signed with a key that is not in the JWKS. */
   foreignTokenFor(userId: string): Promise<string>;
   /** What `/internal/v1/users/status` answers for the user from now on (default: active). */
   setActive(userId: string, active: boolean): void;
+  /**
+   * The user's `tokensValidAfter` (Unix seconds) `/internal/v1/users/status` answers from now
+   * on (default 0): a reset, a disable or a logout everywhere.
+   */
+  setTokensValidAfter(userId: string, tokensValidAfter: number): void;
   /** While true, `/internal/v1/users/status` fails with 503 (auth-service's database is down). */
   setStatusDown(down: boolean): void;
   /** How many users/status calls were answered. */
@@ -26,6 +44,7 @@ export async function startAuthStandIn(
   audience = 'itp',
 ): Promise<AuthStandIn> {
   const inactive = new Set<string>();
+  const epochs = new Map<string, number>();
   let statusDown = false;
   let statusCalls = 0;
   const kid = 'test-key-1';
@@ -50,27 +69,38 @@ export async function startAuthStandIn(
       }
       const { userId } = JSON.parse(body) as { userId: string };
       statusCalls += 1;
-      sendJson(res, 200, { userId, active: !inactive.has(userId) });
+      sendJson(res, 200, {
+        userId,
+        active: !inactive.has(userId),
+        tokensValidAfter: epochs.get(userId) ?? 0,
+      });
       return;
     }
     sendJson(res, 404, { error: { code: '404', message: 'no route' } });
   });
-  const sign = (key: CryptoKey, userId: string, expiresInSeconds = 3600) =>
-    new SignJWT({})
+  const sign = (key: CryptoKey, userId: string, options: TokenOptions = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = options.issuedAt ?? now;
+    const authTime = options.authTime === undefined ? issuedAt : options.authTime;
+    return new SignJWT(authTime === null ? {} : { auth_time: authTime })
       .setProtectedHeader({ alg: 'ES256', kid })
       .setSubject(userId)
       .setIssuer(issuer)
       .setAudience(audience)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(now + (options.expiresInSeconds ?? 3600))
       .sign(key);
+  };
   return {
     ...server,
-    tokenFor: (userId, options) => sign(privateKey, userId, options?.expiresInSeconds),
+    tokenFor: (userId, options) => sign(privateKey, userId, options),
     foreignTokenFor: (userId) => sign(foreign.privateKey, userId),
     setActive: (userId, active) => {
       if (active) inactive.delete(userId);
       else inactive.add(userId);
+    },
+    setTokensValidAfter: (userId, tokensValidAfter) => {
+      epochs.set(userId, tokensValidAfter);
     },
     setStatusDown: (down) => {
       statusDown = down;

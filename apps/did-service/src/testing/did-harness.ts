@@ -47,7 +47,7 @@ export interface DidHarness {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** POST to the internal listener: with the internal token, or with exactly `headers` when given. */
   postInternal(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
-  get(path: string): Promise<HttpAnswer>;
+  get(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
@@ -159,8 +159,10 @@ export async function startDidHarness(
         body,
         headers ?? { authorization: `Bearer ${tokens.INTERNAL_TOKEN_AUTH_TO_DID}` },
       ),
-    async get(path) {
-      const res = await fetch(`${url}${path}`, { headers: { accept: 'application/json' } });
+    async get(path, headers = {}) {
+      const res = await fetch(`${url}${path}`, {
+        headers: { accept: 'application/json', ...headers },
+      });
       return { status: res.status, headers: res.headers, body: await res.json() };
     },
     async close() {

@@ -1,3 +1,4 @@
+import type { AccountEpoch } from '@itp/auth-jwt';
 import { BadGatewayError } from '@itp/errors';
 import { userStatusResponseSchema } from '@itp/schemas';
 import { InternalClient } from '@itp/service-kit';
@@ -23,12 +24,13 @@ export class AuthServiceUserStatus implements UserStatusPort {
     });
   }
 
-  async isActive(userId: string): Promise<boolean> {
+  async epochOf(userId: string): Promise<AccountEpoch> {
     const answer = await this.client.post('/internal/v1/users/status', { userId });
     const parsed = userStatusResponseSchema.safeParse(answer);
     if (!parsed.success || parsed.data.userId !== userId) {
       throw new BadGatewayError('auth-service answered users/status with an unexpected body');
     }
-    return parsed.data.active;
+    // An older auth-service sends no tokensValidAfter: the schema's default 0 (nothing ended).
+    return { active: parsed.data.active, tokensValidAfter: parsed.data.tokensValidAfter };
   }
 }

@@ -1,5 +1,11 @@
-/** Whether a user may still act (auth-service knows: exists and enabled). */
+import type { AccountEpoch } from '@itp/auth-jwt';
+
+/** What auth-service knows of a user that decides whether its JWTs still count (docs/api.md §12). */
 export interface UserStatusPort {
-  /** true: the user exists and is enabled. Throws ServiceUnavailableError when nobody can tell. */
-  isActive(userId: string): Promise<boolean>;
+  /**
+   * The user's AccountEpoch: `active` (exists and enabled) and `tokensValidAfter` (epoch
+   * seconds: a JWT issued before it was ended by a reset, a disable or a logout everywhere).
+   * Throws (any error) when nobody can tell.
+   */
+  epochOf(userId: string): Promise<AccountEpoch>;
 }

@@ -22,6 +22,16 @@ export const DID_ERRORS = {
     code: '401',
     when: 'missing / invalid / expired bearer JWT; a user disabled since the JWT was issued',
   },
+  tokenEnded: {
+    status: 401,
+    code: '401',
+    when: 'a bearer JWT issued before a password reset, a disable or a logout everywhere (docs/api.md §12: `This token was ended …`), refused at once or within `USER_STATUS_CACHE_MS`',
+  },
+  stepUp: {
+    status: 401,
+    code: 'insufficient_user_authentication',
+    when: 'create-vc, create-did with a bearer, credential-offer: the JWT login (`auth_time`, else `iat`) is older than `STEP_UP_MAX_AGE_SECONDS` (RFC 9470; `WWW-Authenticate: Bearer error="insufficient_user_authentication", …, max_age=<seconds>`): log in again and retry',
+  },
   badWalletSecret: {
     status: 401,
     code: '401',
