@@ -13,7 +13,7 @@ import {
   oversizedAuthorizationParameter,
   oversizedParameterDescription,
 } from '../oidc/authorization-bounds.js';
-import { pageRefusal, type OidcLogin, type OidcPage, type SiweStep } from '../oidc/oidc-login.js';
+import type { OidcLogin, OidcPage, SiweStep } from '../oidc/oidc-login.js';
 import {
   OIDC_CSS,
   OIDC_LOGIN_SCRIPT,
@@ -121,7 +121,8 @@ function queryParams(req: Request): ParsedUrlQuery {
  *   `invalid_request` on an error page (never redirected: the redirect_uri is not checked yet),
  *   before anything is stored or counted;
  * - then each request counts against its client address's limit (`authorizationsPerIp`); over
- *   it, 429 with Retry-After on a page, and the provider never sees the request.
+ *   it, 429 with Retry-After on a page, and the provider never sees the request. Should the
+ *   counter's store be unreachable, the provider answers (it stores nothing then either).
  */
 function authorizationGuard(deps: OidcRouterDeps): RequestHandler {
   return (req, res, next) => {
@@ -149,11 +150,11 @@ function authorizationGuard(deps: OidcRouterDeps): RequestHandler {
           sendGuardPage(res, 429, renderMessagePage(deps.assets, 'Login', message), seconds);
           return;
         }
-        // Redis unreachable: 503 with Retry-After, as the login page says it.
-        const refusal = pageRefusal(err);
-        if (refusal) {
-          const page = renderMessagePage(deps.assets, 'Login', refusal.error);
-          sendGuardPage(res, refusal.status, page, refusal.retryAfterSeconds);
+        // The counter's store (Redis) unreachable: the provider answers, as without the limit —
+        // it cannot store an Interaction either, and sends temporarily_unavailable back to a
+        // verified redirect URI (RFC 6749 §4.1.2.1).
+        if (err instanceof BaseError && err.status === 503) {
+          next();
           return;
         }
         next(err);
