@@ -406,6 +406,16 @@ function buildSiweLogin(
             }),
           }
         : {}),
+      ...(config.SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE > 0
+        ? {
+            contractChecksPerIp: new FailureCounter(parts.kv, {
+              name: 'siwe-contract-ip',
+              max: config.SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE,
+              windowMs: 60_000,
+              message: 'Too many smart-account signature checks from this address; try again later',
+            }),
+          }
+        : {}),
     },
     {
       expected: { domain: new URL(publicUrl).host, uri: publicUrl, chainId: chain.chainId },

@@ -4,12 +4,21 @@
  * them) and signed by ethers Wallets; smart accounts are the test kit's ERC-1271 account, deployed
  * and counterfactual (ERC-6492).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
 
 import { SiweMessage } from 'siwe';
-import { createPublicClient, http, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { sha256Hex } from '@itp/crypto';
 import { createTestDatabase, testChainUrl, uniquePrefix, type TestDatabase } from '@itp/testing';
 import {
@@ -20,6 +29,7 @@ import {
   wrapErc6492,
 } from '@itp/testing/smart-account';
 import { NO_USER_FOR_ADDRESS } from '../siwe/siwe-login.js';
+import { SIWE_CONTRACT_CHECK_GAS } from '../siwe/siwe-signature-verifier.js';
 import {
   newSigningKeysSecret,
   postJson,
@@ -485,6 +495,137 @@ describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)
       { 'x-forwarded-for': '203.0.113.10' },
     );
     expect(other.status).toBe(200);
+  });
+
+  describe('smart-account checks (chain calls) are bounded', () => {
+    /** The chain node as the limited instance reaches it: each JSON-RPC call is recorded. */
+    let proxy: Server;
+    const calls: Array<{ method: string; params: unknown[] }> = [];
+    /** Same stores, its own Redis prefix, two smart-account checks a minute per address. */
+    let limited: RunningAuthService;
+    let factory: Hex;
+    const chainCalls = () => calls.filter((c) => c.method === 'eth_call');
+
+    beforeAll(async () => {
+      proxy = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          const parsed = JSON.parse(body) as unknown;
+          for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+            calls.push(call as { method: string; params: unknown[] });
+          }
+          fetch(testChainUrl(), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          })
+            .then(async (answer) => {
+              res.writeHead(answer.status, { 'content-type': 'application/json' });
+              res.end(await answer.text());
+            })
+            .catch(() => res.destroy());
+        });
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      limited = await startAuthService({
+        DATABASE_URL: db.url,
+        REDIS_KEY_PREFIX: uniquePrefix('auth-siwe-limited'),
+        ETH_RPC_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        CHAIN_ID: String(chainId),
+        SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE: '2',
+      });
+      factory = await deploySiweTestAccountFactory(testChainUrl());
+    });
+
+    afterAll(async () => {
+      await limited?.close();
+      await new Promise((resolve) => proxy?.close(resolve));
+    });
+
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const loginFrom = (address: string, body: unknown) =>
+      postJson(path('auth-user-with-siwe', limited.url), body, from(address));
+
+    /** A smart-account signature the chain refuses: another key's for a deployed account. */
+    async function refusedBySmartAccount(account: Hex) {
+      const text = await message(account, {}, limited.url);
+      return { message: text, signature: await signForSmartAccount(generatePrivateKey(), text) };
+    }
+
+    it('limits them per client address (429 with Retry-After); key signatures never count and still log in', async () => {
+      const account = await deploySiweTestAccount(
+        testChainUrl(),
+        factory,
+        privateKeyToAddress(generatePrivateKey()),
+      );
+      const wallet = Wallet.createRandom();
+      expect((await link(aliceToken, await signed(wallet))).status).toBe(200);
+      const client = '203.0.113.70';
+
+      // Key-holding logins make no chain call and are not counted.
+      const before = chainCalls().length;
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await loginFrom(client, await signed(wallet, {}, limited.url));
+        expect(answer.status).toBe(200);
+      }
+      expect(chainCalls()).toHaveLength(before);
+
+      // Two smart-account checks (each an eth_call, refused by the account: 401)…
+      for (let i = 0; i < 2; i += 1) {
+        expect((await loginFrom(client, await refusedBySmartAccount(account))).status).toBe(401);
+      }
+      expect(chainCalls().length).toBeGreaterThanOrEqual(before + 2);
+      // …then 429 without asking the chain.
+      const asked = chainCalls().length;
+      const over = await loginFrom(client, await refusedBySmartAccount(account));
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(errorOf(over).message).toMatch(/smart-account signature checks/);
+      expect(chainCalls()).toHaveLength(asked);
+
+      // The same address still logs in with a key; another address still gets its checks.
+      expect((await loginFrom(client, await signed(wallet, {}, limited.url))).status).toBe(200);
+      expect((await loginFrom('203.0.113.71', await refusedBySmartAccount(account))).status).toBe(
+        401,
+      );
+    });
+
+    it('caps the gas of every eth_call: an ERC-6492 factory that burns gas is refused, not run to the node limit', async () => {
+      // A contract that loops until its gas runs out (JUMPDEST PUSH1 0 JUMP), as the "factory".
+      const sender = privateKeyToAccount(generatePrivateKey());
+      await createTestClient({ mode: 'anvil', transport: http(testChainUrl()) }).setBalance({
+        address: sender.address,
+        value: parseEther('1'),
+      });
+      const hash = await createWalletClient({
+        account: sender,
+        transport: http(testChainUrl()),
+      }).sendTransaction({ data: '0x635b6000566000526004601cf3' as Hex, chain: null });
+      const receipt = await createPublicClient({
+        transport: http(testChainUrl()),
+      }).waitForTransactionReceipt({ hash, pollingInterval: 20 });
+      const burner = receipt.contractAddress!;
+
+      const before = chainCalls().length;
+      const counterfactual = privateKeyToAddress(generatePrivateKey());
+      const text = await message(counterfactual, {}, limited.url);
+      const signature = wrapErc6492(
+        await signForSmartAccount(generatePrivateKey(), text),
+        burner,
+        '0x',
+      );
+      const answer = await loginFrom('203.0.113.72', { message: text, signature });
+      expect(answer.status).toBe(401);
+      const sent = chainCalls().slice(before);
+      expect(sent.length).toBeGreaterThan(0);
+      for (const call of sent) {
+        expect((call.params[0] as { gas?: string }).gas).toBe(
+          `0x${SIWE_CONTRACT_CHECK_GAS.toString(16)}`,
+        );
+      }
+    });
   });
 
   it('answers 404 on every SIWE route when no chain is configured', async () => {

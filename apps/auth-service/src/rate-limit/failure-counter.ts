@@ -8,6 +8,8 @@ export interface FailureCounterOptions {
   /** Failures allowed within the window; the next attempt gets 429. */
   max: number;
   windowMs: number;
+  /** The 429's message (default: too many failed attempts), for a limit of attempts, not failures. */
+  message?: string;
 }
 
 /**
@@ -35,7 +37,8 @@ export class FailureCounter {
 
   private async refuse(key: string): Promise<never> {
     const ttl = (await this.kv.ttlMs(key)) ?? this.options.windowMs;
-    throw new TooManyRequestsError('Too many failed attempts; try again later', ttl / 1000, {
+    const message = this.options.message ?? 'Too many failed attempts; try again later';
+    throw new TooManyRequestsError(message, ttl / 1000, {
       details: { limit: this.options.name },
     });
   }

@@ -33,6 +33,11 @@ export interface SiweLoginDeps {
   failuresPerIp: FailureCounter;
   /** Nonces issued per client IP and window (each one is a Redis key for five minutes); none: no limit. */
   noncesPerIp?: FailureCounter;
+  /**
+   * Signature checks that need the chain (smart accounts: an eth_call each) per client IP and
+   * window (SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE); key signatures never count. None: no limit.
+   */
+  contractChecksPerIp?: FailureCounter;
 }
 
 export interface SiweLoginOptions {
@@ -82,7 +87,7 @@ export class SiweLogin {
    */
   async authenticate(message: string, signature: Hex, clientIp: string): Promise<User> {
     return this.counted(clientIp, async () => {
-      const address = await this.verifyMessage(message, signature);
+      const address = await this.verifyMessage(message, signature, clientIp);
       const userId = await this.deps.addresses.userOf(address);
       const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
       if (!user || !user.enabled) {
@@ -101,7 +106,9 @@ export class SiweLogin {
     signature: Hex,
     clientIp: string,
   ): Promise<LinkAddressResponse> {
-    const address = await this.counted(clientIp, () => this.verifyMessage(message, signature));
+    const address = await this.counted(clientIp, () =>
+      this.verifyMessage(message, signature, clientIp),
+    );
     const outcome = await this.deps.addresses.link(address, userId, this.clock());
     if (outcome === 'taken') throw new AddressTakenError();
     return { address, userId };
@@ -114,21 +121,41 @@ export class SiweLogin {
     return { address: checksummed, userId };
   }
 
-  /** The message's address (EIP-55) when every rule holds; the nonce is then used up. */
-  async verifyMessage(message: string, signature: Hex): Promise<Hex> {
+  /**
+   * The message's address (EIP-55) when every rule holds; the nonce is then used up. A signature
+   * that needs the chain counts against `clientIp`'s limit of those checks (429 over it).
+   */
+  async verifyMessage(message: string, signature: Hex, clientIp: string): Promise<Hex> {
     checkSiweOrigin(message, this.options.expected);
     const fields = parseSiweMessage(message);
     checkSiweFields(fields, this.options.expected, this.clock());
     // Checked before the signature (which may cost a chain call), used up after it: a message
     // whose signature fails leaves its nonce to the rightful signer.
     if (!(await this.deps.nonces.isOpen(fields.nonce))) throw nonceRefused();
-    if (!(await this.deps.verifier.verify(fields.address, message, signature))) {
+    if (!(await this.signedBy(fields.address, message, signature, clientIp))) {
       throw new SiweRefusedError(
         `The signature is not ${fields.address}'s signature of the message`,
       );
     }
     if (!(await this.deps.nonces.use(fields.nonce))) throw nonceRefused();
     return fields.address;
+  }
+
+  /**
+   * Whether `address` signed `message`: its key's ECDSA signature, checked here; else a smart
+   * account's, asked of the chain — an eth_call a caller can make as costly as the gas cap allows
+   * (an ERC-6492 factory of its choosing), so each one counts against the caller's address first.
+   */
+  private async signedBy(
+    address: Hex,
+    message: string,
+    signature: Hex,
+    clientIp: string,
+  ): Promise<boolean> {
+    const { verifier, contractChecksPerIp } = this.deps;
+    if (await verifier.isKeySignature(address, message, signature)) return true;
+    await contractChecksPerIp?.take(clientGroup(clientIp));
+    return verifier.verifyOnChain(address, message, signature);
   }
 
   /** Runs `attempt` under the per-client-address failure limit; a 401 counts as a failure. */

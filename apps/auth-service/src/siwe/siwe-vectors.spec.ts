@@ -82,6 +82,8 @@ describe('EIP-4361 parsing vectors (spruceid/siwe)', () => {
 });
 
 describe('EIP-4361 verification vectors (spruceid/siwe)', () => {
+  /** The client address the checks are made for (no limit of chain checks here). */
+  const CLIENT = '192.0.2.1';
   const verifier = new ChainSiweSignatureVerifier({ rpcUrl: testChainUrl(), timeoutMs: 10_000 });
   const stores: RedisKvStore[] = [];
   afterAll(() => Promise.all(stores.map((kv) => kv.close())));
@@ -119,18 +121,20 @@ describe('EIP-4361 verification vectors (spruceid/siwe)', () => {
   it.each(Object.entries(positive))('accepts %s', async (_name, vector) => {
     const login = await verifierFor(vector);
     const message = formatMessage(vector);
-    await expect(login.verifyMessage(message, vector.signature as Hex)).resolves.toBe(
+    await expect(login.verifyMessage(message, vector.signature as Hex, CLIENT)).resolves.toBe(
       vector.address,
     );
     // …once: the nonce is used up.
-    await expect(login.verifyMessage(message, vector.signature as Hex)).rejects.toThrow(/nonce/);
+    await expect(login.verifyMessage(message, vector.signature as Hex, CLIENT)).rejects.toThrow(
+      /nonce/,
+    );
   });
 
   it.each(Object.entries(negative))('refuses %s', async (_name, vector) => {
     const login = await verifierFor(vector);
     let thrown: unknown;
     try {
-      await login.verifyMessage(formatMessage(vector), vector.signature as Hex);
+      await login.verifyMessage(formatMessage(vector), vector.signature as Hex, CLIENT);
     } catch (err) {
       thrown = err;
     }
