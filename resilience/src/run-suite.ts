@@ -8,6 +8,7 @@ import { runFuzz, type FuzzFigures } from './fuzz/run-fuzz.js';
 import { scanDatabase, scanLogs, scanRedis, type ScanFigures } from './hygiene/scan-stores.js';
 import { SecretLedger } from './hygiene/secret-ledger.js';
 import type { Profile } from './profiles.js';
+import { runAccountRaces } from './races/account-races.js';
 import { runRaces, type RaceOutcome } from './races/run-races.js';
 import { runRegressions } from './regressions/run-regressions.js';
 import { countRecords, query } from './stack/records.js';
@@ -40,6 +41,8 @@ export interface SuiteFigures {
 const FUZZ_IP = '198.51.100.66';
 const LOAD_IP = '203.0.113.10';
 const RACE_IP = '203.0.113.20';
+/** The account races' refused logins count against their own address, not the other races'. */
+const ACCOUNT_IP = '203.0.113.30';
 
 async function ready(stack: Stack): Promise<boolean> {
   const answer = await send(stack.gatewayUrl, '/health/ready');
@@ -99,6 +102,14 @@ export async function runSuite(
 
     say('races');
     const races = await runRaces(stack, raceFlows);
+    say('account races (a password reset under load)');
+    races.push(
+      ...(await runAccountRaces(
+        stack,
+        new Flows(new Api(stack.gatewayUrl, ACCOUNT_IP), ledger),
+        stack.accounts.users[3]!,
+      )),
+    );
     say('review regressions (Redis restarts empty, a lease across a Redis stop, ids, depth)');
     const regressions = await runRegressions(stack, raceFlows, {
       leaseRedisDownMs: profile.regressionRedisDownMs,

@@ -2,6 +2,7 @@
  * Every suite, in the order the setups run them. A new feature adds its suite file here and is
  * then tested through the gateway against every setup (one-replica.spec.ts, two-replicas.spec.ts).
  */
+import { accountSuite } from './account.suite.js';
 import { authSuite } from './auth.suite.js';
 import type { Suite } from './context.js';
 import { didSuite } from './did.suite.js';
@@ -19,6 +20,7 @@ export const SUITES: readonly Suite[] = [
   oid4vpSuite,
   oid4vciSuite,
   oidcSuite,
+  accountSuite,
   tokenSuite,
   jsonRpcEnvelopeSuite,
 ];

@@ -30,6 +30,8 @@ export interface Stack {
   gatewayUrl: string;
   secrets: StackSecrets;
   accounts: StackAccounts;
+  /** auth-service's operator CLI against the stack's database (`args`, a secret on stdin). */
+  operator(args: string[], stdin?: string): Promise<void>;
   /** Every log file of the run (apps, Redis, PostgreSQL). */
   logFiles(): string[];
   close(): Promise<void>;
@@ -127,7 +129,7 @@ export async function startStack(options: { log?: (line: string) => void } = {})
     );
     const databaseUrl = await postgres.createDatabase('itp');
     const accounts: StackAccounts = {
-      users: ['res-load', 'res-race', 'res-fault'].map((id) => ({
+      users: ['res-load', 'res-race', 'res-fault', 'res-account'].map((id) => ({
         id,
         password: `pw-${id}-${Math.random().toString(36).slice(2)}-Aa1`,
         name: `Resilience ${id}`,
@@ -207,6 +209,7 @@ export async function startStack(options: { log?: (line: string) => void } = {})
       gatewayUrl: stack.gatewayUrl,
       secrets,
       accounts,
+      operator: async (args, stdin = '') => runCli(await cliBundle, args, cliEnv, stdin),
       logFiles: () => [
         ...Object.values(apps).flatMap((a) => (a.logFile ? [a.logFile] : [])),
         redis.logFile,
