@@ -149,6 +149,29 @@ describe('the DID API and the user’s JWT', () => {
       expect((await h.post('/v2/did/credential-offer', { txCode: false }, fresh)).status).toBe(200);
     });
 
+    it('takes its window from STEP_UP_MAX_AGE_SECONDS', async () => {
+      const { did } = await holderWithVc('kyle');
+      const strict = await h.buildWith({ STEP_UP_MAX_AGE_SECONDS: '60' });
+      try {
+        const { url } = await strict.service.listen();
+        const createVc = async (authTime: number) =>
+          fetch(`${url}/v2/did/create-vc`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${await h.auth.tokenFor('kyle', { authTime })}`,
+            },
+            body: JSON.stringify({ holder: did, issuer, userInfo: {} }),
+          });
+        const refused = await createVc(nowSeconds() - 90); // within 300 s, not within 60
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('www-authenticate')).toMatch(/max_age=60$/);
+        expect((await createVc(nowSeconds() - 30)).status).toBe(200);
+      } finally {
+        await strict.service.close();
+      }
+    });
+
     it('reads, create-vp, revoke-vc and create-did without a bearer need no recent login', async () => {
       const { did, vc } = await holderWithVc('jude');
       const stale = await bearer('jude', { authTime: nowSeconds() - 3_000 });
