@@ -14,7 +14,8 @@ export interface AccountFlowOptions {
 }
 
 /**
- * The account (docs/api.md §12): what can log in as the user, a site revoke that names no grant,
+ * The account (docs/api.md §12): what can log in as the user (auth-service's ways in, the
+ * credentials did-service issued for the user), a site revoke that names no grant,
  * and a logout everywhere after which the token that asked is refused.
  */
 export async function recordAccountExamples(options: AccountFlowOptions): Promise<void> {
@@ -24,6 +25,10 @@ export async function recordAccountExamples(options: AccountFlowOptions): Promis
     summary: "the caller's linked addresses and the sites holding a grant",
   });
   await rec.fails('GET', `${AUTH}/account`, 'badCredentials', {});
+  await rec.ok('GET', '/v2/did/credentials', {
+    bearer,
+    summary: 'the credentials issued for the caller, newest first, with their status',
+  });
   await rec.fails('POST', `${AUTH}/revoke-site`, 'noSiteGrant', {
     json: { clientId: 'no-such-site' },
     bearer,
