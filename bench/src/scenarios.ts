@@ -258,15 +258,23 @@ interface Identity {
   vc: Record<string, unknown>;
 }
 
-/** Logs in as the dev demo user, makes a DID and one credential (the bodies the VC scenarios send). */
-async function identity(gateway: string): Promise<Identity> {
+/**
+ * The Authorization header of a fresh login of the dev demo user: create-vc and create-did need a
+ * login within STEP_UP_MAX_AGE_SECONDS (docs/api.md §12), so a scenario logs in right before.
+ */
+async function freshBearer(gateway: string): Promise<string> {
   const login = await postJson<Record<string, unknown>>(`${gateway}/v2/auth/auth-user`, {
     id: 'demo',
     password: 'demo-password',
   });
   const token = String(login.accessToken ?? login.token ?? login.jwt ?? '');
   if (!token) throw new Error(`auth-user answered no token: ${Object.keys(login).join(', ')}`);
-  const bearer = `Bearer ${token}`;
+  return `Bearer ${token}`;
+}
+
+/** Logs in as the dev demo user, makes a DID and one credential (the bodies the VC scenarios send). */
+async function identity(gateway: string): Promise<Identity> {
+  const bearer = await freshBearer(gateway);
   const wallet = await rpcOk<{ address: string; secretKey: string }>(
     `${gateway}/token`,
     'createAddress',
@@ -374,7 +382,8 @@ export async function createVcScenario(ctx: ScenarioContext): Promise<ScenarioRe
   const { urls } = ctx.stack;
   const { seconds, cryptoConnections } = ctx.budget;
   cachedIdentity ??= identity(urls.gateway);
-  const { bearer, did, issuer, vc } = await cachedIdentity;
+  const { did, issuer, vc } = await cachedIdentity;
+  const bearer = await freshBearer(urls.gateway);
   const through = await httpLoad({
     label: 'gateway → did-service create-vc',
     url: `${urls.gateway}/v2/did/create-vc`,
