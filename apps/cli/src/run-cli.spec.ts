@@ -558,7 +558,7 @@ describe('runCli: credentials', () => {
     );
   });
 
-  it('vc offer asks for an OpenID4VCI offer with the claims and prints the URI and tx code', async () => {
+  it('vc offer asks for an OpenID4VCI offer (with a tx code unless --no-tx-code) with the claims and prints the URI and tx code', async () => {
     const calls: unknown[] = [];
     const offer = {
       credentialOfferUri:
@@ -570,7 +570,7 @@ describe('runCli: credentials', () => {
       did: { credentialOffer: async (p: unknown) => (calls.push(p), offer) },
     };
     const env = { ITP_TOKEN: 'jwt' };
-    const text = await run(['vc', 'offer', '--tx-code', '--claim', 'name=Demo User'], {
+    const text = await run(['vc', 'offer', '--claim', 'name=Demo User'], {
       env,
       client,
     });
@@ -579,12 +579,17 @@ describe('runCli: credentials', () => {
     expect(text.stdout).toContain('txCode              123456\n');
     expect(text.stdout).toMatch(/[█▀▄]{7}/); // the QR code, in text blocks
     expect(text.stderr).toContain('the wallet asks for the tx code');
-    const json = await run(['vc', 'offer', '--json'], { env, client });
+    const json = await run(['vc', 'offer', '--no-tx-code', '--json'], { env, client });
     expect(JSON.parse(json.stdout)).toEqual(offer);
+    await run(['vc', 'offer', '--tx-code'], { env, client }); // the default, said explicitly
     expect(calls).toEqual([
       { txCode: true, userInfo: { name: 'Demo User' } },
       { txCode: false, userInfo: {} },
+      { txCode: true, userInfo: {} },
     ]);
+    const both = await run(['vc', 'offer', '--tx-code', '--no-tx-code'], { env, client });
+    expect(both.code).toBe(2);
+    expect(calls).toHaveLength(3);
     const noToken = await run(['vc', 'offer'], { client });
     expect(noToken.code).toBe(2);
   });

@@ -57,10 +57,10 @@ DIDs, credentials and presentations
   did issuers | did verifiers        the platform's issuer / verifier DIDs
   vc issue --holder <did> [--issuer <did>] [--claim <name>=<value> …] [--claims <file|->]
         a credential for the token's user (needs --token); default issuer: the first listed
-  vc offer [--tx-code] [--claim <name>=<value> …] [--claims <file|->]
+  vc offer [--no-tx-code] [--claim <name>=<value> …] [--claims <file|->]
         an OpenID4VCI offer for the token's user (needs --token): the openid-credential-offer://
-        URI (and its QR code) a standard wallet scans, once within 5 minutes; --tx-code: a code
-        the user types in
+        URI (and its QR code) a standard wallet scans, once within 5 minutes, and the tx code the
+        user types in; --no-tx-code: none (whoever scans it first gets the credential)
   vc verify <file|->                 exit 1 when it does not verify
   vc revoke <file|->
         revokes the credential for good (needs the --token of the user it was issued to): the

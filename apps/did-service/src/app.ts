@@ -36,6 +36,7 @@ import { didRouter } from './http/did-router.js';
 import { oid4vciRouter } from './http/oid4vci-router.js';
 import { Oid4vciIssuance } from './oid4vci/oid4vci-issuance.js';
 import { Oid4vciStore } from './oid4vci/oid4vci-store.js';
+import { PerAddressLimit } from './oid4vci/per-address-limit.js';
 import { internalRouter } from './http/internal-router.js';
 import { resolveSecrets } from './secrets.js';
 import { CredentialStatusChecker } from './status/credential-status.js';
@@ -204,7 +205,7 @@ async function wireDidService(
     store: oid4vciStore,
     credentials,
     resolveDid: (did) => agent.resolveDid({ didUrl: did }),
-    activeUsers: users.activeUsers,
+    accounts: users.activeUsers,
     logger,
     ...(overrides.now ? { now: overrides.now } : {}),
   });
@@ -223,9 +224,24 @@ async function wireDidService(
     .addReadinessCheck(serviceReadinessCheck('token-rpc', config.TOKEN_RPC_INTERNAL_URL))
     .addReadinessCheck(serviceReadinessCheck('auth-service', config.AUTH_SERVICE_INTERNAL_URL));
 
+  // The client address (per-address limits) as the gateway's hop reports it.
+  service.app.set('trust proxy', config.TRUST_PROXY);
   // The wallet-facing OpenID4VCI routes first: their own body parsers and OAuth error shape.
   service.app.use(
-    oid4vciRouter({ issuance: oid4vci, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger }),
+    oid4vciRouter({
+      issuance: oid4vci,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      logger,
+      ...(config.OID4VCI_NONCES_PER_IP_PER_MINUTE > 0
+        ? {
+            noncesPerAddress: new PerAddressLimit(kv, {
+              name: 'oid4vci-nonce',
+              max: config.OID4VCI_NONCES_PER_IP_PER_MINUTE,
+              windowMs: 60_000,
+            }),
+          }
+        : {}),
+    }),
   );
   service.app.use(
     didRouter({

@@ -39,6 +39,8 @@ describe('did-service config', () => {
     expect(config.VC_LIFETIME_SECONDS).toBe(90 * 24 * 3600);
     expect(config.USER_STATUS_CACHE_MS).toBe(5_000);
     expect(config.STEP_UP_MAX_AGE_SECONDS).toBe(300);
+    expect(config.OID4VCI_NONCES_PER_IP_PER_MINUTE).toBe(60);
+    expect(config.TRUST_PROXY).toBe(false);
   });
 
   it('reads STEP_UP_MAX_AGE_SECONDS: whole seconds, 1 to 86400', () => {

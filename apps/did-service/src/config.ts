@@ -7,6 +7,7 @@ import {
   internalListenerConfigShape,
   internalTokenSetting,
   retiredInternalApiTokenSetting,
+  trustProxySetting,
 } from '@itp/service-kit';
 import { storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
@@ -149,6 +150,13 @@ export const didServiceConfigSchema = z
      * is at most this old; an older one is a 401 `insufficient_user_authentication`.
      */
     STEP_UP_MAX_AGE_SECONDS: positiveInt.max(86_400).default(300),
+    /**
+     * OpenID4VCI nonce endpoint (`POST /v2/did/oid4vci/nonce`, anonymous): c_nonces per client
+     * address and minute; over it 429 with Retry-After. 0 = no limit.
+     */
+    OID4VCI_NONCES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+    /** Which peers may report the client address in X-Forwarded-For (the gateway's hop). */
+    TRUST_PROXY: trustProxySetting,
     /** Timeout of one call to token-rpc. */
     WALLET_TIMEOUT_MS: positiveInt.default(10_000),
     /**

@@ -32,10 +32,11 @@ export const oid4vciSuite: Suite = ({ stack }) => {
       const key = await newDidJwkKey();
       const wallet = oid4vciWallet(key, { allowInsecureUrls: true });
 
-      // The user's app asks for an offer (with a transaction code the user types into the wallet).
+      // The user's app asks for an offer; it comes with a transaction code (the default) that the
+      // user types into the wallet.
       const offered = await post(
         `${gw}/v2/did/credential-offer`,
-        { txCode: true, userInfo: { name: DEMO_USER.name } },
+        { userInfo: { name: DEMO_USER.name } },
         bearer,
       );
       expect(offered.status).toBe(200);

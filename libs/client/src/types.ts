@@ -137,8 +137,9 @@ export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
 export type { RevokeVcResult };
 
 /**
- * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10): `txCode` true asks for a numeric
- * transaction code the user types into the wallet; `userInfo` the credential's profile claims.
+ * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10): `txCode` (default true) asks for a
+ * numeric transaction code the user types into the wallet, `false` opts out (whoever scans the
+ * offer first redeems it); `userInfo` the credential's profile claims.
  */
 export interface CredentialOfferParams {
   txCode?: boolean;

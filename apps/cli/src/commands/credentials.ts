@@ -98,22 +98,26 @@ export const vcIssueCommand: Command = {
 /**
  * `itp vc offer`: an OpenID4VCI credential offer for the token's user (docs/api.md §10): the
  * `openid-credential-offer://` URI a standard wallet scans (redeemable once, 5 minutes), drawn as a
- * QR code in the terminal (text output), and, with --tx-code, the code the user types into the
- * wallet.
+ * QR code in the terminal (text output), and the tx code the user types into the wallet (asked for
+ * by default; `--no-tx-code` opts out, `--tx-code` is accepted and changes nothing).
  */
 export const vcOfferCommand: Command = {
   words: ['vc', 'offer'],
   options: {
     'tx-code': { type: 'boolean' },
+    'no-tx-code': { type: 'boolean' },
     claim: { type: 'string', multiple: true },
     claims: { type: 'string' },
   },
   async run(ctx) {
     positionals(ctx, []);
     requireToken(ctx, 'vc offer');
+    const noTxCode = flag(ctx.values, 'no-tx-code');
+    if (noTxCode && flag(ctx.values, 'tx-code'))
+      throw new UsageError('--tx-code and --no-tx-code exclude each other');
     const userInfo = await userInfoOf(ctx);
     const offer = await ctx.client.did.credentialOffer({
-      txCode: flag(ctx.values, 'tx-code'),
+      txCode: !noTxCode,
       userInfo: userInfo as Record<string, string | number | boolean>,
     });
     // Loaded on first use (only this command draws a QR code); plain text blocks, no colours.

@@ -1,13 +1,23 @@
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
+import { TooManyRequestsError } from '@itp/errors';
 import { jsonBody, oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
 import { OID4VCI_ISSUER_PATH, type Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
 import { Oid4vciError } from '../oid4vci/oid4vci-error.js';
+import type { PerAddressLimit } from '../oid4vci/per-address-limit.js';
 
 export interface Oid4vciRouterDeps {
   issuance: Oid4vciIssuance;
   bodyLimitBytes: number;
   logger: Logger;
+  /**
+   * The nonce endpoint's limit per client address (OID4VCI_NONCES_PER_IP_PER_MINUTE): an
+   * anonymous caller cannot fill Redis with c_nonces. Absent: off.
+   */
+  noncesPerAddress?: PerAddressLimit;
 }
+
+/** The caller's address as express determined it (honouring TRUST_PROXY). */
+const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** Where a wallet looks for the metadata of the issuer `<origin>/v2/did/oid4vci` (RFC 8615 path insertion). */
 export const OID4VCI_WELL_KNOWN_PATHS = {
@@ -15,8 +25,21 @@ export const OID4VCI_WELL_KNOWN_PATHS = {
   authorizationServer: `/.well-known/oauth-authorization-server${OID4VCI_ISSUER_PATH}`,
 } as const;
 
-/** The router's own refusals (Oid4vciError); a 401 names the error in `WWW-Authenticate`. */
+/**
+ * The router's own refusals (Oid4vciError); a 401 names the error in `WWW-Authenticate`. A limit
+ * (TooManyRequestsError) is 429 `slow_down` with Retry-After.
+ */
 function oid4vciRefusal(err: unknown): OAuthRefusal | undefined {
+  if (err instanceof TooManyRequestsError) {
+    return {
+      status: 429,
+      body: {
+        error: 'slow_down',
+        error_description: `Too many requests from this address; try again in ${err.retryAfterSeconds} s`,
+      },
+      headers: { 'Retry-After': String(err.retryAfterSeconds) },
+    };
+  }
   if (!(err instanceof Oid4vciError)) return undefined;
   return {
     status: err.status,
@@ -81,7 +104,8 @@ export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
     res.json(answer);
   });
 
-  router.post(`${base}/nonce`, async (_req, res) => {
+  router.post(`${base}/nonce`, async (req, res) => {
+    await deps.noncesPerAddress?.take(clientAddress(req));
     res.setHeader('Cache-Control', 'no-store');
     res.json(await issuance.nonce());
   });

@@ -10,7 +10,7 @@ import {
   type RequestLike,
 } from '@openid4vc/oauth2';
 import { Openid4vciIssuer, Openid4vciVersion } from '@openid4vc/openid4vci';
-import { UnauthorizedError } from '@itp/errors';
+import type { AccountEpoch } from '@itp/auth-jwt';
 import {
   OID4VCI_TX_CODE_LENGTH,
   type CredentialOfferRequest,
@@ -22,10 +22,9 @@ import {
   type IssueCredentialDeps,
 } from '../credentials/issue-credential.js';
 import { canonicalDid } from '../dids/did-ethr.js';
-import type { ActiveUsers } from '../users/active-users.js';
 import { ITP_CREDENTIAL_TYPES } from '../oid4vp/oid4vp-constants.js';
 import { Oid4vciError, invalidGrant, invalidNonce, invalidToken } from './oid4vci-error.js';
-import type { Oid4vciStore } from './oid4vci-store.js';
+import type { Oid4vciGrant, Oid4vciStore } from './oid4vci-store.js';
 import { proofJwtVerifier, type ResolveDid } from './proof-keys.js';
 
 /** The one credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
@@ -37,8 +36,16 @@ export const OID4VCI_ISSUER_PATH = '/v2/did/oid4vci';
 /** Lifetimes (seconds): the offer and its pre-authorized code, the access token, a c_nonce. */
 export const OID4VCI_LIFETIMES = { offer: 300, accessToken: 300, nonce: 300 } as const;
 
-/** Wrong transaction codes a pre-authorized code survives; the next one drops it. */
-export const MAX_FAILED_TX_CODES = 2;
+/**
+ * tx_code attempts a pre-authorized code gets: each attempt is counted (one atomic INCR) before its
+ * tx_code is compared, a later one is refused without comparing, and the last allowed one, when
+ * wrong, drops the code. So a code survives two wrong tx_codes, not three — also when 50 guesses
+ * arrive at once on several replicas.
+ */
+export const MAX_TX_CODE_ATTEMPTS = 3;
+
+/** How far a key proof's `iat` may be from the issuer's clock, either way (seconds). */
+export const PROOF_IAT_MAX_SKEW_SECONDS = 300;
 
 /** A pre-authorized code, an offer id, an access token, a c_nonce: 256 random bits. */
 const randomId = () => randomBytes(32).toString('base64url');
@@ -54,9 +61,19 @@ export interface Oid4vciIssuanceDeps {
   >;
   /** The proof keys' DIDs (did:key, did:jwk, did:ethr): the agent's resolver. */
   resolveDid: ResolveDid;
-  activeUsers: ActiveUsers;
+  /**
+   * The user's account (auth-service's users/status, cached briefly: ActiveUsers): an offer made
+   * before the user's `tokensValidAfter` (a password reset, a disable, a logout everywhere), or
+   * for a user who is no longer active, is not redeemed and gets no credential.
+   */
+  accounts: AccountEpochs;
   logger?: Logger;
   now?: () => number;
+}
+
+/** Where the issuance reads a user's account state (did-service's ActiveUsers). */
+export interface AccountEpochs {
+  epochOf(userId: string): Promise<AccountEpoch>;
 }
 
 /** The request as the protocol library reads it (headers for DPoP / client attestation). */
@@ -69,8 +86,8 @@ export interface IncomingRequest {
 /**
  * OpenID4VCI 1.0, pre-authorized code flow (contract §10, docs/api.md §10), with the OpenWallet
  * Foundation's `@openid4vc/openid4vci` / `@openid4vc/oauth2` for the protocol: the logged-in user
- * asks for an offer; the wallet fetches it once, redeems the one-time code (5 minutes, optional
- * tx_code) at the token endpoint, takes a c_nonce, proves its key with an `openid4vci-proof+jwt`
+ * asks for an offer; the wallet fetches it once, redeems the one-time code (5 minutes, a tx_code
+ * unless the offer opted out) at the token endpoint, takes a c_nonce, proves its key with an `openid4vci-proof+jwt`
  * whose `kid` is a DID URL (did:key, did:jwk, did:ethr), and receives a Profile VC issued to
  * that DID for the user, signed by this service's issuer DID with a status entry (§7).
  */
@@ -176,15 +193,16 @@ export class Oid4vciIssuance {
       credentialOfferUri: offerUri,
     });
     const ttlMs = OID4VCI_LIFETIMES.offer * 1000;
+    const now = this.now();
     await this.deps.store.putCode(
       code,
       {
         userId,
         userInfo: request.userInfo,
         offerId,
+        offerCreatedAt: now,
         ...(txCode ? { txCode } : {}),
-        failedTxCodes: 0,
-        expiresAt: this.now() + ttlMs,
+        expiresAt: now + ttlMs,
       },
       ttlMs,
     );
@@ -214,9 +232,11 @@ export class Oid4vciIssuance {
   /**
    * The token endpoint (RFC 6749 §5, OpenID4VCI 1.0 §6): the pre-authorized code grant only. The
    * code is redeemed once (on every replica; also after Redis lost its data: SQL mark), within 5
-   * minutes, with the right tx_code when one was given (a wrong one → invalid_grant; after
-   * MAX_FAILED_TX_CODES + 1 wrong ones the code is dropped). Answers a Bearer access token for one
-   * credential of that offer.
+   * minutes, with the right tx_code when one was given, for a user who is still active and whose
+   * `tokensValidAfter` is not after the offer (else invalid_grant). Each tx_code attempt is
+   * counted atomically before it is compared: at most MAX_TX_CODE_ATTEMPTS are compared, the last
+   * of them, when wrong, drops the code, and later ones are refused uncompared. Answers a Bearer
+   * access token for one credential of that offer.
    */
   async token(body: Record<string, unknown>, request: IncomingRequest) {
     const requestLike = toRequestLike(request);
@@ -237,20 +257,25 @@ export class Oid4vciIssuance {
     const stored = await this.deps.store.readCode(code);
     if (!stored) throw invalidGrant();
     const record = stored.value;
-    const now = this.now();
-    const wrongTxCode =
-      record.txCode !== undefined &&
-      parsed.grant.txCode !== undefined &&
-      !sameText(parsed.grant.txCode, record.txCode);
-    if (wrongTxCode) {
-      const failed = record.failedTxCodes + 1;
-      await this.deps.store.replaceCode(
+    const txCode = parsed.grant.txCode;
+    if (record.txCode !== undefined && txCode !== undefined) {
+      // The attempt's number decides, not the record read above (concurrent requests all read
+      // the same one): the INCR is the one atomic step every replica shares.
+      const attempt = await this.deps.store.countTxCodeAttempt(
         code,
-        stored,
-        failed > MAX_FAILED_TX_CODES ? null : { ...record, failedTxCodes: failed },
+        OID4VCI_LIFETIMES.offer * 1000,
       );
-      throw invalidGrant('Wrong tx_code');
+      if (attempt > MAX_TX_CODE_ATTEMPTS) {
+        await this.deps.store.dropCode(code);
+        throw invalidGrant('Too many wrong tx_codes: the code is no longer valid');
+      }
+      if (!sameText(txCode, record.txCode)) {
+        if (attempt >= MAX_TX_CODE_ATTEMPTS) await this.deps.store.dropCode(code);
+        this.deps.logger?.info({ offerId: record.offerId, attempt }, 'wrong tx_code');
+        throw invalidGrant('Wrong tx_code');
+      }
     }
+    const now = this.now();
     await this.library_(() =>
       this.authorizationServer.verifyPreAuthorizedCodeAccessTokenRequest({
         grant: parsed.grant as never,
@@ -263,10 +288,16 @@ export class Oid4vciIssuance {
         authorizationServerMetadata: this.authorizationServerMetadata(),
       }),
     );
+    if (!(await this.offerStillCurrent(record))) {
+      await this.deps.store.dropCode(code);
+      throw invalidGrant(
+        'The offer was ended by a password reset, a disable or a logout everywhere',
+      );
+    }
     // The first redemption wins, on any replica, also when Redis comes back with the code.
     if (!(await this.deps.store.markUsed('code', code, record.expiresAt, now)))
       throw invalidGrant();
-    await this.deps.store.replaceCode(code, stored, null);
+    await this.deps.store.dropCode(code);
     const accessToken = randomId();
     const ttlMs = OID4VCI_LIFETIMES.accessToken * 1000;
     await this.deps.store.putAccessToken(
@@ -275,6 +306,7 @@ export class Oid4vciIssuance {
         userId: record.userId,
         userInfo: record.userInfo,
         offerId: record.offerId,
+        offerCreatedAt: offerCreatedAt(record),
         expiresAt: now + ttlMs,
       },
       ttlMs,
@@ -285,6 +317,15 @@ export class Oid4vciIssuance {
       token_type: 'Bearer' as const,
       expires_in: OID4VCI_LIFETIMES.accessToken,
     };
+  }
+
+  /**
+   * Whether the offer of `grant` still stands for its user: the user is active and their epoch
+   * (`tokensValidAfter`, epoch seconds) is not after the moment the offer was made.
+   */
+  private async offerStillCurrent(grant: Oid4vciGrant & { expiresAt: number }): Promise<boolean> {
+    const account = await this.deps.accounts.epochOf(grant.userId);
+    return account.active && offerCreatedAt(grant) >= account.tokensValidAfter * 1000;
   }
 
   /** The nonce endpoint (OpenID4VCI 1.0 §7): a fresh c_nonce, one-time, 5 minutes. */
@@ -356,19 +397,22 @@ export class Oid4vciIssuance {
     if (verified.signer.method !== 'did') {
       throw new Oid4vciError(400, 'invalid_proof', 'The proof kid must be a DID URL');
     }
+    const iat = verified.payload.iat;
+    if (typeof iat !== 'number' || Math.abs(now / 1000 - iat) > PROOF_IAT_MAX_SKEW_SECONDS) {
+      throw new Oid4vciError(
+        400,
+        'invalid_proof',
+        `The proof's iat must be within ${PROOF_IAT_MAX_SKEW_SECONDS} seconds of the issuer's time`,
+      );
+    }
     const did = verified.signer.didUrl.split('#')[0] ?? '';
     const holder = did.startsWith('did:ethr:') ? canonicalDid(did) : did;
-    try {
-      await this.deps.activeUsers.assertActive(grant.userId);
-    } catch (err) {
-      if (err instanceof UnauthorizedError) {
-        throw new Oid4vciError(
-          400,
-          'credential_request_denied',
-          'The credential can no longer be issued',
-        );
-      }
-      throw err;
+    if (!(await this.offerStillCurrent(grant))) {
+      throw new Oid4vciError(
+        400,
+        'credential_request_denied',
+        'The credential can no longer be issued: the user was disabled, or a password reset or a logout everywhere ended the offer',
+      );
     }
     // One credential per access token: of concurrent requests only one is answered.
     if (!(await this.deps.store.spendAccessToken(token, stored))) throw invalidToken();
@@ -408,6 +452,11 @@ export class Oid4vciIssuance {
       return rethrow(err);
     }
   }
+}
+
+/** When the offer of a code or token was made; records from before it was kept: from the expiry. */
+function offerCreatedAt(grant: Oid4vciGrant & { expiresAt: number }): number {
+  return grant.offerCreatedAt ?? grant.expiresAt - OID4VCI_LIFETIMES.offer * 1000;
 }
 
 /** Compares two short texts in constant time for their length. */

@@ -9,14 +9,17 @@ export interface Oid4vciGrant {
   userInfo: CredentialOfferRequest['userInfo'];
   /** The offer it came from (logs, one credential per offer). */
   offerId: string;
+  /**
+   * When the offer was made (epoch ms): a password reset, a disable or a logout everywhere after
+   * it (the user's `tokensValidAfter`) ends it. Absent in records written before it was kept.
+   */
+  offerCreatedAt?: number;
 }
 
 /** A pre-authorized code, kept under the hash of the code. */
 export interface PreAuthorizedCodeRecord extends Oid4vciGrant {
   /** The transaction code the user was given (absent: none asked for). */
   txCode?: string;
-  /** Wrong transaction codes so far; the code is dropped at the limit. */
-  failedTxCodes: number;
   /** Epoch ms. */
   expiresAt: number;
 }
@@ -38,8 +41,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /**
  * The OpenID4VCI state of did-service in its KvStore (`did:oid4vci:*`; every replica serves every
  * step): offers (fetched once), pre-authorized codes, access tokens and c_nonces. Codes, tokens
- * and nonces are stored under their SHA-256 only. Every one-time rule is one atomic Redis step
- * (getDel or compare-and-swap), and a redeemed code or a spent nonce is also marked in SQL
+ * and nonces are stored under their SHA-256 only. Every one-time or counted rule is one atomic
+ * Redis step (getDel, compare-and-swap, or an INCR whose answer decides: tx_code attempts), and a
+ * redeemed code or a spent nonce is also marked in SQL
  * (`did_oid4vci_uses`), so a Redis that restarts empty or from an older snapshot cannot make
  * one usable again (docs/adr/0019).
  */
@@ -68,20 +72,19 @@ export class Oid4vciStore {
     return raw === null ? undefined : { raw, value: JSON.parse(raw) as PreAuthorizedCodeRecord };
   }
 
+  /** Drops the code (redeemed, burned by wrong tx_codes, or ended with the account). */
+  async dropCode(code: string): Promise<void> {
+    await this.kv.del(this.codeKey(code));
+  }
+
   /**
-   * Replaces the code record read as `current` (keeping its TTL), or deletes it (`next` null);
-   * false when it changed meanwhile (another request got there first).
+   * Counts one tx_code attempt on `code` and answers its number (1 for the first), one atomic INCR
+   * on every replica: the caller compares the tx_code only when the number is within the limit, so
+   * concurrent guesses never get more comparisons than the limit. The counter outlives the code
+   * (`ttlMs`, set by the first attempt).
    */
-  replaceCode(
-    code: string,
-    current: Stored<PreAuthorizedCodeRecord>,
-    next: PreAuthorizedCodeRecord | null,
-  ): Promise<boolean> {
-    return this.kv.compareAndSwap(
-      this.codeKey(code),
-      current.raw,
-      next === null ? null : JSON.stringify(next),
-    );
+  countTxCodeAttempt(code: string, ttlMs: number): Promise<number> {
+    return this.kv.incr(`oid4vci:tx-attempts:${sha256(code)}`, { ttlMs });
   }
 
   async putAccessToken(token: string, record: AccessTokenRecord, ttlMs: number): Promise<void> {

@@ -11,10 +11,20 @@ import {
 } from '../testing/did-harness.js';
 import { newDidJwkKey, oid4vciTestWallet, type WalletKey } from '../testing/oid4vci-wallet.js';
 import { thirdPartyResolver } from '../testing/third-party-resolver.js';
-import { ITP_PROFILE_CONFIGURATION_ID } from './oid4vci-issuance.js';
+import { nextTokensValidAfter } from '@itp/auth-jwt';
+import { ITP_PROFILE_CONFIGURATION_ID, MAX_TX_CODE_ATTEMPTS } from './oid4vci-issuance.js';
 
 const ISSUER = `${HARNESS_PUBLIC_URL}/v2/did/oid4vci`;
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+/** A 6-digit tx_code that is not `right`. */
+const otherTxCode = (right: string) => (right === '000000' ? '000001' : '000000');
+
+/** `count` distinct 6-digit tx_codes, none of them `right`. */
+const wrongTxCodes = (right: string, count: number) =>
+  Array.from({ length: count + 1 }, (_, i) => String(i).padStart(6, '0'))
+    .filter((guess) => guess !== right)
+    .slice(0, count);
 
 describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
   let h: DidHarness;
@@ -44,8 +54,11 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
     return { code, txCode: res.body.txCode as string | undefined };
   };
 
-  const redeem = async (fields: Record<string, string>): Promise<HttpAnswer> => {
-    const res = await fetch(`${h.url}/v2/did/oid4vci/token`, {
+  const redeem = async (
+    fields: Record<string, string>,
+    serviceUrl = h.url,
+  ): Promise<HttpAnswer> => {
+    const res = await fetch(`${serviceUrl}/v2/did/oid4vci/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: PRE_AUTHORIZED, ...fields }).toString(),
@@ -60,8 +73,15 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
     return res.body.access_token as string;
   };
 
+  /** POST nonce, from `address` when given (X-Forwarded-For of the gateway's hop). */
+  const askNonce = (address?: string) =>
+    fetch(`${h.url}/v2/did/oid4vci/nonce`, {
+      method: 'POST',
+      headers: address ? { 'x-forwarded-for': address } : {},
+    });
+
   const newNonce = async () => {
-    const res = await fetch(`${h.url}/v2/did/oid4vci/nonce`, { method: 'POST' });
+    const res = await askNonce();
     expect(res.status).toBe(200);
     return ((await res.json()) as { c_nonce: string }).c_nonce;
   };
@@ -70,7 +90,7 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
   const proof = (
     key: WalletKey,
     claims: { nonce?: string; aud?: string },
-    options: { kid?: string; signWith?: WalletKey; typ?: string } = {},
+    options: { kid?: string; signWith?: WalletKey; typ?: string; iat?: number } = {},
   ) =>
     new SignJWT({ aud: ISSUER, ...claims })
       .setProtectedHeader({
@@ -78,7 +98,7 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
         typ: options.typ ?? 'openid4vci-proof+jwt',
         kid: options.kid ?? key.kid,
       })
-      .setIssuedAt()
+      .setIssuedAt(options.iat)
       .sign((options.signWith ?? key).privateKey);
 
   const requestCredential = async (
@@ -97,7 +117,16 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
   };
 
   beforeAll(async () => {
-    h = await startDidHarness({}, { now: () => Date.now() + skewMs });
+    h = await startDidHarness(
+      {
+        // The spec plays the gateway's hop (X-Forwarded-For) for the nonce limit.
+        TRUST_PROXY: 'loopback',
+        // Every users/status answer fresh: an epoch the stand-in moves counts at once (the
+        // cache itself: users/active-users.spec.ts).
+        USER_STATUS_CACHE_MS: '0',
+      },
+      { now: () => Date.now() + skewMs },
+    );
   });
   afterAll(() => h.close());
 
@@ -227,12 +256,23 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       expect(res.status).toBe(400);
     });
 
-    it('answers no txCode unless asked', async () => {
-      const res = await createOffer('dora');
-      expect(res.status).toBe(200);
-      expect(res.body.txCode).toBeUndefined();
-      const offer = await fetchOffer(res.body.credentialOfferUri);
-      expect(offer.body.grants[PRE_AUTHORIZED].tx_code).toBeUndefined();
+    it('asks for a tx_code by default; { txCode: false } opts out', async () => {
+      const byDefault = await createOffer('dora');
+      expect(byDefault.status).toBe(200);
+      expect(byDefault.body.txCode).toMatch(/^[0-9]{6}$/);
+      const offer = await fetchOffer(byDefault.body.credentialOfferUri);
+      expect(offer.body.grants[PRE_AUTHORIZED].tx_code).toMatchObject({
+        input_mode: 'numeric',
+        length: 6,
+      });
+      const code = offer.body.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string;
+      expect((await redeem({ 'pre-authorized_code': code })).body.error).toBe('invalid_request');
+
+      const without = await createOffer('dora', { txCode: false });
+      expect(without.status).toBe(200);
+      expect(without.body.txCode).toBeUndefined();
+      const plain = await fetchOffer(without.body.credentialOfferUri);
+      expect(plain.body.grants[PRE_AUTHORIZED].tx_code).toBeUndefined();
     });
 
     it('the offer is answered once: a second GET (or an unknown id) is 404 invalid_request', async () => {
@@ -311,19 +351,31 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
 
     it('refuses a wrong tx_code; the code survives two wrong ones, not three', async () => {
       const first = await newCode('dora', true);
-      const wrong = first.txCode === '000000' ? '000001' : '000000';
+      const wrong = otherTxCode(first.txCode!);
       const refused = await redeem({ 'pre-authorized_code': first.code, tx_code: wrong });
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toBe('invalid_grant');
-      // Without the tx_code at all: invalid_request (OpenID4VCI 1.0 §6.3).
+      expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'Wrong tx_code' });
+      // Without the tx_code at all: invalid_request (OpenID4VCI 1.0 §6.3), not an attempt.
       const missing = await redeem({ 'pre-authorized_code': first.code });
       expect(missing.body.error).toBe('invalid_request');
       const right = await redeem({ 'pre-authorized_code': first.code, tx_code: first.txCode! });
       expect(right.status).toBe(200);
 
+      // Two mistakes, then the right one: still redeemed (the user mistyped twice).
+      const typo = await newCode('dora', true);
+      for (let i = 0; i < MAX_TX_CODE_ATTEMPTS - 1; i += 1) {
+        const res = await redeem({
+          'pre-authorized_code': typo.code,
+          tx_code: otherTxCode(typo.txCode!),
+        });
+        expect(res.body.error_description).toBe('Wrong tx_code');
+      }
+      const third = await redeem({ 'pre-authorized_code': typo.code, tx_code: typo.txCode! });
+      expect(third.status).toBe(200);
+
       const second = await newCode('dora', true);
-      const other = second.txCode === '000000' ? '000001' : '000000';
-      for (let i = 0; i < 3; i += 1) {
+      const other = otherTxCode(second.txCode!);
+      for (let i = 0; i < MAX_TX_CODE_ATTEMPTS; i += 1) {
         const res = await redeem({ 'pre-authorized_code': second.code, tx_code: other });
         expect(res.body.error).toBe('invalid_grant');
       }
@@ -331,10 +383,194 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       expect(late.body.error).toBe('invalid_grant');
     });
 
+    describe('tx_code attempts cannot be raced (one atomic count per attempt, real Redis)', () => {
+      /** How many answers say their tx_code was compared and wrong. */
+      const comparedWrong = (answers: HttpAnswer[]) =>
+        answers.filter((a) => a.body.error_description === 'Wrong tx_code').length;
+
+      it('40 concurrent wrong tx_codes get 3 comparisons; the right one after them is refused', async () => {
+        const { code, txCode } = await newCode('dora', true);
+        const answers = await Promise.all(
+          wrongTxCodes(txCode!, 40).map((guess) =>
+            redeem({ 'pre-authorized_code': code, tx_code: guess }),
+          ),
+        );
+        expect(answers.every((a) => a.status === 400 && a.body.error === 'invalid_grant')).toBe(
+          true,
+        );
+        expect(comparedWrong(answers)).toBe(MAX_TX_CODE_ATTEMPTS);
+        const right = await redeem({ 'pre-authorized_code': code, tx_code: txCode! });
+        expect(right.status).toBe(400);
+        expect(right.body.error).toBe('invalid_grant');
+      });
+
+      it('of 50 concurrent attempts with the right one 30th, at most 3 are compared and the right one only redeems among them', async () => {
+        for (let round = 0; round < 3; round += 1) {
+          const { code, txCode } = await newCode('dora', true);
+          const guesses = wrongTxCodes(txCode!, 49);
+          guesses.splice(29, 0, txCode!);
+          const answers = await Promise.all(
+            guesses.map((guess) => redeem({ 'pre-authorized_code': code, tx_code: guess })),
+          );
+          const redeemed = answers.filter((a) => a.status === 200);
+          expect(redeemed.length).toBeLessThanOrEqual(1);
+          // Every comparison is one of the first three attempts: a redemption takes one of them.
+          expect(comparedWrong(answers) + redeemed.length).toBeLessThanOrEqual(
+            MAX_TX_CODE_ATTEMPTS,
+          );
+          expect(answers[29]!.status === 200).toBe(redeemed.length === 1);
+          expect((await redeem({ 'pre-authorized_code': code, tx_code: txCode! })).status).toBe(
+            400,
+          );
+        }
+      });
+
+      it('two replicas share the count: 40 wrong tx_codes spread over both, then the right one on either is refused', async () => {
+        const replica = await h.buildWith({ TRUST_PROXY: 'loopback', USER_STATUS_CACHE_MS: '0' });
+        try {
+          const { url: replicaUrl } = await replica.service.listen();
+          const { code, txCode } = await newCode('dora', true);
+          const answers = await Promise.all(
+            wrongTxCodes(txCode!, 40).map((guess, i) =>
+              redeem({ 'pre-authorized_code': code, tx_code: guess }, i % 2 ? replicaUrl : h.url),
+            ),
+          );
+          expect(comparedWrong(answers)).toBe(MAX_TX_CODE_ATTEMPTS);
+          for (const url of [replicaUrl, h.url]) {
+            const right = await redeem({ 'pre-authorized_code': code, tx_code: txCode! }, url);
+            expect(right.body.error).toBe('invalid_grant');
+          }
+
+          // The path after a mistake, across replicas: one wrong on each, the right one redeems.
+          const retry = await newCode('dora', true);
+          for (const url of [h.url, replicaUrl]) {
+            const res = await redeem(
+              { 'pre-authorized_code': retry.code, tx_code: otherTxCode(retry.txCode!) },
+              url,
+            );
+            expect(res.body.error_description).toBe('Wrong tx_code');
+          }
+          const ok = await redeem(
+            { 'pre-authorized_code': retry.code, tx_code: retry.txCode! },
+            replicaUrl,
+          );
+          expect(ok.status).toBe(200);
+        } finally {
+          await replica.service.close();
+        }
+      });
+    });
+
     it('refuses an unknown code and answers other grant types unsupported_grant_type', async () => {
       expect((await redeem({ 'pre-authorized_code': 'nope' })).body.error).toBe('invalid_grant');
       const res = await redeem({ grant_type: 'authorization_code', code: 'x' });
       expect(res.body.error).toBe('unsupported_grant_type');
+    });
+  });
+
+  describe('offers end with the account (a reset, a disable or a logout everywhere)', () => {
+    /** The user's epoch moved now, as auth-service moves it; answers it (Unix seconds). */
+    const moveEpoch = (user: string) => {
+      const epoch = nextTokensValidAfter(Date.now());
+      h.auth.setTokensValidAfter(user, epoch);
+      return epoch;
+    };
+
+    /** An offer made now with a login at `epoch` (auth-service dates it at or after the epoch). */
+    const offerAfter = async (user: string, epoch: number) => {
+      const bearerAfter = {
+        authorization: `Bearer ${await h.auth.tokenFor(user, { issuedAt: epoch })}`,
+      };
+      const res = await h.post(
+        '/v2/did/credential-offer',
+        { txCode: false, userInfo: { name: user } },
+        bearerAfter,
+      );
+      expect(res.status).toBe(200);
+      const offer = await fetchOffer(res.body.credentialOfferUri);
+      return offer.body.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string;
+    };
+
+    it('an offer made before the epoch moved is not redeemed (invalid_grant); a new offer after is', async () => {
+      const { code } = await newCode('erin');
+      const epoch = moveEpoch('erin');
+      const refused = await redeem({ 'pre-authorized_code': code });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/password reset/),
+      });
+      // The offer is gone for good (the code was dropped).
+      expect(await h.app.oid4vciStore.readCode(code)).toBeUndefined();
+
+      // The service's clock in the second of the epoch (no waiting): the new offer redeems.
+      skewMs = Math.max(0, epoch * 1000 - Date.now());
+      try {
+        const fresh = await offerAfter('erin', epoch);
+        expect((await redeem({ 'pre-authorized_code': fresh })).status).toBe(200);
+      } finally {
+        skewMs = 0;
+      }
+    });
+
+    it('a code redeemed before the epoch moved gets no credential (credential_request_denied)', async () => {
+      const key = await newDidJwkKey();
+      const token = await accessToken('fred');
+      moveEpoch('fred');
+      const res = await requestCredential(token, [await proof(key, { nonce: await newNonce() })]);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('credential_request_denied');
+    });
+
+    it('a disabled user’s offer is not redeemed', async () => {
+      const { code } = await newCode('gina');
+      h.auth.setActive('gina', false);
+      try {
+        expect((await redeem({ 'pre-authorized_code': code })).body.error).toBe('invalid_grant');
+      } finally {
+        h.auth.setActive('gina', true);
+      }
+    });
+  });
+
+  describe('nonce endpoint', () => {
+    it('answers OID4VCI_NONCES_PER_IP_PER_MINUTE (60) nonces per client address and minute, then 429 slow_down with Retry-After; another address still gets one', async () => {
+      const limit = 60;
+      const answers = await Promise.all(
+        Array.from({ length: limit }, () => askNonce('203.0.113.7')),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(limit).fill(200));
+      const over = await askNonce('203.0.113.7');
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(over.headers.get('cache-control')).toBe('no-store');
+      expect(await over.json()).toEqual({
+        error: 'slow_down',
+        error_description: expect.any(String),
+      });
+      expect((await askNonce('203.0.113.8')).status).toBe(200);
+    });
+
+    it('has no limit with OID4VCI_NONCES_PER_IP_PER_MINUTE=0', async () => {
+      const unlimited = await h.buildWith({
+        TRUST_PROXY: 'loopback',
+        OID4VCI_NONCES_PER_IP_PER_MINUTE: '0',
+      });
+      try {
+        const { url } = await unlimited.service.listen();
+        const answers = await Promise.all(
+          Array.from({ length: 61 }, () =>
+            fetch(`${url}/v2/did/oid4vci/nonce`, {
+              method: 'POST',
+              headers: { 'x-forwarded-for': '203.0.113.9' },
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array(61).fill(200));
+      } finally {
+        await unlimited.service.close();
+      }
     });
   });
 
@@ -437,6 +673,25 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       }
       const none = await requestCredential(token, undefined);
       expect(none.body.error).toBe('invalid_proof');
+    });
+
+    it('refuses a proof whose iat is more than 300 s from now, either way (invalid_proof)', async () => {
+      const token = await accessToken();
+      const now = Math.floor(Date.now() / 1000);
+      for (const iat of [now - 86_400, now + 600]) {
+        const res = await requestCredential(token, [
+          await proof(key, { nonce: await newNonce() }, { iat }),
+        ]);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          error: 'invalid_proof',
+          error_description: expect.stringMatching(/iat/),
+        });
+      }
+      const fresh = await requestCredential(token, [
+        await proof(key, { nonce: await newNonce() }, { iat: now - 60 }),
+      ]);
+      expect(fresh.status).toBe(200);
     });
 
     it('needs the access token of the token endpoint (401 invalid_token)', async () => {

@@ -87,7 +87,7 @@ describe('did.revokeVc (POST /v2/did/revoke-vc)', () => {
 });
 
 describe('did.credentialOffer (POST /v2/did/credential-offer)', () => {
-  it('sends txCode and userInfo with the bearer JWT and returns the offer', async () => {
+  it('sends txCode (default true) and userInfo with the bearer JWT and returns the offer', async () => {
     const offer = {
       credentialOfferUri:
         'openid-credential-offer://?credential_offer_uri=http%3A%2F%2Fgw%2Fv2%2Fdid%2Foid4vci%2Foffer%2Fx',
@@ -97,7 +97,7 @@ describe('did.credentialOffer (POST /v2/did/credential-offer)', () => {
     const { fetch, seen } = fakeFetch(() => ({ body: offer }));
     const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'client-jwt' });
     await expect(
-      itp.did.credentialOffer({ txCode: true, userInfo: { name: 'Demo' } }),
+      itp.did.credentialOffer({ txCode: false, userInfo: { name: 'Demo' } }),
     ).resolves.toEqual(offer);
     await itp.did.credentialOffer();
     expect(
@@ -107,13 +107,13 @@ describe('did.credentialOffer (POST /v2/did/credential-offer)', () => {
         'http://gw/v2/did/credential-offer',
         'POST',
         'Bearer client-jwt',
-        { txCode: true, userInfo: { name: 'Demo' } },
+        { txCode: false, userInfo: { name: 'Demo' } },
       ],
       [
         'http://gw/v2/did/credential-offer',
         'POST',
         'Bearer client-jwt',
-        { txCode: false, userInfo: {} },
+        { txCode: true, userInfo: {} },
       ],
     ]);
   });

@@ -48,7 +48,7 @@ export function didApi(http: HttpTransport): DidApi {
     credentialOffer: (params, call) =>
       post<CredentialOfferResult>(
         '/credential-offer',
-        { txCode: params?.txCode ?? false, userInfo: params?.userInfo ?? {} },
+        { txCode: params?.txCode ?? true, userInfo: params?.userInfo ?? {} },
         call,
         true,
       ),

@@ -12,9 +12,9 @@ export const OID4VCI_TX_CODE_LENGTH = 6;
 
 export const credentialOfferRequestSchema = z
   .object({
-    txCode: z.boolean().default(false).meta({
+    txCode: z.boolean().default(true).meta({
       description:
-        'true: the code is redeemed only with a numeric transaction code, answered here (never in the offer)',
+        'true (the default): the code is redeemed only with a numeric transaction code, answered here (never in the offer); false: whoever scans the offer first redeems it',
     }),
     userInfo: userInfoSchema.default({}).meta({
       description:
