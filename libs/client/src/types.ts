@@ -4,6 +4,7 @@
  * (options, wallet helpers) are declared here.
  */
 import type {
+  AccountResponse,
   AuthJwks,
   BitstringStatusListEntry,
   CredentialOfferResult,
@@ -38,6 +39,8 @@ import type {
   GetTransactionStatsResult,
   ImportAddressParams,
   ImportAddressResult,
+  IssuedCredential,
+  IssuedCredentialsResponse,
   LinkAddressResponse,
   LoginResult,
   ServiceDidEntry,
@@ -57,12 +60,15 @@ import type {
   userInfoSchema,
 } from '@itp/schemas';
 
+import type { StepUpRequiredError } from './errors/error-classes.js';
+
 /** The input type of a zod schema (what a caller may send), without importing zod. */
 type InputOf<S extends { _zod: { input: unknown } }> = S['_zod']['input'];
 /** The output type of a zod schema (what the service answers). */
 type OutputOf<S extends { _zod: { output: unknown } }> = S['_zod']['output'];
 
 export type {
+  AccountResponse,
   AuthJwks,
   AuthUserByAppResponse,
   BlockRecord,
@@ -93,6 +99,8 @@ export type {
   GetTransactionStatsResult,
   ImportAddressParams,
   ImportAddressResult,
+  IssuedCredential,
+  IssuedCredentialsResponse,
   LinkAddressResponse,
   LoginResult,
   ServiceDidEntry,
@@ -163,6 +171,15 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Bearer JWT sent to the endpoints that take one (create-vc, create-vp, create-did binding). */
   token?: string;
+  /**
+   * Step-up (RFC 9470, docs/api.md §12): called when a request with a bearer JWT is refused with
+   * `insufficient_user_authentication` (its login is older than the operation allows:
+   * link-address, create-vc, create-did binding a DID, credential-offer). Log the user in again
+   * and return the new JWT: the request is sent once more with it, and the client keeps it when
+   * the refused JWT was the client's own. Return undefined to give up (the StepUpRequiredError
+   * is thrown); what it throws is thrown. Without it, the StepUpRequiredError is thrown.
+   */
+  reauthenticate?: (challenge: StepUpRequiredError) => Promise<string | undefined>;
 }
 
 /** Per-call options. */
@@ -328,6 +345,23 @@ export interface AuthApi {
   unlinkAddress(address: string, options?: CallOptions): Promise<UnlinkAddressResponse>;
   /** GET /v2/auth/.well-known/jwks.json: the public keys of the JWTs. */
   jwks(options?: CallOptions): Promise<AuthJwks>;
+  /**
+   * GET /v2/auth/account (bearer JWT): the caller's account and the ways in auth-service keeps —
+   * linked Ethereum addresses and the sites (OpenID Connect clients) holding a grant. The
+   * credentials issued for the user: `did.credentials()`.
+   */
+  account(options?: CallOptions): Promise<AccountResponse>;
+  /**
+   * POST /v2/auth/logout-everywhere (bearer JWT): ends every platform JWT of the user — the one
+   * that asks too — and every site's grant. Log in again afterwards.
+   */
+  logoutEverywhere(options?: CallOptions): Promise<void>;
+  /**
+   * POST /v2/auth/revoke-site (bearer JWT): ends the grants of the site `clientId` for the
+   * caller (it must ask the user to log in again). Throws SiteGrantNotFoundError (404) when no
+   * such site holds a grant.
+   */
+  revokeSite(clientId: string, options?: CallOptions): Promise<void>;
   /** The web-server side of QR login for one relying party. */
   relyingParty(credentials: ClientCredentials): RelyingPartyApi;
 }
@@ -359,6 +393,11 @@ export interface DidApi {
   verifyVp(vp: VerifiablePresentation, options?: CallOptions): Promise<VerificationResult>;
   issuers(options?: CallOptions): Promise<ServiceDidEntry[]>;
   verifiers(options?: CallOptions): Promise<ServiceDidEntry[]>;
+  /**
+   * GET /v2/did/credentials (bearer JWT): the credentials issued for the caller (create-vc and
+   * OpenID4VCI), newest first, each with its status (`valid` / `revoked`) and how it was issued.
+   */
+  credentials(options?: CallOptions): Promise<IssuedCredentialsResponse>;
   /**
    * credential-offer (OpenID4VCI 1.0, bearer JWT of the user): an offer any standard wallet
    * redeems once within 5 minutes, receiving the user's Profile VC bound to the wallet's own DID.

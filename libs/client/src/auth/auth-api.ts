@@ -2,6 +2,7 @@ import { UnauthorizedError } from '../errors/error-classes.js';
 import type { HttpTransport } from '../http/http-transport.js';
 import { restCall } from '../http/rest-call.js';
 import type {
+  AccountResponse,
   AuthApi,
   AuthJwks,
   AuthUserByAppResponse,
@@ -24,8 +25,9 @@ const SIGN_IN = (domain: string) => `Sign in to ${domain}`;
 const LINK = (domain: string) => `Link this address to your account on ${domain}`;
 
 /**
- * /v2/auth: password, VP and Sign-In with Ethereum login, linking addresses, the JWKS, and the
- * relying party's side of QR login.
+ * /v2/auth: password, VP and Sign-In with Ethereum login, linking addresses, the account (its
+ * ways in, logout everywhere, revoking a site), the JWKS, and the relying party's side of QR
+ * login.
  */
 export function authApi(http: HttpTransport): AuthApi {
   const post = <T>(path: string, body: unknown, call?: CallOptions, authorization?: string) =>
@@ -76,6 +78,18 @@ export function authApi(http: HttpTransport): AuthApi {
       postAsUser<UnlinkAddressResponse>('/unlink-address', { address }, call),
     jwks: (call) =>
       restCall<AuthJwks>(http, { method: 'GET', path: `${AUTH}/.well-known/jwks.json` }, call),
+    account: (call) =>
+      restCall<AccountResponse>(
+        http,
+        { method: 'GET', path: `${AUTH}/account`, bearer: true },
+        call,
+      ),
+    logoutEverywhere: async (call) => {
+      await postAsUser<unknown>('/logout-everywhere', {}, call);
+    },
+    revokeSite: async (clientId, call) => {
+      await postAsUser<unknown>('/revoke-site', { clientId }, call);
+    },
     relyingParty: (credentials: ClientCredentials): RelyingPartyApi => {
       const authorization = basicAuthorization(credentials);
       const loginResult = (requestId: string, call?: CallOptions) =>

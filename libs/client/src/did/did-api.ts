@@ -5,6 +5,7 @@ import type {
   CredentialOfferResult,
   DidApi,
   DidRecord,
+  IssuedCredentialsResponse,
   RevokeVcRequest,
   RevokeVcResult,
   ServiceDidEntry,
@@ -45,6 +46,12 @@ export function didApi(http: HttpTransport): DidApi {
     verifyVp: (vp, call) => post<VerificationResult>('/verify-vp', vp, call, false),
     issuers: (call) => get<ServiceDidEntry[]>('/issuers', call),
     verifiers: (call) => get<ServiceDidEntry[]>('/verifiers', call),
+    credentials: (call) =>
+      restCall<IssuedCredentialsResponse>(
+        http,
+        { method: 'GET', path: `${DID}/credentials`, bearer: true },
+        call,
+      ),
     credentialOffer: (params, call) =>
       post<CredentialOfferResult>(
         '/credential-offer',

@@ -1,4 +1,4 @@
-import { ItpError } from './itp-error.js';
+import { ItpError, type ItpErrorOptions } from './itp-error.js';
 
 /*
  * One class per documented code. REST `error.code` (auth and did catalogs) and JSON-RPC
@@ -69,6 +69,34 @@ export class InvalidClientError extends UnauthorizedError {
   static override readonly code: string = 'invalid_client';
 }
 
+/** What StepUpRequiredError carries besides the common fields (RFC 9470 §3). */
+export interface StepUpRequiredOptions extends ItpErrorOptions {
+  maxAgeSeconds?: number | undefined;
+  acrValues?: readonly string[] | undefined;
+}
+
+/**
+ * "insufficient_user_authentication" (HTTP 401, RFC 9470 step-up): the bearer JWT is valid, but
+ * its login (`auth_time`) is too old for this operation (one that adds a way into the account:
+ * link-address, create-vc, create-did binding a DID, credential-offer). Log in again and retry
+ * with the new JWT — or give the client a `reauthenticate` callback, which does it for you.
+ * `maxAgeSeconds` is the challenge's `max_age` (from `WWW-Authenticate`; undefined when the
+ * header could not be read, e.g. a browser across origins without it exposed).
+ */
+export class StepUpRequiredError extends UnauthorizedError {
+  static override readonly code: string = 'insufficient_user_authentication';
+  /** The longest age (seconds) of the last login this operation accepts (`max_age`). */
+  readonly maxAgeSeconds: number | undefined;
+  /** The authentication context classes it accepts (`acr_values`), when the challenge names any. */
+  readonly acrValues: readonly string[] | undefined;
+
+  constructor(message: string, options: StepUpRequiredOptions) {
+    super(message, options);
+    this.maxAgeSeconds = options.maxAgeSeconds;
+    this.acrValues = options.acrValues;
+  }
+}
+
 /** "402": the sender cannot pay amount + gas, or the token balance / allowance is too low. */
 export class InsufficientFundsError extends ItpError {
   static override readonly code: string = '402';
@@ -86,6 +114,8 @@ export class NotFoundError extends ItpError {
 
 /** "404" of unlink-address: the address is not linked to the caller. */
 export class AddressNotLinkedError extends NotFoundError {}
+/** "404" of revoke-site: no site with that clientId holds a grant of the caller. */
+export class SiteGrantNotFoundError extends NotFoundError {}
 
 /**
  * "409" of link-address: the address is linked to another user (one address, one user). Not a

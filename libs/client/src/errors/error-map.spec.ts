@@ -12,7 +12,9 @@ import {
   NotFoundError,
   RpcError,
   ServiceUnavailableError,
+  SiteGrantNotFoundError,
   SlowDownError,
+  StepUpRequiredError,
   TempKeyError,
   TooManyRequestsError,
   TransportRpcError,
@@ -85,6 +87,29 @@ describe('error map', () => {
     // a subclass is still its code's class
     expect(at('/v2/auth/auth-user', 401, '401')).toBeInstanceOf(UnauthorizedError);
     expect(at('/v2/did/create-vc', 401, '401')).not.toBeInstanceOf(InvalidCredentialsError);
+  });
+
+  it("maps the step-up challenge (RFC 9470) with its max_age, and revoke-site's 404", () => {
+    const stepUp = restError({
+      path: '/v2/auth/link-address',
+      status: 401,
+      body: { error: { code: 'insufficient_user_authentication', message: 'log in again' } },
+      wwwAuthenticate:
+        'Bearer error="insufficient_user_authentication", error_description="x", max_age=120',
+    });
+    expect(stepUp).toBeInstanceOf(StepUpRequiredError);
+    expect(stepUp).toBeInstanceOf(UnauthorizedError);
+    expect([stepUp.code, (stepUp as StepUpRequiredError).maxAgeSeconds]).toEqual([
+      'insufficient_user_authentication',
+      120,
+    ]);
+    const missing = restError({
+      path: '/v2/auth/revoke-site',
+      status: 404,
+      body: { error: { code: '404', message: 'x' } },
+    });
+    expect(missing).toBeInstanceOf(SiteGrantNotFoundError);
+    expect(missing).toBeInstanceOf(NotFoundError);
   });
 
   it('maps an answer without the error shape by its HTTP status, an unknown code to UnexpectedResponseError', () => {

@@ -22,8 +22,10 @@ import {
   PayloadTooLargeError,
   RpcError,
   ServiceUnavailableError,
+  SiteGrantNotFoundError,
   SiweRefusedError,
   SlowDownError,
+  StepUpRequiredError,
   SystemRpcError,
   TempKeyError,
   TooManyRequestsError,
@@ -35,6 +37,7 @@ import {
   VpRefusedError,
   WalletAuthorizationError,
 } from './error-classes.js';
+import { INSUFFICIENT_USER_AUTHENTICATION, stepUpChallengeOf } from '../http/www-authenticate.js';
 import { ItpError, type ItpErrorClass, type ItpErrorOptions } from './itp-error.js';
 
 const byCode = (classes: ItpErrorClass[]): ReadonlyMap<string | number, ItpErrorClass> =>
@@ -49,6 +52,7 @@ export const CODE_CLASSES = byCode([
   BadRequestError,
   UnauthorizedError,
   InvalidClientError,
+  StepUpRequiredError,
   InsufficientFundsError,
   ForbiddenError,
   NotFoundError,
@@ -92,6 +96,7 @@ const REST_ENDPOINT_CLASSES: Record<string, Record<string, ItpErrorClass>> = {
   '/v2/auth/auth-user-with-siwe': { '401': SiweRefusedError },
   '/v2/auth/link-address': { '409': AddressTakenError },
   '/v2/auth/unlink-address': { '404': AddressNotLinkedError },
+  '/v2/auth/revoke-site': { '404': SiteGrantNotFoundError },
 };
 
 /** What a resultCode means on the token APIs (`/token`, `/token/erc20`). */
@@ -104,6 +109,8 @@ export interface RestFailure {
   /** the parsed body (undefined when it was no JSON) */
   body: unknown;
   retryAfter?: number;
+  /** the `WWW-Authenticate` header, when the answer had one */
+  wwwAuthenticate?: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -119,10 +126,23 @@ export function restErrorOf(
   return { code, message: typeof message === 'string' ? message : code, details };
 }
 
-/** The error of a failed REST answer (or a gateway's JSON error): its class by code and endpoint. */
-export function restError({ path, status, body, retryAfter }: RestFailure): ItpError {
+/**
+ * The error of a failed REST answer (or a gateway's JSON error): its class by code and endpoint.
+ * A step-up challenge (RFC 9470: the body's code, or a 401 whose `WWW-Authenticate` Bearer
+ * challenge has `error="insufficient_user_authentication"`) is a StepUpRequiredError with the
+ * challenge's `max_age` and `acr_values`.
+ */
+export function restError({
+  path,
+  status,
+  body,
+  retryAfter,
+  wwwAuthenticate,
+}: RestFailure): ItpError {
   const error = restErrorOf(body);
-  const code = error?.code ?? String(status);
+  const challenge = status === 401 ? stepUpChallengeOf(wwwAuthenticate) : undefined;
+  const code =
+    error?.code ?? (challenge ? INSUFFICIENT_USER_AUTHENTICATION : undefined) ?? String(status);
   const options: ItpErrorOptions = {
     source: 'rest',
     code,
@@ -131,8 +151,16 @@ export function restError({ path, status, body, retryAfter }: RestFailure): ItpE
     retryAfter,
     data: error?.details,
   };
+  const message = error?.message ?? challenge?.description ?? `HTTP ${status} from ${path}`;
+  if (code === INSUFFICIENT_USER_AUTHENTICATION || challenge) {
+    return new StepUpRequiredError(message, {
+      ...options,
+      code: INSUFFICIENT_USER_AUTHENTICATION,
+      maxAgeSeconds: challenge?.maxAgeSeconds,
+      acrValues: challenge?.acrValues,
+    });
+  }
   const Class = REST_ENDPOINT_CLASSES[path]?.[code] ?? CODE_CLASSES.get(code);
-  const message = error?.message ?? `HTTP ${status} from ${path}`;
   if (Class) return new Class(message, options);
   return new UnexpectedResponseError(message, { ...options, source: 'client' });
 }

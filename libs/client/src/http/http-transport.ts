@@ -1,4 +1,9 @@
-import { AbortedError, NetworkError, TimeoutError } from '../errors/error-classes.js';
+import {
+  AbortedError,
+  NetworkError,
+  TimeoutError,
+  type StepUpRequiredError,
+} from '../errors/error-classes.js';
 import type { CallOptions, ClientOptions, FetchLike } from '../types.js';
 import { deadline } from './deadline.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -25,20 +30,26 @@ export interface HttpAnswer {
   /** true when the body was text that is not JSON */
   notJson: boolean;
   retryAfter: number | undefined;
+  /** the `WWW-Authenticate` header (a 401's challenge), when there was one */
+  wwwAuthenticate: string | undefined;
 }
 
 /**
  * One HTTP exchange with the gateway: JSON in, JSON out, the client's and the call's headers,
  * timeout and abort. Failures without an answer become NetworkError, TimeoutError or
  * AbortedError; answers (any status) are returned for the API layer to read.
+ *
+ * It holds the client's bearer JWT, which a step-up (`reauthenticate`) may replace.
  */
 export class HttpTransport {
   private readonly baseUrl: string;
   private readonly fetchFn: FetchLike;
+  /** The reauthentication under way, for the token it replaces (one prompt for many calls). */
+  private reauthenticating: { refused: string; token: Promise<string | undefined> } | undefined;
 
   constructor(
     private readonly options: ClientOptions,
-    private readonly token: string | undefined,
+    private token: string | undefined,
   ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const fetchFn = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
@@ -54,7 +65,45 @@ export class HttpTransport {
 
   /** Whether a bearer JWT would go with a `bearer` request (the call's, else the client's). */
   hasBearer(call: CallOptions = {}): boolean {
-    return (call.token ?? this.token) !== undefined;
+    return this.bearerOf(call) !== undefined;
+  }
+
+  /** The bearer JWT a `bearer` request sends now: the call's, else the client's. */
+  bearerOf(call: CallOptions = {}): string | undefined {
+    return call.token ?? this.token;
+  }
+
+  /**
+   * A new JWT after a step-up challenge to a request that sent `refused`, from the client's
+   * `reauthenticate` (undefined without one, or when it gives none). The client keeps the new
+   * JWT when `refused` was its own; a call's own `token` is replaced for the retry only. Calls
+   * refused at the same time with the same JWT share one reauthentication, and a call refused
+   * with a JWT the client has replaced since gets the replacement without asking again.
+   * What `reauthenticate` throws is thrown.
+   */
+  async reauthenticate(
+    challenge: StepUpRequiredError,
+    refused: string,
+    call: CallOptions = {},
+  ): Promise<string | undefined> {
+    const reauthenticate = this.options.reauthenticate;
+    if (!reauthenticate) return undefined;
+    const own = call.token === undefined;
+    if (own && this.token !== undefined && this.token !== refused) return this.token;
+    let pending = this.reauthenticating;
+    if (pending?.refused !== refused) {
+      const token = Promise.resolve()
+        .then(() => reauthenticate(challenge))
+        .finally(() => {
+          if (this.reauthenticating?.token === token) this.reauthenticating = undefined;
+        });
+      pending = { refused, token };
+      this.reauthenticating = pending;
+    }
+    const token = await pending.token;
+    if (!token) return undefined;
+    if (own && this.token === refused) this.token = token;
+    return token;
   }
 
   async send(request: HttpRequest, call: CallOptions = {}): Promise<HttpAnswer> {
@@ -64,7 +113,7 @@ export class HttpTransport {
       ...call.headers,
     };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
-    const bearer = call.token ?? this.token;
+    const bearer = this.bearerOf(call);
     if (request.authorization) headers['authorization'] = request.authorization;
     else if (request.bearer && bearer) headers['authorization'] = `Bearer ${bearer}`;
 
@@ -94,6 +143,7 @@ export class HttpTransport {
         body,
         notJson,
         retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+        wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
       };
     } catch (err) {
       if (limit.timedOut()) {
