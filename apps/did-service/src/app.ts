@@ -205,7 +205,8 @@ async function wireDidService(
     store: oid4vciStore,
     credentials,
     resolveDid: (did) => agent.resolveDid({ didUrl: did }),
-    accounts: users.activeUsers,
+    // A fresh answer, not the cache: the offer must not outlive a reset by the cache's seconds.
+    accounts: { epochOf: (userId) => users.activeUsers.currentEpochOf(userId) },
     logger,
     ...(overrides.now ? { now: overrides.now } : {}),
   });

@@ -40,6 +40,20 @@ describe('ActiveUsers', () => {
     );
   });
 
+  it('currentEpochOf asks every time (an epoch moved a moment ago counts at once), refreshes the cache and is 503 without an answer', async () => {
+    const { state, port } = fakeStatus();
+    let now = 0;
+    const users = new ActiveUsers(port, { cacheMs: 5_000, now: () => now });
+    expect(await users.epochOf('ann')).toEqual({ active: true, tokensValidAfter: 0 });
+    state.tokensValidAfter = 42; // a reset, within the cache time
+    now = 1;
+    expect(await users.epochOf('ann')).toEqual({ active: true, tokensValidAfter: 0 });
+    expect(await users.currentEpochOf('ann')).toEqual({ active: true, tokensValidAfter: 42 });
+    expect(await users.epochOf('ann')).toEqual({ active: true, tokensValidAfter: 42 });
+    state.down = true;
+    await expect(users.currentEpochOf('ann')).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
   it('ends a JWT issued before the epoch once the cached answer is older than cacheMs, never a later one', async () => {
     const { state, port } = fakeStatus();
     let now = 0;

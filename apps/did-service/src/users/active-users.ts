@@ -87,6 +87,30 @@ export class ActiveUsers {
     }
   }
 
+  /**
+   * The user's AccountEpoch as auth-service answers it now — never a cached one, and 503 when it
+   * cannot answer. What hands out a new way in (OpenID4VCI's token and credential endpoints)
+   * asks this: a credential redeemed in the seconds after a reset, on an answer cached before
+   * it, would be issued after the reset and survive it. The answer refreshes the cache.
+   */
+  async currentEpochOf(userId: string): Promise<AccountEpoch> {
+    let answer: AccountEpoch;
+    try {
+      answer = await this.status.epochOf(userId);
+    } catch (err) {
+      this.options.logger?.warn({ err }, 'user status unavailable for a fresh answer');
+      throw new ServiceUnavailableError('Cannot check the user with auth-service; try again', {
+        cause: err,
+      });
+    }
+    const epoch: AccountEpoch = {
+      active: answer.active,
+      tokensValidAfter: answer.tokensValidAfter,
+    };
+    this.remember(userId, { epoch, at: this.now() });
+    return epoch;
+  }
+
   private remember(userId: string, entry: Entry): void {
     this.cache.delete(userId);
     this.cache.set(userId, entry);
