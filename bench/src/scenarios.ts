@@ -741,7 +741,7 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
       `relying party ${client.id} (redirect URI ${client.redirectUri}) added with auth-service's ` +
         'CLI for the run; the demo user logs in; the client secret is argon2-checked once, then ' +
         'remembered by auth-service (CLIENT_AUTH_CACHE_SECONDS), so a flow makes one argon2 verify',
-      'OIDC_QR_PAGES_PER_IP_PER_MINUTE lifted for the run (every login page, with its QR codes, comes from one address)',
+      'OIDC_QR_PAGES_PER_IP_PER_MINUTE and OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE lifted for the run (every authorization request and login page, with its QR codes, comes from one address)',
       ...(firstError ? [`first failure: ${firstError}`] : []),
     ],
   };

@@ -161,10 +161,11 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
       RATE_LIMIT_TEMP_KEY_PER_MINUTE: '0',
       RATE_LIMIT_SIGN_DATA_PER_MINUTE: '0',
       RATE_LIMIT_READ_PER_MINUTE: '0',
-      // auth-service's Sign-In with Ethereum nonces (scenario 9) and OIDC login pages with QR
-      // codes (scenario 8) per address.
+      // auth-service's Sign-In with Ethereum nonces (scenario 9), OIDC authorization requests and
+      // login pages with QR codes (scenario 8) per address.
       SIWE_NONCES_PER_IP_PER_MINUTE: '0',
       OIDC_QR_PAGES_PER_IP_PER_MINUTE: '0',
+      OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE: '0',
     },
     readyTimeoutMs: 120_000,
   });

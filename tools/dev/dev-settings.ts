@@ -29,10 +29,12 @@ export const PASS_THROUGH = [
   'RATE_LIMIT_TEMP_KEY_PER_MINUTE',
   'RATE_LIMIT_SIGN_DATA_PER_MINUTE',
   'RATE_LIMIT_READ_PER_MINUTE',
-  // auth-service's Sign-In with Ethereum nonces and OIDC QR login pages per address (the
-  // benchmark lifts them too).
+  // auth-service's Sign-In with Ethereum nonces and smart-account checks, OIDC authorization
+  // requests and QR login pages per address (the benchmark lifts some of them too).
   'SIWE_NONCES_PER_IP_PER_MINUTE',
+  'SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE',
   'OIDC_QR_PAGES_PER_IP_PER_MINUTE',
+  'OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE',
 ] as const;
 
 export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSettings {

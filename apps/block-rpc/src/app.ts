@@ -1,5 +1,5 @@
 import { chainReadinessCheck, openChainClient, type ChainClient } from '@itp/chain';
-import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
+import { RpcServer, jsonRpcRouter, rateLimitedMethods } from '@itp/jsonrpc';
 import { BLOCK_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
 import {
   HttpService,
@@ -9,10 +9,12 @@ import {
   type RunningService,
 } from '@itp/service-kit';
 import {
+  RateLimiter,
   kvReadinessCheck,
   openAppStores,
   sqlReadinessCheck,
   type KvStore,
+  type RateLimit,
   type SqlDatabase,
 } from '@itp/stores';
 import { BlockService } from './blocks/block-service.js';
@@ -21,9 +23,10 @@ import { chainNamespace } from './cache/chain-namespace.js';
 import { FinalCache } from './cache/final-cache.js';
 import { TipCache } from './cache/tip-cache.js';
 import { HeadTracker } from './chain/head-tracker.js';
-import { blockRpcConfigSchema, type BlockRpcConfig } from './config.js';
+import { blockRpcConfigSchema, readLimitPerMinute, type BlockRpcConfig } from './config.js';
 import type { BlockDb } from './db/block-db.js';
 import { blockFastPath } from './http/block-fast-path.js';
+import { clientAddress, type TrustProxyFn } from './http/client-address.js';
 import { indexHealthRouter } from './http/index-health.js';
 import { BLOCK_RPC_MIGRATION_TABLE, blockRpcMigrations } from './db/migrations.js';
 import { BlockIndexStore } from './indexer/block-index-store.js';
@@ -134,6 +137,22 @@ async function wireBlockRpc(
       })
     : undefined;
 
+  // One counter of every call per client address (RATE_LIMIT_READ_PER_MINUTE), as token-rpc's
+  // reads: in Redis, so that every replica counts together.
+  const rateLimiter = new RateLimiter(kv);
+  const readLimit: RateLimit = {
+    name: 'read',
+    what: 'block API calls',
+    max: readLimitPerMinute(config),
+    windowMs: 60_000,
+  };
+  const methods = [
+    getBlockMethod(blocks),
+    getBlockNumberMethod(blocks),
+    getTransactionMethod(transactions),
+    getTransactionReceiptMethod(transactions),
+    getTransactionStatsMethod(stats, config.STATS_MAX_DAYS),
+  ];
   const rpc = new RpcServer({
     info: {
       title: 'Block API',
@@ -143,13 +162,11 @@ async function wireBlockRpc(
         'getTransaction, getTransactionReceipt, getTransactionStats. Service errors ' +
         `(result.resultCode): ${summarizeServiceErrors(BLOCK_SERVICE_ERRORS)}.`,
     },
-    methods: [
-      getBlockMethod(blocks),
-      getBlockNumberMethod(blocks),
-      getTransactionMethod(transactions),
-      getTransactionReceiptMethod(transactions),
-      getTransactionStatsMethod(stats, config.STATS_MAX_DAYS),
-    ],
+    methods: rateLimitedMethods(
+      methods,
+      rateLimiter,
+      Object.fromEntries(methods.map((method) => [method.name, readLimit])),
+    ),
     logger,
     servers: [{ name: 'block', url: '/block' }],
     publicUrl: config.PUBLIC_URL,
@@ -160,6 +177,7 @@ async function wireBlockRpc(
   if (overrides.fastPath ?? true) {
     // A getBlock of a final block in memory skips express; everything else reaches the router.
     const app = service.app;
+    const trust = app.get('trust proxy fn') as TrustProxyFn;
     service.setRawRoutes(
       blockFastPath({
         service,
@@ -167,6 +185,9 @@ async function wireBlockRpc(
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         fallback: (req, res) => app(req, res),
         logger,
+        ...(readLimit.max > 0
+          ? { countCall: (req) => rateLimiter.take(readLimit, clientAddress(req, trust)) }
+          : {}),
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@itp/service-kit';
-import { loadBlockRpcConfig } from './config.js';
+import { loadBlockRpcConfig, readLimitPerMinute } from './config.js';
 
 const minimal = { PORT: '0', ETH_RPC_URL: 'http://127.0.0.1:8545' };
 
@@ -35,6 +35,19 @@ describe('loadBlockRpcConfig', () => {
       BLOCK_INDEX_START: 1000,
       STATS_MAX_DAYS: 31,
     });
+  });
+
+  it('limits reads per client address to 600 a minute, except in development; 0 turns it off', () => {
+    const limit = (env: Record<string, string>) =>
+      readLimitPerMinute(loadBlockRpcConfig({ ...minimal, ...env }));
+    expect(limit({ APP_ENV: 'production' })).toBe(600);
+    expect(limit({ APP_ENV: 'test' })).toBe(600);
+    expect(limit({ APP_ENV: 'development' })).toBe(0);
+    expect(limit({ APP_ENV: 'development', RATE_LIMIT_READ_PER_MINUTE: '120' })).toBe(120);
+    expect(limit({ APP_ENV: 'production', RATE_LIMIT_READ_PER_MINUTE: '0' })).toBe(0);
+    expect(() => loadBlockRpcConfig({ ...minimal, RATE_LIMIT_READ_PER_MINUTE: '-1' })).toThrow(
+      'RATE_LIMIT_READ_PER_MINUTE',
+    );
   });
 
   it.each([

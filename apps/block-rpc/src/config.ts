@@ -40,6 +40,12 @@ export const blockRpcConfigSchema = z.object({
   BLOCK_INDEX_LEASE_MS: int(1_000, 3_600_000).default(15_000),
   /** Longest range getTransactionStats accepts, in days. */
   STATS_MAX_DAYS: int(1, 3_660).default(366),
+  /**
+   * Calls (every method; each call of a batch) per client address per minute, as token-rpc's read
+   * limit; over it the service error "429". 0 = no limit. Default: 600, none in development
+   * (readLimitPerMinute). Counted per address the gateway reports: set TRUST_PROXY.
+   */
+  RATE_LIMIT_READ_PER_MINUTE: int(0).optional(),
   /** Peers believed in X-Forwarded-Host / -Proto / -For (the gateway): see service-kit. */
   TRUST_PROXY: trustProxySetting,
   /** Public base URL of the API (the gateway's): the OpenRPC document's servers[].url. */
@@ -47,6 +53,17 @@ export const blockRpcConfigSchema = z.object({
 });
 
 export type BlockRpcConfig = z.infer<typeof blockRpcConfigSchema>;
+
+/** Production's default of RATE_LIMIT_READ_PER_MINUTE (token-rpc's read limit). */
+export const DEFAULT_READ_LIMIT_PER_MINUTE = 600;
+
+/** Calls per client address and minute: the setting, else 600 (none in development); 0 = none. */
+export function readLimitPerMinute(
+  config: Pick<BlockRpcConfig, 'APP_ENV' | 'RATE_LIMIT_READ_PER_MINUTE'>,
+): number {
+  if (config.RATE_LIMIT_READ_PER_MINUTE !== undefined) return config.RATE_LIMIT_READ_PER_MINUTE;
+  return config.APP_ENV === 'development' ? 0 : DEFAULT_READ_LIMIT_PER_MINUTE;
+}
 
 export function loadBlockRpcConfig(env: Env): BlockRpcConfig {
   return loadConfig(blockRpcConfigSchema, env);

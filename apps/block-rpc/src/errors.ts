@@ -13,3 +13,9 @@ export class NodeAnswerError extends InternalError {
     super(`The chain node sent a malformed ${what} (field ${field})`);
   }
 }
+
+/**
+ * Too many calls from one client address in the current minute (code "429",
+ * RATE_LIMIT_READ_PER_MINUTE): @itp/stores' RateLimiter, as on /token.
+ */
+export { RateLimitedError } from '@itp/stores';

@@ -1,8 +1,8 @@
 import { HttpService, defineApp } from '@itp/service-kit';
 import { chainReadinessCheck, openChainClient } from '@itp/chain';
-import { RpcServer, jsonRpcRouter } from '@itp/jsonrpc';
+import { RpcServer, jsonRpcRouter, rateLimitedMethods } from '@itp/jsonrpc';
 import { TOKEN_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
-import { kvReadinessCheck, openAppStores, sqlReadinessCheck } from '@itp/stores';
+import { RateLimiter, kvReadinessCheck, openAppStores, sqlReadinessCheck } from '@itp/stores';
 import { TempKeyStore } from './auth/temp-key-store.js';
 import { tokenRpcConfigSchema } from './config.js';
 import type { TokenDatabase } from './db/database.js';
@@ -13,10 +13,8 @@ import { createDevFunder } from './dev/dev-funder.js';
 import { Erc20Service } from './erc20/erc20-service.js';
 import { itpTokenInterface } from './erc20/itp-token.js';
 import { internalWalletRouter } from './http/internal-router.js';
-import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { erc20RateLimits, tokenRateLimits } from './rate-limit/token-rate-limits.js';
 import { erc20Methods } from './rpc/erc20-methods.js';
-import { rateLimited } from './rpc/rate-limited.js';
 import { tokenMethods } from './rpc/token-methods.js';
 import { NonceManager } from './transactions/nonce-manager.js';
 import { TokenService } from './transactions/token-service.js';
@@ -116,7 +114,11 @@ export const buildApp = defineApp(
       },
       servers: [{ name: 'gateway', url: '/token' }],
       publicUrl: config.PUBLIC_URL,
-      methods: rateLimited(tokenMethods(wallets, tokens), rateLimiter, tokenRateLimits(config)),
+      methods: rateLimitedMethods(
+        tokenMethods(wallets, tokens),
+        rateLimiter,
+        tokenRateLimits(config),
+      ),
       logger,
     });
     const erc20Server = new RpcServer({
@@ -129,7 +131,7 @@ export const buildApp = defineApp(
       },
       servers: [{ name: 'gateway', url: '/token/erc20' }],
       publicUrl: config.PUBLIC_URL,
-      methods: rateLimited(erc20Methods(erc20), rateLimiter, erc20RateLimits(config)),
+      methods: rateLimitedMethods(erc20Methods(erc20), rateLimiter, erc20RateLimits(config)),
       logger,
     });
 

@@ -6,7 +6,6 @@ import {
   InternalError,
   NotFoundError,
   ServiceUnavailableError,
-  TooManyRequestsError,
   UnauthorizedError,
 } from '@itp/errors';
 
@@ -135,8 +134,8 @@ export class DidNotRegisteredError extends ForbiddenError {
 /** Internal API sign-jws: the signing input is not a JWS this service signs. */
 export class JwsRefusedError extends BadRequestError {}
 
-/** Too many calls of one kind from one client address in the current window. */
-export class RateLimitedError extends TooManyRequestsError {}
+/** Too many calls of one kind from one client address in the current window (@itp/stores). */
+export { RateLimitedError } from '@itp/stores';
 
 /** The chain refused or failed a transaction for a reason that is not the client's input. */
 export class ChainFailureError extends InternalError {

@@ -47,4 +47,5 @@ export {
   type RpcServerOptions,
 } from './rpc-server.js';
 export { jsonRpcRouter, type JsonRpcRouterOptions } from './json-rpc-router.js';
+export { rateLimitedMethods, type CallLimiter } from './rate-limited.js';
 export { RawJson, rawJson, rawSuccessAnswer, stringifyJson } from './serialize.js';

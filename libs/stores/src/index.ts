@@ -25,6 +25,13 @@ export {
   type OpenAppStoresOptions,
 } from './open-app-stores.js';
 
+export {
+  RateLimitedError,
+  RateLimiter,
+  UNKNOWN_CLIENT,
+  type RateLimit,
+} from './rate-limit/rate-limiter.js';
+
 export { kvReadinessCheck } from './readiness/kv-readiness-check.js';
 export { sqlReadinessCheck } from './readiness/sql-readiness-check.js';
 

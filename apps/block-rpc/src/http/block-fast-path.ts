@@ -12,6 +12,12 @@ export interface BlockFastPathOptions {
   /** Where every request the fast path does not answer goes, its body handed over: the express app. */
   fallback: (req: IncomingMessage, res: ServerResponse) => void;
   logger: Logger;
+  /**
+   * Counts the call for its client address before the fast path answers it (the read limit,
+   * RATE_LIMIT_READ_PER_MINUTE); a refusal (over the limit, the counter store failing) leaves the
+   * request to the JSON-RPC path, which counts it and answers the refusal. None: not counted.
+   */
+  countCall?: (req: IncomingMessage) => Promise<void>;
 }
 
 /** The paths jsonRpcRouter answers POST on (mounted at /block); others are left to express. */
@@ -25,7 +31,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * block held in process memory — what a client asking for historical blocks sends over and over —
  * is answered from its cached JSON text without express's middleware stack, the `/block` router
  * or jayson. The body is read within the limit as it streams; then, when it is one such call
- * (cachedGetBlockAnswer), the answer is the bytes the JSON-RPC path would send, with the same
+ * (cachedGetBlockAnswer) and the client's read limit lets it through (countCall, the counter the
+ * JSON-RPC path uses), the answer is the bytes the JSON-RPC path would send, with the same
  * headers, request id, access log line, latency metric and trace span (service.observe); the
  * shutdown drain counts the request as any other. Every other request — another method, a
  * batch, a notification, bad JSON, a body over the limit, a block not in memory — goes to the
@@ -34,7 +41,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * over the limit) are declined before the body is read.
  */
 export function blockFastPath(options: BlockFastPathOptions): RawRoutes {
-  const { service, blocks, bodyLimitBytes, fallback, logger } = options;
+  const { service, blocks, bodyLimitBytes, fallback, logger, countCall } = options;
 
   const answer = async (
     req: IncomingMessage,
@@ -53,6 +60,13 @@ export function blockFastPath(options: BlockFastPathOptions): RawRoutes {
         text = await cachedGetBlockAnswer(blocks, raw.body, req.headers['content-type']);
       } catch {
         text = undefined; // e.g. the chain's namespace could not be asked: the normal path says so
+      }
+      if (text !== undefined && countCall) {
+        try {
+          await countCall(req);
+        } catch {
+          text = undefined; // over the limit (or no counter): the normal path counts and says so
+        }
       }
       if (text !== undefined) {
         service.observe(req, res, ROUTE, startedAt);

@@ -1,5 +1,9 @@
 import { defineMethod } from '@itp/jsonrpc';
-import { getTransactionStatsParamsSchema, getTransactionStatsResultSchema } from '@itp/schemas';
+import {
+  BLOCK_SERVICE_ERRORS,
+  getTransactionStatsParamsSchema,
+  getTransactionStatsResultSchema,
+} from '@itp/schemas';
 import type { StatsService } from '../stats/stats-service.js';
 
 export function getTransactionStatsMethod(stats: StatsService, maxDays: number) {
@@ -10,7 +14,7 @@ export function getTransactionStatsMethod(stats: StatsService, maxDays: number) 
     paramsStyle: 'positional',
     params: getTransactionStatsParamsSchema,
     result: getTransactionStatsResultSchema,
-    errors: [{ resultCode: '500', when: 'the database failed' }],
+    errors: [BLOCK_SERVICE_ERRORS.rateLimited, { resultCode: '500', when: 'the database failed' }],
     examples: [
       {
         name: 'two days',

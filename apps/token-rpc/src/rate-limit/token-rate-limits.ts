@@ -1,5 +1,5 @@
 import type { TokenConfig } from '../config.js';
-import type { RateLimit } from './rate-limiter.js';
+import type { RateLimit } from '@itp/stores';
 
 const MINUTE = 60_000;
 

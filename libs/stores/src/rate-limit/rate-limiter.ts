@@ -1,10 +1,9 @@
-import { InternalError, isBaseError } from '@itp/errors';
-import type { KvStore } from '@itp/stores';
-import { RateLimitedError } from '../errors.js';
+import { InternalError, isBaseError, TooManyRequestsError } from '@itp/errors';
+import type { KvStore } from '../kv/kv-store.js';
 
 /** One limit: at most `max` calls per client address in each window; `max` 0 turns it off. */
 export interface RateLimit {
-  /** Names the counter (`ratelimit:<name>:<client>:<window>`) and the calls in the message. */
+  /** Names the counter (`ratelimit:<name>:<client>`) and the calls in the message. */
   name: string;
   /** What is counted, for the message (e.g. "createAddress/importAddress calls"). */
   what: string;
@@ -15,12 +14,17 @@ export interface RateLimit {
 /** The client address a call is counted for when the transport does not say (never expected). */
 export const UNKNOWN_CLIENT = 'unknown';
 
+/** Too many calls of one kind from one client address in the current window (code "429"). */
+export class RateLimitedError extends TooManyRequestsError {}
+
 /**
  * Per-client counters in the shared KvStore (Redis), so that every replica counts together:
  * `ratelimit:<name>:<client>`, one INCR per call (each call of a batch counts on its own). A
  * counter's window starts with its first call and lasts `windowMs` (the key's time to live). Over
- * the limit: RateLimitedError (resultCode "429") saying in how many seconds the window ends. The
- * counter store failing is an internal error (the call is not served unlimited).
+ * the limit: RateLimitedError (code "429") saying in how many seconds the window ends. The
+ * counter store failing is an error too (a BaseError of the store as it is, anything else an
+ * internal error): the call is not served unlimited. The JSON-RPC APIs (token-rpc, block-rpc)
+ * count their calls with it (@itp/jsonrpc's rateLimitedMethods).
  */
 export class RateLimiter {
   constructor(private readonly kv: KvStore) {}

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { MemoryKvStore, type KvStore } from '@itp/stores';
-import { RateLimitedError } from '../errors.js';
-import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import { TooManyRequestsError } from '@itp/errors';
+import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import type { KvStore } from '../kv/kv-store.js';
+import { MemoryKvStore } from '../kv/memory-kv-store.js';
+import { RedisKvStore } from '../kv/redis-kv-store.js';
+import { RateLimitedError, RateLimiter, type RateLimit } from './rate-limiter.js';
 
 const limit: RateLimit = { name: 'wallet', what: 'wallet calls', max: 3, windowMs: 60_000 };
 
@@ -24,6 +27,7 @@ describe('RateLimiter', () => {
     const refused = results.filter((r): r is RateLimitedError => r instanceof RateLimitedError);
     expect(refused).toHaveLength(2);
     expect(refused[0]?.code).toBe('429');
+    expect(refused[0]).toBeInstanceOf(TooManyRequestsError);
     expect(refused[0]?.message).toMatch(
       /^too many wallet calls from this client \(at most 3 per minute\): retry in \d+ s$/,
     );
@@ -49,5 +53,18 @@ describe('RateLimiter', () => {
       code: '500',
       message: 'the rate-limit store (Redis) is unavailable',
     });
+  });
+
+  it('on real Redis, 50 calls at once from one client never get more than `max` through', async () => {
+    const kv = new RedisKvStore({ url: testRedisUrl(), keyPrefix: uniquePrefix('rate-limiter') });
+    try {
+      const limiter = new RateLimiter(kv);
+      const results = await outcomes(limiter, '203.0.113.9', 50, { ...limit, max: 10 });
+      expect(results.filter((r) => r === 'ok')).toHaveLength(10);
+      expect(results.filter((r) => r instanceof RateLimitedError)).toHaveLength(40);
+      expect(await kv.ttlMs('ratelimit:wallet:203.0.113.9')).toBeLessThanOrEqual(60_000);
+    } finally {
+      await kv.close();
+    }
   });
 });
