@@ -123,6 +123,9 @@ describe('auth-service configuration', () => {
       'a'.repeat(40),
       'abcdefghijklmnopqrstuvwxyzabcdefghijkl',
       Buffer.alloc(32, 7).toString('base64'),
+      // An English phrase: over 128 bits by character statistics, yet no key material.
+      'thisismyinternaltokenfortheauthservicepleasedontshare',
+      'thisismyinternaltokenfortheauthservicepleasedontshar',
     ];
 
     it.each(weakTokens)('INTERNAL_TOKEN_AUTH_TO_DID / _DID_TO_AUTH %#', async (token) => {
@@ -178,6 +181,13 @@ describe('auth-service configuration', () => {
           ...env,
           JWT_SIGNING_KEYS: keys,
           INTERNAL_TOKEN_DID_TO_AUTH: token,
+        }),
+      ).not.toThrow();
+      // 32 random bytes as base64url (43 characters) too.
+      expect(() =>
+        loadConfig(authServiceConfigSchema, {
+          ...env,
+          INTERNAL_TOKEN_AUTH_TO_DID: randomBytes(32).toString('base64url'),
         }),
       ).not.toThrow();
     });

@@ -3,9 +3,11 @@ export { Keyring, DecryptionError, type MasterKey } from './aead.js';
 export { parseMasterKey, loadOrCreateDevMasterKey } from './master-key.js';
 export { loadOrCreateDevSecret } from './dev-secret.js';
 export {
+  MIN_KEY_BYTES,
   MIN_SECRET_BITS,
   PUBLISHED_SECRET_VALUES,
   estimateSecretBits,
+  keyMaterialBytes,
   secretWeakness,
   weakSecretIssues,
   weakSecretListIssues,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import {
   estimateSecretBits,
+  keyMaterialBytes,
   secretWeakness,
   weakSecretIssues,
   weakSecretListIssues,
@@ -61,7 +62,69 @@ describe('secretWeakness', () => {
   });
 });
 
+describe('secretWeakness: key material only', () => {
+  it('refuses an English phrase, however it is written, as no key material', () => {
+    const phrase = 'thisismyinternaltokenfortheauthservicepleasedontshare';
+    // Character statistics alone let it through (it scores 128 bits and more)…
+    expect(estimateSecretBits(phrase)).toBeGreaterThanOrEqual(128);
+    // …but it is no key.
+    expect(secretWeakness(phrase)).toMatch(/not key material|reads as words/);
+    for (const written of [
+      // 52 characters: valid base64url, 39 bytes of "key material" that are words.
+      phrase.slice(0, 52),
+      'ThisIsMyInternalTokenForTheAuthServicePleaseDontShare',
+      'this-is-my-internal-token-for-the-auth-service-please-dont-share',
+      'Th1s1sMyInternalT0kenForTheAuthServicePleaseD0ntShare',
+      'internal_token_auth_to_did_production_2024_secret_value',
+    ]) {
+      expect({ written, weakness: secretWeakness(written) }).toEqual({
+        written,
+        weakness: expect.stringMatching(/not key material|reads as words|bits of entropy/),
+      });
+    }
+    expect(secretWeakness(phrase.slice(0, 52))).toMatch(/reads as words/);
+  });
+
+  it('accepts 32 random bytes as hex (64 digits) or base64url (43 characters), and fresh ones every time', () => {
+    for (let i = 0; i < 25; i += 1) {
+      const bytes = randomBytes(32);
+      for (const value of [bytes.toString('hex'), bytes.toString('base64url')]) {
+        expect({ value, weakness: secretWeakness(value) }).toEqual({ value, weakness: undefined });
+      }
+    }
+    expect(randomBytes(32).toString('hex')).toHaveLength(64);
+    expect(randomBytes(32).toString('base64url')).toHaveLength(43);
+  });
+
+  it('reads key material as hex, base64url or padded base64 of 32+ bytes, after an optional id', () => {
+    const bytes = randomBytes(32);
+    for (const value of [
+      bytes.toString('hex'),
+      `0x${bytes.toString('hex')}`,
+      bytes.toString('base64url'),
+      bytes.toString('base64'),
+      `k1:${bytes.toString('base64')}`,
+      `k20250131a1b2:${bytes.toString('hex')}`,
+    ]) {
+      expect(Buffer.from(keyMaterialBytes(value)!)).toEqual(bytes);
+    }
+    // 31 bytes, text, a base64 that does not round-trip: none.
+    expect(keyMaterialBytes(randomBytes(31).toString('hex'))).toBeUndefined();
+    expect(keyMaterialBytes(randomBytes(31).toString('base64url'))).toBeUndefined();
+    expect(keyMaterialBytes('not key material, a sentence with spaces in it')).toBeUndefined();
+    expect(keyMaterialBytes(`${bytes.toString('base64url')}xy`)).toBeUndefined();
+  });
+});
+
 describe('weakSecretIssues', () => {
+  it('names the variable of a phrase, never the phrase', () => {
+    const phrase = 'thisismyinternaltokenfortheauthservicepleasedontshare';
+    const issues = weakSecretIssues({ INTERNAL_TOKEN_AUTH_TO_DID: phrase });
+    expect(issues).toEqual([expect.stringMatching(/^INTERNAL_TOKEN_AUTH_TO_DID: /)]);
+    expect(issues[0]).not.toContain(phrase);
+    expect(issues[0]).not.toContain('thisis');
+  });
+
   it('names each weak secret and why, never its value, and skips unset ones', () => {
     const issues = weakSecretIssues({
       INTERNAL_TOKEN_DID_TO_TOKEN_RPC: 'compose-demo-internal-token-change-me',
