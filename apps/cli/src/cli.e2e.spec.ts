@@ -5,7 +5,10 @@
  * Ethereum with a linked key, refused once unlinked), wallet, a transfer waited for
  * until mined, its block, a DID with a credential and a presentation, the exit codes of a refused
  * login (1), bad usage (2) and an unreachable gateway (3), a QR login waited for until the phone
- * side approves it, and `itp users list` handed to auth-service's operator CLI.
+ * side approves it, `itp users list` handed to auth-service's operator CLI, and last the account
+ * (docs/api.md §12): `itp account` with a linked address and the issued credential (valid, then
+ * revoked), `account revoke-site` of a site without a grant (1), `itp logout --everywhere` (the
+ * old token refused after it, `itp login` working again).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -268,5 +271,54 @@ describe('itp against the dev stack', () => {
     const unknown = await itp(['users', 'enable', 'nobody-here'], { env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^error: /);
+  });
+
+  it('itp account lists the ways in; logout --everywhere ends the token and itp login works again', async () => {
+    const asDemo = { env: { ITP_TOKEN: token } };
+    const key = generatePrivateKey();
+    const address = privateKeyToAccount(key).address.toLowerCase();
+    const keyFile = join(files, 'account.key');
+    writeFileSync(keyFile, key, { mode: 0o600 });
+    await ok(['address', 'link', '--key-file', keyFile], asDemo);
+
+    interface Listed {
+      userId: string;
+      linkedAddresses: Array<{ address: string }>;
+      credentials: Array<{ holder: string; status: string; via: string }>;
+    }
+    const listed = async (): Promise<Listed> => JSON.parse(await ok(['account', '--json'], asDemo));
+    const issued = (account: Listed) => account.credentials.find((c) => c.holder === did);
+    const account = await listed();
+    expect(account).toMatchObject({ userId: 'demo', name: 'Demo User' });
+    expect(account.linkedAddresses.map((a) => a.address)).toContain(address);
+    expect(issued(account)).toMatchObject({ status: 'valid', via: 'create-vc' });
+    const text = await ok(['account'], asDemo);
+    expect(text).toMatch(/^userId {2}demo\nname {4}Demo User\n/);
+    expect(text).toContain(`\nlinked addresses\n`);
+    expect(text).toContain(address);
+
+    await ok(['vc', 'revoke', vcFile], asDemo);
+    expect(issued(await listed())).toMatchObject({ status: 'revoked' });
+
+    const noSite = await itp(['account', 'revoke-site', 'demo-site'], asDemo);
+    expect(noSite.code).toBe(1);
+    expect(noSite.stderr).toMatch(/^error \[404\] \(\/v2\/auth\/revoke-site\): /);
+
+    const logout = await itp(['logout', '--everywhere'], asDemo);
+    expect([logout.code, logout.stdout]).toEqual([
+      0,
+      "logged out everywhere: every token of demo ended (this one too), and every site's grant\n",
+    ]);
+    const ended = await itp(['account'], asDemo);
+    expect([ended.code, ended.stdout]).toEqual([1, '']);
+    expect(ended.stderr).toMatch(/^error \[401\] \(\/v2\/[a-z/]+\): This token was ended/);
+
+    const again = await ok(['login', '--id', 'demo', '--password-stdin'], {
+      stdin: 'demo-password\n',
+    });
+    const fresh = { env: { ITP_TOKEN: again.trim() } };
+    expect(JSON.parse(await ok(['account', '--json'], fresh))).toMatchObject({ userId: 'demo' });
+    // Tidy: the address links to nobody after this run.
+    await ok(['address', 'unlink', address], fresh);
   });
 });

@@ -4,10 +4,12 @@
  * cli.e2e.spec.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyMessage } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
@@ -28,7 +30,7 @@ import {
 import type { CliSettings } from './config.js';
 import { ConfigError } from './errors.js';
 import type { AdminCli } from './delegate/find-admin-cli.js';
-import { runCli, type CliDeps } from './run-cli.js';
+import { runCli, sdkClient, type CliDeps } from './run-cli.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const TX = `0x${'ab'.repeat(32)}`;
@@ -727,5 +729,305 @@ describe('runCli: operator groups', () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: the auth-service operator CLI was not found\n');
+  });
+});
+
+/** A JWT-shaped token whose payload names `sub` (itp reads it, the platform verifies it). */
+const tokenOf = (sub: string, tag: string) =>
+  `eyJhbGciOiJFUzI1NiJ9.${Buffer.from(JSON.stringify({ sub, tag })).toString('base64url')}.sig`;
+
+describe('runCli: the account and logout everywhere', () => {
+  const account = {
+    userId: 'demo',
+    name: 'Demo User',
+    email: 'demo@example.com',
+    linkedAddresses: [{ address: ADDRESS.toLowerCase(), linkedAt: '2026-01-02T00:00:00.000Z' }],
+    sites: [{ clientId: 'demo-site', name: 'Demo site', grantedAt: '2026-01-03T00:00:00.000Z' }],
+  };
+  const credentials = [
+    {
+      id: 'urn:uuid:2',
+      holder: 'did:jwk:abc',
+      issuedAt: '2026-01-05T00:00:00.000Z',
+      expiresAt: '2027-01-05T00:00:00.000Z',
+      status: 'valid',
+      via: 'openid4vci',
+    },
+    {
+      id: 'urn:uuid:1',
+      holder: 'did:ethr:0x1',
+      issuedAt: '2026-01-04T00:00:00.000Z',
+      status: 'revoked',
+      via: 'create-vc',
+    },
+  ];
+  const env = { ITP_TOKEN: tokenOf('demo', 'old') };
+
+  it('account lists the user, linked addresses, sites and issued credentials with their status', async () => {
+    const client = {
+      auth: { account: async () => account },
+      did: { credentials: async () => credentials },
+    };
+    const text = await run(['account'], { env, client });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(
+      [
+        'userId  demo',
+        'name    Demo User',
+        'email   demo@example.com',
+        '',
+        'linked addresses',
+        'address                                     linkedAt',
+        `${ADDRESS.toLowerCase()}  2026-01-02T00:00:00.000Z`,
+        '',
+        'sites',
+        'clientId   name       grantedAt',
+        'demo-site  Demo site  2026-01-03T00:00:00.000Z',
+        '',
+        'credentials',
+        'id          holder        issuedAt                  expiresAt                 status   via',
+        'urn:uuid:2  did:jwk:abc   2026-01-05T00:00:00.000Z  2027-01-05T00:00:00.000Z  valid    openid4vci',
+        'urn:uuid:1  did:ethr:0x1  2026-01-04T00:00:00.000Z  -                         revoked  create-vc',
+        '',
+      ].join('\n'),
+    );
+    const json = await run(['account', '--json'], { env, client });
+    expect(JSON.parse(json.stdout)).toEqual({ ...account, credentials });
+
+    const empty = {
+      auth: { account: async () => ({ ...account, linkedAddresses: [], sites: [] }) },
+      did: { credentials: async () => [] },
+    };
+    expect((await run(['account'], { env, client: empty })).stdout).toContain(
+      '\nlinked addresses: none\n\nsites: none\n\ncredentials: none\n',
+    );
+    const noToken = await run(['account'], { client });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('account acts for a user');
+  });
+
+  it('account revoke-site ends a site’s grants; 1 with error [404] when it holds none', async () => {
+    const revoked: string[] = [];
+    const client = {
+      auth: {
+        revokeSite: async (clientId: string) => {
+          if (clientId === 'nope') {
+            throw new NotFoundError('No site "nope" holds a grant of yours', {
+              source: 'rest',
+              status: 404,
+              operation: '/v2/auth/revoke-site',
+            });
+          }
+          revoked.push(clientId);
+        },
+      },
+    };
+    const done = await run(['account', 'revoke-site', 'demo-site'], { env, client });
+    expect([done.code, done.stdout]).toEqual([
+      0,
+      'site demo-site: its grants ended; it asks you to log in again\n',
+    ]);
+    expect(
+      JSON.parse((await run(['account', 'revoke-site', 'x', '--json'], { env, client })).stdout),
+    ).toEqual({});
+    const missing = await run(['account', 'revoke-site', 'nope'], { env, client });
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      'error [404] (/v2/auth/revoke-site): No site "nope" holds a grant of yours\n',
+    ]);
+    expect((await run(['account', 'revoke-site'], { env, client })).code).toBe(2);
+    expect(revoked).toEqual(['demo-site', 'x']);
+  });
+
+  it('logout --everywhere ends every token; logout alone has nothing to forget (2)', async () => {
+    let calls = 0;
+    const client = { auth: { logoutEverywhere: async () => void calls++ } };
+    const done = await run(['logout', '--everywhere'], { env, client });
+    expect(done.code).toBe(0);
+    expect(done.stdout).toBe(
+      "logged out everywhere: every token of demo ended (this one too), and every site's grant\n",
+    );
+    expect(done.stderr).toContain('log in again with `itp login`');
+    expect(
+      JSON.parse((await run(['logout', '--everywhere', '--json'], { env, client })).stdout),
+    ).toEqual({});
+    const alone = await run(['logout'], { env, client });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('itp keeps no login of its own to forget');
+    expect((await run(['logout', '--everywhere'], { client })).code).toBe(2);
+    expect(calls).toBe(2);
+  });
+});
+
+describe('runCli: step-up (a recent login) against a stand-in gateway', () => {
+  const OLD = tokenOf('demo', 'old');
+  const FRESH = tokenOf('demo', 'fresh');
+  const VC = { type: ['VerifiableCredential'], proof: { type: 'JwtProof2020', jwt: 'a.b.c' } };
+  const CHALLENGE =
+    'Bearer error="insufficient_user_authentication", ' +
+    'error_description="A more recent authentication is required", max_age=300';
+  const seen: Array<{ path: string; authorization?: string; body: unknown }> = [];
+  /** Whether create-vc refuses even the fresh token (a second challenge). */
+  let alwaysChallenge = false;
+  let server: Server;
+  let url: string;
+
+  const bodyOf = async (req: IncomingMessage): Promise<unknown> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      void (async () => {
+        const body = await bodyOf(req);
+        const path = req.url ?? '';
+        const authorization = req.headers.authorization;
+        seen.push({ path, ...(authorization ? { authorization } : {}), body });
+        const answer = (status: number, json: unknown, headers: Record<string, string> = {}) => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(JSON.stringify(json));
+        };
+        if (path === '/v2/auth/auth-user') {
+          const { id, password } = body as { id: string; password: string };
+          return id === 'demo' && password === 'demo-password'
+            ? answer(200, { ...loginResult, token: FRESH })
+            : answer(401, { error: { code: '401', message: 'Invalid id or password' } });
+        }
+        if (path === '/v2/did/create-vc') {
+          return authorization === `Bearer ${FRESH}` && !alwaysChallenge
+            ? answer(200, VC)
+            : answer(
+                401,
+                {
+                  error: {
+                    code: 'insufficient_user_authentication',
+                    message: 'This operation needs a login within the last 300 seconds',
+                  },
+                },
+                { 'www-authenticate': CHALLENGE },
+              );
+        }
+        return answer(404, { error: { code: '404', message: 'no such route' } });
+      })();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const ISSUE = ['vc', 'issue', '--holder', 'did:ethr:0x1', '--issuer', 'did:ethr:0x2'];
+
+  /** itp with the real SDK client against the stand-in; stdin a pipe unless `terminal` is given. */
+  async function stepUpRun(
+    argv: string[],
+    options: { stdin?: string; terminal?: (prompt: string, input: PassThrough) => void } = {},
+  ): Promise<Run> {
+    seen.length = 0;
+    let stdout = '';
+    let stderr = '';
+    const input = options.terminal
+      ? Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined })
+      : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
+    const code = await runCli(
+      argv,
+      {
+        env: { ITP_URL: url, ITP_TOKEN: OLD },
+        stdin: input,
+        stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+        stderr: {
+          isTTY: options.terminal !== undefined,
+          write: (chunk: string) => {
+            stderr += chunk;
+            options.terminal?.(chunk, input as PassThrough);
+            return true;
+          },
+        },
+      },
+      {
+        createClient: sdkClient,
+        findAdminCli: () => {
+          throw new Error('no operator CLI in this test');
+        },
+        runAdminCli: async () => 0,
+      },
+    );
+    return { code, stdout, stderr, settings: undefined };
+  }
+
+  const trail = () => seen.map((r) => [r.path, r.authorization ?? r.body]);
+
+  it('logs in again with the password from --password-stdin and retries once with the new token', async () => {
+    const result = await stepUpRun([...ISSUE, '--password-stdin'], { stdin: 'demo-password\n' });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(VC);
+    expect(result.stderr).toContain(
+      'logged in again as Demo User (demo) for this command: this needs a login within the last 300 seconds\n',
+    );
+    expect(trail()).toEqual([
+      ['/v2/did/create-vc', `Bearer ${OLD}`],
+      ['/v2/auth/auth-user', { id: 'demo', password: 'demo-password' }],
+      ['/v2/did/create-vc', `Bearer ${FRESH}`],
+    ]);
+    expect(seen[2]?.body).toEqual(seen[0]?.body);
+  });
+
+  it('asks for the password at the terminal, without echo', async () => {
+    const result = await stepUpRun(ISSUE, {
+      terminal: (chunk, input) => {
+        if (chunk.endsWith('password for demo: ')) input.write('demo-password\r');
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'this needs a login within the last 300 seconds: password for demo: \n',
+    );
+    expect(result.stderr).not.toContain('demo-password');
+    expect(trail().map(([path]) => path)).toEqual([
+      '/v2/did/create-vc',
+      '/v2/auth/auth-user',
+      '/v2/did/create-vc',
+    ]);
+  });
+
+  it('without a way to get the password exits 1 and says to log in and retry', async () => {
+    const result = await stepUpRun(ISSUE);
+    expect([result.code, result.stdout]).toEqual([1, '']);
+    expect(result.stderr).toBe(
+      'error [insufficient_user_authentication] (/v2/did/create-vc): this needs a login within ' +
+        'the last 300 seconds: run `itp login` and retry\n' +
+        '(itp logs in again on the way when it can ask for the password: in a terminal, or with ' +
+        '--password-stdin)\n',
+    );
+    expect(trail()).toEqual([['/v2/did/create-vc', `Bearer ${OLD}`]]);
+  });
+
+  it('a wrong password is the login’s refusal (1), and nothing is retried', async () => {
+    const result = await stepUpRun([...ISSUE, '--password-stdin'], { stdin: 'wrong' });
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      'error [401] (/v2/auth/auth-user): Invalid id or password\n',
+    ]);
+    expect(trail().map(([path]) => path)).toEqual(['/v2/did/create-vc', '/v2/auth/auth-user']);
+  });
+
+  it('a second challenge after logging in again is not retried: exit 1', async () => {
+    alwaysChallenge = true;
+    try {
+      const result = await stepUpRun([...ISSUE, '--password-stdin'], { stdin: 'demo-password' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error [insufficient_user_authentication]');
+      expect(
+        trail().map(([path, auth]) => [path, typeof auth === 'string' ? auth : 'login']),
+      ).toEqual([
+        ['/v2/did/create-vc', `Bearer ${OLD}`],
+        ['/v2/auth/auth-user', 'login'],
+        ['/v2/did/create-vc', `Bearer ${FRESH}`],
+      ]);
+    } finally {
+      alwaysChallenge = false;
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createClient, type ItpClient } from '@itp/client';
+import { createClient, StepUpRequiredError, type ItpClient } from '@itp/client';
 import { resolveSettings, urlForMessages, type CliEnv, type CliSettings } from './config.js';
 import { COMMANDS } from './commands/index.js';
 import type { Command, CommandResult, OptionValues, OptionsConfig } from './commands/command.js';
@@ -15,7 +15,9 @@ import { runAdminCli, type RunAdminCli } from './delegate/run-admin-cli.js';
 import { UsageError } from './errors.js';
 import { EXIT, describeFailure, exitCodeOf } from './exit-codes.js';
 import { StdinReader } from './input/read-input.js';
+import type { TerminalInput } from './input/read-password.js';
 import { startProgress, type ProgressStream } from './output/progress.js';
+import { describeStepUp, stepUpReauthentication } from './step-up.js';
 import { USAGE } from './usage.js';
 
 export interface OutputStream {
@@ -31,19 +33,27 @@ export interface CliIo {
   stderr: ProgressStream;
 }
 
+/** The SDK's step-up callback (step-up.ts): a new token after the challenge, or undefined. */
+export type Reauthenticate = NonNullable<Parameters<typeof createClient>[0]['reauthenticate']>;
+
 /** What tests replace: the SDK client and the operator CLIs. */
 export interface CliDeps {
-  createClient: (settings: CliSettings) => ItpClient;
+  createClient: (settings: CliSettings, reauthenticate: Reauthenticate) => ItpClient;
   findAdminCli: typeof findAdminCli;
   runAdminCli: RunAdminCli;
 }
 
+/** The SDK client itp uses: the gateway, the token, and the step-up callback. */
+export function sdkClient(settings: CliSettings, reauthenticate: Reauthenticate): ItpClient {
+  return createClient({
+    baseUrl: settings.url,
+    ...(settings.token !== undefined ? { token: settings.token } : {}),
+    reauthenticate,
+  });
+}
+
 const realDeps: CliDeps = {
-  createClient: (settings) =>
-    createClient({
-      baseUrl: settings.url,
-      ...(settings.token !== undefined ? { token: settings.token } : {}),
-    }),
+  createClient: sdkClient,
   findAdminCli,
   runAdminCli,
 };
@@ -53,6 +63,8 @@ export const GLOBAL_OPTIONS = {
   token: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  // The password for a step-up (step-up.ts), read from stdin only when the platform asks for it.
+  'password-stdin': { type: 'boolean' },
 } as const satisfies OptionsConfig;
 
 /** Operator groups and the service whose CLI runs them. */
@@ -178,18 +190,32 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = realDeps
     }
     const settings = resolveSettings(values, io.env, io.cwd);
     url = settings.url;
+    const stdin = new StdinReader(io.stdin);
+    const notify = (line: string): void => void io.stderr.write(`${line}\n`);
+    // Logging in again for a step-up goes through the same client (auth-user takes no bearer).
+    const reauthenticate = stepUpReauthentication({
+      token: settings.token,
+      passwordFromStdin: values['password-stdin'] === true,
+      stdin,
+      terminal: { input: io.stdin as TerminalInput, output: io.stderr },
+      login: (params) => client.auth.login(params),
+      notify,
+    });
+    const client = deps.createClient(settings, reauthenticate);
     const result = await command.run({
-      client: deps.createClient(settings),
+      client,
       settings,
       values,
       args: positionals,
-      stdin: new StdinReader(io.stdin),
-      notify: (line) => void io.stderr.write(`${line}\n`),
+      stdin,
+      notify,
       progress: (message) => startProgress(io.stderr, message),
     });
     return writeResult(result, settings, io);
   } catch (err) {
-    io.stderr.write(describeFailure(err, url));
+    io.stderr.write(
+      err instanceof StepUpRequiredError ? describeStepUp(err) : describeFailure(err, url),
+    );
     return exitCodeOf(err);
   }
 }

@@ -11,6 +11,7 @@ Global options (anywhere on the line)
   --url <url>       the gateway's base URL (env ITP_URL; default ${DEFAULT_URL}, npm start's)
   --token <jwt>     a login token, for commands that act for a user (env ITP_TOKEN)
   --json            machine output: the API's answer as JSON on stdout (default: readable text)
+  --password-stdin  the password, read from stdin only if a command needs a recent login (below)
   -h, --help        this text
 
 Login
@@ -32,6 +33,20 @@ Login
         Sign-In with Ethereum with the hex secp256k1 private key in <file> (0x optional; - reads
         stdin): its address must be linked to a user (address link); prints the token (--json:
         the login result) and "logged in as <name> (<userId>) with <address>" on stderr
+
+Account (need --token)
+  account                          the token's user, linked addresses, sites holding a grant,
+                                   and the credentials issued for the user with their status
+                                   (valid / revoked); --json: one object
+  account revoke-site <clientId>   ends that site's grants (error [404]: it has none)
+  logout --everywhere              ends every token of the user (this one too) and every site's
+                                   grant; then log in again. itp keeps no login of its own: the
+                                   token is --token / ITP_TOKEN
+  Recent login (step-up): address link, vc issue, vc offer and did create with a token add a
+  way into the account and need a recent login (300 seconds by default). With an older token
+  itp logs in again as the token's user when it can ask for the password (typed at the
+  terminal, or --password-stdin) and retries once, for this command only; otherwise it exits 1:
+  run itp login and retry.
 
 Addresses (Sign-In with Ethereum; need --token)
   address link --key-file <file>   links the address of the key in <file> to the token's user,

@@ -1,4 +1,5 @@
 /** Every command of itp (the operator groups are delegated, see run-cli.ts). */
+import { accountCommand, accountRevokeSiteCommand, logoutCommand } from './account.js';
 import { addressLinkCommand, addressUnlinkCommand } from './address.js';
 import { blockGetCommand } from './block.js';
 import type { Command } from './command.js';
@@ -23,6 +24,9 @@ export const COMMANDS: readonly Command[] = [
   loginAppCommand,
   loginApproveCommand,
   loginSiweCommand,
+  logoutCommand,
+  accountCommand,
+  accountRevokeSiteCommand,
   addressLinkCommand,
   addressUnlinkCommand,
   walletCreateCommand,
