@@ -326,6 +326,7 @@ describe('security headers and CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(response.headers.get('access-control-expose-headers')).toMatch(/x-request-id/i);
     expect(response.headers.get('access-control-expose-headers')).toMatch(/etag/i);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/www-authenticate/i);
     const vary = (response.headers.get('vary') ?? '').toLowerCase();
     expect(vary).toContain('origin');
     expect(vary).toContain('accept-encoding');

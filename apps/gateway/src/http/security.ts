@@ -25,7 +25,8 @@ const CORS_COMMON: CorsOptions = {
   methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
   // If-None-Match / ETag: a browser verifier revalidates a status list it has cached.
   allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match'],
-  exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
+  // WWW-Authenticate: a browser app reads the step-up challenge's max_age (RFC 9470).
+  exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'WWW-Authenticate'],
   // Bearer / Basic credentials travel in headers; the API sets no cookies.
   credentials: false,
   maxAge: 600,
