@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
-import { startTcpProxy, type TcpProxy } from '@itp/harness';
+import { LocalRedis, startTcpProxy, type TcpProxy } from '@itp/harness';
 import {
   createTestDatabase,
   testRedisUrl,
@@ -78,7 +79,7 @@ describe('which store failures mean "unavailable"', () => {
     expect(databaseUnavailableReason('a string')).toBeUndefined();
   });
 
-  it('Redis: no connection, closed, timeouts, LOADING / MASTERDOWN; not WRONGTYPE', () => {
+  it('Redis: no connection, closed, timeouts, LOADING / MASTERDOWN / OOM; not WRONGTYPE', () => {
     const maxRetries = Object.assign(new Error('Reached the max retries per request limit'), {
       name: 'MaxRetriesPerRequestError',
     });
@@ -94,6 +95,9 @@ describe('which store failures mean "unavailable"', () => {
     expect(redisUnavailableReason(new Error('MASTERDOWN Link with MASTER is down'))).toBe(
       'not serving (MASTERDOWN)',
     );
+    expect(
+      redisUnavailableReason(new Error("OOM command not allowed when used memory > 'maxmemory'.")),
+    ).toBe('not serving (OOM)');
     expect(
       redisUnavailableReason(
         new Error('WRONGTYPE Operation against a key holding the wrong kind of value'),
@@ -285,5 +289,41 @@ describe('Redis going away under a running RedisKvStore (real server behind a TC
       timeoutMs: 5000,
     });
     expect(value.v).toBe('v');
+  });
+});
+
+describe('a full Redis (maxmemory reached, noeviction) under a running RedisKvStore', () => {
+  it('refuses writes with ServiceUnavailableError (the services answer 503), evicts nothing, reads still work', async () => {
+    // A Redis of its own: the run's Redis is shared by every test file.
+    const redis = await LocalRedis.start();
+    const store = new RedisKvStore({ url: redis.url, keyPrefix: 'full:' });
+    try {
+      await store.set('kept', 'a value that must not be evicted');
+      const admin = new Redis(redis.url);
+      try {
+        const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+        await admin.config('SET', 'maxmemory', String(used + 256 * 1024));
+      } finally {
+        admin.disconnect();
+      }
+      const big = 'x'.repeat(64 * 1024);
+      let refused: unknown;
+      for (let i = 0; i < 64 && refused === undefined; i += 1) {
+        refused = await store.set(`filler:${i}`, big).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      }
+      expect(refused).toBeInstanceOf(ServiceUnavailableError);
+      expect(isStoreUnavailable(refused, 'redis')).toBe(true);
+      expect((refused as Error).message).toBe(
+        `${STORE_UNAVAILABLE_MESSAGES.redis}: not serving (OOM)`,
+      );
+      expect(await store.get('kept')).toBe('a value that must not be evicted');
+    } finally {
+      await store.close();
+      await redis.close();
+    }
   });
 });

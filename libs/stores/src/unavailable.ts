@@ -58,8 +58,11 @@ const SQL_UNAVAILABLE_MESSAGES: Array<[RegExp, string]> = [
   ],
 ];
 
-/** Redis replies that mean "not now" (loading after a restart, failover in progress). */
-const REDIS_UNAVAILABLE_REPLY = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
+/**
+ * Redis replies that mean "not now": loading after a restart, failover in progress, or full
+ * (OOM: `maxmemory` reached under `noeviction`, docs/operations.md "Sizing Redis").
+ */
+const REDIS_UNAVAILABLE_REPLY = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|OOM)\b/;
 
 interface ErrorLike {
   code?: unknown;
