@@ -182,7 +182,9 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       'its `uri` PUBLIC_URL or a URL below it, its `chainId` the configured chain, its nonce one ' +
       'this service issued and nobody used, Expiration Time / Not Before hold, and the signature ' +
       "is the address's: an EOA's ECDSA signature, an ERC-1271 smart account's (asked of the " +
-      'chain), or an ERC-6492 signature of an account not deployed yet. The nonce is then used up.',
+      'chain), or an ERC-6492 signature of an account not deployed yet. The nonce is then used up. ' +
+      'Signatures that ask the chain are limited per client address ' +
+      '(`SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE`, 429) and gas-capped (5,000,000 per eth_call).',
     request: siweSignedMessageSchema,
     response: loginResultSchema,
     errors: [
