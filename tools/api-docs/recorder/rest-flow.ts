@@ -300,7 +300,14 @@ export async function recordRestExamples(
   await rec.bodyErrors(`${DID}/credential-offer`, { bearer });
 
   // The account: its ways in, a revoke that names no site, another user's logout everywhere.
-  await recordAccountExamples({ rec, client, bearer, other: options.otherUser });
+  await recordAccountExamples({
+    rec,
+    client,
+    gatewayUrl: client.baseUrl,
+    publicUrl: options.publicUrl,
+    bearer,
+    other: options.otherUser,
+  });
 
   // Last: failures per id lock that (unknown) id for a while...
   const locked = { id: 'example-locked-user', password: 'not-the-password' };
