@@ -21,9 +21,9 @@ describe('the account epoch', () => {
   });
 
   it('refuses every token of a disabled or unknown user', () => {
-    expect(() => assertTokenCurrent(jwt({ iat: 5 }), { active: false, tokensValidAfter: 0 })).toThrow(
-      UnauthorizedError,
-    );
+    expect(() =>
+      assertTokenCurrent(jwt({ iat: 5 }), { active: false, tokensValidAfter: 0 }),
+    ).toThrow(UnauthorizedError);
     expect(() => assertTokenCurrent(jwt({ iat: 5 }), undefined)).toThrow(UnauthorizedError);
   });
 
@@ -32,10 +32,12 @@ describe('the account epoch', () => {
     const epoch = nextTokensValidAfter(resetMs);
     const before = Math.floor((resetMs - 300) / 1000); // the same second, earlier
     const after = issuedAtFor(resetMs + 100, epoch); // the same second, later
-    expect(() => assertTokenCurrent(jwt({ iat: before }), { active: true, tokensValidAfter: epoch })).toThrow(
-      TOKEN_ENDED_MESSAGE,
-    );
-    expect(() => assertTokenCurrent(jwt({ iat: after }), { active: true, tokensValidAfter: epoch })).not.toThrow();
+    expect(() =>
+      assertTokenCurrent(jwt({ iat: before }), { active: true, tokensValidAfter: epoch }),
+    ).toThrow(TOKEN_ENDED_MESSAGE);
+    expect(() =>
+      assertTokenCurrent(jwt({ iat: after }), { active: true, tokensValidAfter: epoch }),
+    ).not.toThrow();
     expect(issuedAtFor(resetMs + 5_000, epoch)).toBe(Math.floor((resetMs + 5_000) / 1000));
   });
 });
@@ -43,10 +45,12 @@ describe('the account epoch', () => {
 describe('step-up (RFC 9470)', () => {
   const now = 10_000_000;
   it('accepts a login within max_age and refuses an older one with the challenge', () => {
-    expect(() => assertFreshAuthentication(jwt({ iat: 9_800, auth_time: 9_800 }), 300, now * 1000)).toThrow(
-      InsufficientUserAuthenticationError,
-    );
-    expect(() => assertFreshAuthentication(jwt({ iat: 9_999_800, auth_time: 9_999_700 }), 300, now * 1000)).not.toThrow();
+    expect(() =>
+      assertFreshAuthentication(jwt({ iat: 9_800, auth_time: 9_800 }), 300, now * 1000),
+    ).toThrow(InsufficientUserAuthenticationError);
+    expect(() =>
+      assertFreshAuthentication(jwt({ iat: 9_999_800, auth_time: 9_999_700 }), 300, now * 1000),
+    ).not.toThrow();
     try {
       assertFreshAuthentication(jwt({ iat: 9_999_000 }), 300, now * 1000);
       throw new Error('not refused');
