@@ -50,7 +50,12 @@ export {
   type WiringSettings,
 } from './wiring.js';
 export { guard, type Guard, type GuardOptions } from './reaper.js';
-export { LocalRedis, redisServerPath, type LocalRedisOptions } from './redis.js';
+export {
+  LocalRedis,
+  redisServerPath,
+  type LocalRedisOptions,
+  type RedisSnapshot,
+} from './redis.js';
 export { LocalPostgres, postgresBinDir, type LocalPostgresOptions } from './postgres.js';
 export { LocalChain, type LocalChainOptions } from './chain.js';
 export {

@@ -1,9 +1,18 @@
 /**
  * A redis-server of the caller's own on 127.0.0.1, that can be stopped, started again on the same
- * port, paused and restarted empty.
+ * port, paused, restarted empty, and restored from a snapshot taken earlier (Redis going back in
+ * time: a failover to a replica that lagged, a restore from a backup).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +42,25 @@ export function redisServerPath(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-/** One command in Redis's inline form; resolves with the reply, or undefined when none comes. */
-function redisCommand(port: number, command: string): Promise<string | undefined> {
+/** What `snapshot()` took: the RDB file of the whole dataset at one instant. */
+export interface RedisSnapshot {
+  /** The RDB file (in the LocalRedis's dir: removed with it). */
+  file: string;
+  /** Epoch ms of the SAVE. */
+  takenAt: number;
+  /** DBSIZE at the SAVE. */
+  keys: number;
+}
+
+/**
+ * One command in Redis's inline form; resolves with the reply, or undefined when none comes
+ * within `timeoutMs`.
+ */
+function redisCommand(
+  port: number,
+  command: string,
+  timeoutMs = 2000,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let reply = '';
@@ -42,7 +68,7 @@ function redisCommand(port: number, command: string): Promise<string | undefined
       socket.destroy();
       resolve(value);
     };
-    socket.setTimeout(2000, () => done(undefined));
+    socket.setTimeout(timeoutMs, () => done(undefined));
     socket.once('error', () => done(undefined));
     socket.once('close', () => done(undefined));
     socket.once('connect', () => socket.write(`${command}\r\n`));
@@ -69,6 +95,7 @@ class RedisExitedError extends Error {
 export class LocalRedis {
   private child: ChildProcess | undefined;
   private childGuard: Guard | undefined;
+  private snapshots = 0;
   readonly url: string;
   readonly logFile: string;
 
@@ -111,8 +138,16 @@ export class LocalRedis {
 
   /** Starts redis-server (on the same port, with what it persisted); resolves once it answers PING. */
   async start(): Promise<void> {
+    await this.launch(this.persist);
+  }
+
+  /**
+   * Starts redis-server with the append-only file on or off. Off, it loads `dump.rdb` of its dir
+   * when there is one (with the append-only file on, Redis reads only that file).
+   */
+  private async launch(appendOnly: boolean): Promise<void> {
     if (this.child) return;
-    const persistence = this.persist
+    const persistence = appendOnly
       ? ['--appendonly', 'yes', '--appendfsync', 'always']
       : ['--appendonly', 'no'];
     const child = spawn(
@@ -189,6 +224,70 @@ export class LocalRedis {
     rmSync(join(this.dir, 'appendonly.aof'), { force: true });
     rmSync(join(this.dir, 'dump.rdb'), { force: true });
     await this.start();
+  }
+
+  /**
+   * The whole dataset as it is now: SAVE (blocking, so one instant; the server runs with
+   * `--save ""`, SAVE still writes `dump.rdb`), then the RDB file is moved aside, so that no later
+   * start() loads it by itself.
+   */
+  async snapshot(): Promise<RedisSnapshot> {
+    if (!this.child) throw new Error('redis-server is not running: nothing to snapshot');
+    const keys = Number(/^:(\d+)$/.exec((await redisCommand(this.port, 'DBSIZE')) ?? '')?.[1]);
+    const takenAt = Date.now();
+    const saved = await redisCommand(this.port, 'SAVE', 60_000);
+    if (saved !== '+OK') throw new Error(`redis-server SAVE answered ${saved ?? 'nothing'}`);
+    const dir = join(this.dir, 'snapshots');
+    mkdirSync(dir, { recursive: true });
+    this.snapshots += 1;
+    const file = join(dir, `snapshot-${this.snapshots}.rdb`);
+    renameSync(join(this.dir, 'dump.rdb'), file);
+    return { file, takenAt, keys: Number.isFinite(keys) ? keys : 0 };
+  }
+
+  /**
+   * Redis back at `snapshot` (what was written since is gone; keys whose TTL ran out meanwhile
+   * are dropped on load): stop, the append-only files removed and the snapshot put back as
+   * `dump.rdb`, start on the same port with the append-only file off (so that the RDB is what
+   * loads), resolves once it answers PING with the dataset loaded. With `persist`, the append-only
+   * file is then switched on again (CONFIG SET appendonly yes writes it from the loaded data) and
+   * this resolves once it is written: a later stop and start keeps the restored data.
+   */
+  async restore(snapshot: RedisSnapshot): Promise<void> {
+    if (!existsSync(snapshot.file)) throw new Error(`no snapshot file ${snapshot.file}`);
+    await this.stop();
+    rmSync(join(this.dir, 'appendonlydir'), { recursive: true, force: true });
+    rmSync(join(this.dir, 'appendonly.aof'), { force: true });
+    const rdb = join(this.dir, 'dump.rdb');
+    copyFileSync(snapshot.file, rdb);
+    try {
+      await this.launch(false);
+    } finally {
+      // Loaded (or failed): a later start() must not load it again by itself.
+      rmSync(rdb, { force: true });
+    }
+    if (!this.persist) return;
+    const set = await redisCommand(this.port, 'CONFIG SET appendonly yes');
+    if (set !== '+OK') throw new Error(`redis-server CONFIG SET appendonly answered ${set}`);
+    await waitUntil(
+      async () => {
+        const info = (await redisCommand(this.port, 'INFO persistence')) ?? '';
+        // The rewrite the switch started has run (its time is -1 until one completed) and
+        // none is in progress or waiting.
+        return (
+          /^aof_enabled:1\r?$/m.test(info) &&
+          /^aof_rewrite_in_progress:0\r?$/m.test(info) &&
+          /^aof_rewrite_scheduled:0\r?$/m.test(info) &&
+          /^aof_last_rewrite_time_sec:\d+\r?$/m.test(info)
+        );
+      },
+      'redis-server append-only file after a restore',
+      60_000,
+    );
+    const info = (await redisCommand(this.port, 'INFO persistence')) ?? '';
+    if (!/^aof_last_bgrewrite_status:ok\r?$/m.test(info)) {
+      throw new Error('redis-server could not write its append-only file after a restore');
+    }
   }
 
   /** stop(), and removes the dir when it is a temp dir of ours. */
