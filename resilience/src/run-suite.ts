@@ -10,6 +10,7 @@ import { SecretLedger } from './hygiene/secret-ledger.js';
 import type { Profile } from './profiles.js';
 import { runAccountRaces } from './races/account-races.js';
 import { runRaces, type RaceOutcome } from './races/run-races.js';
+import { checkRedisRestored, type RedisRestoreFigures } from './regressions/redis-restored.js';
 import { runRegressions } from './regressions/run-regressions.js';
 import { countRecords, query } from './stack/records.js';
 import { startStack, type Stack } from './stack/start-stack.js';
@@ -25,6 +26,8 @@ export interface SuiteFigures {
   races: RaceOutcome[];
   /** The outage, input and one-time rules of the review checks, each a check that must pass. */
   regressions: RaceOutcome[];
+  /** Redis restored from a snapshot taken before one use of each one-time thing: replays. */
+  redisRestore: RedisRestoreFigures;
   faults: FaultFigures[];
   loadRequests: number;
   recordsBefore: Record<string, number>;
@@ -115,6 +118,9 @@ export async function runSuite(
       leaseRedisDownMs: profile.regressionRedisDownMs,
     });
     await eventuallyReady(stack);
+    say('Redis restored from a snapshot taken before one use of each one-time thing');
+    const redisRestore = await checkRedisRestored(stack, raceFlows);
+    await eventuallyReady(stack);
 
     say('faults under load');
     const load = new MixedLoad(stack, loadFlows);
@@ -158,6 +164,7 @@ export async function runSuite(
       readyAfterFuzz,
       races,
       regressions,
+      redisRestore,
       faults,
       loadRequests: load.records.length,
       recordsBefore,

@@ -26,6 +26,17 @@ const clean = (): SuiteFigures => ({
   readyAfterFuzz: true,
   races: [{ name: 'r', expected: '1', observed: '1', passed: true }],
   regressions: [{ name: 'c', expected: '400', observed: '400', passed: true }],
+  redisRestore: {
+    outcomes: [
+      { name: 'VP login', expected: '200; again 401', observed: '200; 401', passed: true },
+    ],
+    snapshotKeys: 10,
+    snapshotAgeMs: 500,
+    restoreMs: 300,
+    servingAgainMs: 100,
+    replays: 1,
+    accepted: 0,
+  },
   faults: [
     {
       kind: 'redis-stop',
@@ -82,6 +93,7 @@ describe('violations', () => {
     f.settle.mismatches = ['0xab mined (chain: no receipt)'];
     f.hygiene.logs.hits = [{ kind: 'password', where: 'auth-service.log:3', excerpt: '…' }];
     f.crashes.gateway = ['code 1'];
+    f.redisRestore.outcomes[0]!.passed = false;
     const out = violations(f).join('\n');
     for (const word of [
       '5xx',
@@ -92,6 +104,7 @@ describe('violations', () => {
       'matching the chain',
       'secret scan',
       'gateway exited',
+      'Redis restored from a snapshot, "VP login"',
     ]) {
       expect(out).toContain(word);
     }

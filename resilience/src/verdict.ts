@@ -18,6 +18,9 @@ export function violations(f: SuiteFigures): string[] {
     if (exits.length) out.push(`${app} exited: ${exits.join(', ')}`);
   for (const r of f.races) if (!r.passed) out.push(`race "${r.name}": ${r.observed}`);
   for (const r of f.regressions) if (!r.passed) out.push(`check "${r.name}": ${r.observed}`);
+  for (const r of f.redisRestore.outcomes) {
+    if (!r.passed) out.push(`Redis restored from a snapshot, "${r.name}": ${r.observed}`);
+  }
   for (const x of f.faults) {
     if (x.outcomes['no-answer'] > 0)
       out.push(`${x.kind}: ${x.outcomes['no-answer']} requests without an answer`);
