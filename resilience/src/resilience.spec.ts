@@ -43,6 +43,17 @@ describe('resilience (quick profile)', () => {
       });
   });
 
+  it('Redis restored from a snapshot taken before one use of each one-time thing: every replay refused, the transfer retry answers its original TransactionID, the current refresh token works', () => {
+    expect(figures.redisRestore.outcomes).toHaveLength(9);
+    for (const rule of figures.redisRestore.outcomes)
+      expect({ rule: rule.name, observed: rule.observed, passed: rule.passed }).toEqual({
+        rule: rule.name,
+        observed: rule.observed,
+        passed: true,
+      });
+    expect(figures.redisRestore.accepted).toBe(0);
+  });
+
   it('races: exactly one effect each', () => {
     expect(figures.races).toHaveLength(10);
     for (const race of figures.races)
