@@ -182,6 +182,8 @@ export async function checkRedisRestored(stack: Stack, flows: Flows): Promise<Re
 
   // A login VP; an approved QR (web-site) login, not collected.
   const loginVp = await own.loginVp(token, holderDid);
+  // A VP for approving the OpenID4VP login request once more after the restore (see below).
+  const lateApprovalVp = await own.loginVp(token, holderDid);
   const qr = await api.rest(
     '/v2/auth/auth-user-by-app',
     { requestId: `${stack.accounts.client.prefix}restore-qr?`, waitTime: 120 },
@@ -309,6 +311,16 @@ export async function checkRedisRestored(stack: Stack, flows: Flows): Promise<Re
     api.rest('/v2/auth/auth-user-result-by-app', { requestId: vp4RequestId }, site),
   );
   noteToken(own, vp4PollAgain);
+  // The restored Redis holds that login request as pending: approved once more (the phone app's
+  // way, another fresh VP), it must still give the site no second login result.
+  const vp4Reapproved = await decided(() =>
+    api.rest('/v2/auth/auth-user-with-vp', { vp: lateApprovalVp, requestId: vp4RequestId }),
+  );
+  noteToken(own, vp4Reapproved);
+  const vp4PollLast = await decided(() =>
+    api.rest('/v2/auth/auth-user-result-by-app', { requestId: vp4RequestId }, site),
+  );
+  noteToken(own, vp4PollLast);
   const siweAgain = await decided(() => api.rest('/v2/auth/auth-user-with-siwe', siwe));
   noteToken(own, siweAgain);
   const vpAgain = await decided(() => api.rest('/v2/auth/auth-user-with-vp', { vp: loginVp }));
@@ -365,15 +377,20 @@ export async function checkRedisRestored(stack: Stack, flows: Flows): Promise<Re
       current?.status === 200 &&
       oauth(reusedRefresh) === '400 invalid_grant',
   });
+  // After the replay the site must get no second login result for the request: its poll 400
+  // (handed out), or 401 while the restored Redis holds the request as pending (the answer came
+  // after the snapshot) until it expires — also after the request is approved once more.
+  const noSecondResult = (status: number) => status === 400 || status === 401;
   outcomes.push({
-    name: 'OpenID4VP: a wallet answer posted after the snapshot, posted again; the site polls again',
-    expected: 'answer 200, poll 200; again: answer 400, poll 400',
-    observed: `answer ${oauth(vp4Posted)}, poll ${vp4Poll.status}; again: answer ${oauth(vp4Replay)}, poll ${vp4PollAgain.status}`,
+    name: 'OpenID4VP: a wallet answer posted after the snapshot, posted again; the site polls again, also after the request is approved once more',
+    expected: 'answer 200, poll 200; again: answer 400, polls 400 or 401 (no second login result)',
+    observed: `answer ${oauth(vp4Posted)}, poll ${vp4Poll.status}; again: answer ${oauth(vp4Replay)}, poll ${vp4PollAgain.status}; approved once more ${vp4Reapproved.status}, poll ${vp4PollLast.status}`,
     passed:
       vp4Posted.status === 200 &&
       vp4Poll.status === 200 &&
       vp4Replay.status === 400 &&
-      vp4PollAgain.status === 400,
+      noSecondResult(vp4PollAgain.status) &&
+      noSecondResult(vp4PollLast.status),
   });
   outcomes.push({
     name: 'Sign-In with Ethereum: a message whose nonce was used after the snapshot',
@@ -422,6 +439,7 @@ export async function checkRedisRestored(stack: Stack, flows: Flows): Promise<Re
     reusedRefresh.status === 200,
     vp4Replay.status === 200,
     vp4PollAgain.status === 200,
+    vp4PollLast.status === 200,
     siweAgain.status === 200,
     vpAgain.status === 200,
     qrAgain.status === 200,
