@@ -44,3 +44,11 @@ export {
   toStoreError,
   type StoreName,
 } from './unavailable.js';
+
+export { oneTimeKey, type OneTimeMarks } from './one-time-marks/one-time-marks.js';
+export {
+  oneTimeMarkId,
+  oneTimeMarksMigration,
+  SqlOneTimeMarks,
+  type SqlOneTimeMarksOptions,
+} from './one-time-marks/sql-one-time-marks.js';

@@ -4,3 +4,4 @@
  */
 export { kvStoreContract } from './kv/kv-store.contract.js';
 export { sqlDatabaseContract } from './sql/sql-database.contract.js';
+export { oneTimeMarksContract } from './one-time-marks/one-time-marks.contract.js';
