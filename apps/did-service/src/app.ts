@@ -16,6 +16,7 @@ import {
 import {
   kvReadinessCheck,
   openAppStores,
+  RateLimiter,
   resolveDatabaseUrl,
   sqlReadinessCheck,
 } from '@itp/stores';
@@ -36,7 +37,6 @@ import { didRouter } from './http/did-router.js';
 import { oid4vciRouter } from './http/oid4vci-router.js';
 import { Oid4vciIssuance } from './oid4vci/oid4vci-issuance.js';
 import { Oid4vciStore } from './oid4vci/oid4vci-store.js';
-import { PerAddressLimit } from './oid4vci/per-address-limit.js';
 import { internalRouter } from './http/internal-router.js';
 import { resolveSecrets } from './secrets.js';
 import { CredentialStatusChecker } from './status/credential-status.js';
@@ -235,11 +235,15 @@ async function wireDidService(
       logger,
       ...(config.OID4VCI_NONCES_PER_IP_PER_MINUTE > 0
         ? {
-            noncesPerAddress: new PerAddressLimit(kv, {
-              name: 'oid4vci-nonce',
-              max: config.OID4VCI_NONCES_PER_IP_PER_MINUTE,
-              windowMs: 60_000,
-            }),
+            noncesPerAddress: {
+              limiter: new RateLimiter(kv),
+              limit: {
+                name: 'oid4vci-nonce',
+                what: 'OpenID4VCI nonces',
+                max: config.OID4VCI_NONCES_PER_IP_PER_MINUTE,
+                windowMs: 60_000,
+              },
+            },
           }
         : {}),
     }),

@@ -51,6 +51,7 @@ export {
   retiredInternalApiTokenSetting,
 } from './internal-api-tokens.js';
 export { parseTrustProxy, trustProxySetting, type TrustProxy } from './trust-proxy.js';
+export { clientGroup } from './client-group.js';
 export {
   SpanKind,
   inSpan,

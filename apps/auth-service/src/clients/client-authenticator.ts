@@ -3,7 +3,7 @@ import { sha256Hex } from '@itp/crypto';
 import { BaseError } from '@itp/errors';
 import { CONTROL_CHARACTER } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { Client } from './client.js';
 import type { ClientRepository } from './client-repository.js';

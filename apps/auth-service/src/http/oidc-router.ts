@@ -24,7 +24,7 @@ import {
   renderMessagePage,
   renderOidcErrorPage,
 } from '../oidc/oidc-pages.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 
 export interface OidcRouterDeps {

@@ -5,7 +5,7 @@ import { isStoreUnavailable, toStoreError } from '@itp/stores';
 import type { LoginResult } from '@itp/schemas';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { FailureBackoff } from '../rate-limit/failure-backoff.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { KnownClients } from '../rate-limit/known-clients.js';
 import type { User } from '../users/user.js';

@@ -21,7 +21,7 @@ import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
 import { grantedScopes, type OidcLoginMethod } from './oidc-provider.js';
 import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 
 /** What a login route answers: a page, a redirect onwards, or the expired-page. */

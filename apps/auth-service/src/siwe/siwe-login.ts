@@ -13,7 +13,7 @@ import {
   SiweRefusedError,
 } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';

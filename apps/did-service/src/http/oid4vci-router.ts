@@ -3,7 +3,7 @@ import { TooManyRequestsError } from '@itp/errors';
 import { jsonBody, oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
 import { OID4VCI_ISSUER_PATH, type Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
 import { Oid4vciError } from '../oid4vci/oid4vci-error.js';
-import type { PerAddressLimit } from '../oid4vci/per-address-limit.js';
+import type { RateLimit, RateLimiter } from '@itp/stores';
 
 export interface Oid4vciRouterDeps {
   issuance: Oid4vciIssuance;
@@ -13,7 +13,8 @@ export interface Oid4vciRouterDeps {
    * The nonce endpoint's limit per client address (OID4VCI_NONCES_PER_IP_PER_MINUTE): an
    * anonymous caller cannot fill Redis with c_nonces. Absent: off.
    */
-  noncesPerAddress?: PerAddressLimit;
+  /** The nonce endpoint's per-client-address limit (OID4VCI_NONCES_PER_IP_PER_MINUTE). */
+  noncesPerAddress?: { limiter: RateLimiter; limit: RateLimit };
 }
 
 /** The caller's address as express determined it (honouring TRUST_PROXY). */
@@ -105,7 +106,8 @@ export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
   });
 
   router.post(`${base}/nonce`, async (req, res) => {
-    await deps.noncesPerAddress?.take(clientAddress(req));
+    const nonces = deps.noncesPerAddress;
+    await nonces?.limiter.take(nonces.limit, clientAddress(req));
     res.setHeader('Cache-Control', 'no-store');
     res.json(await issuance.nonce());
   });

@@ -20,6 +20,16 @@ async function outcomes(limiter: RateLimiter, client: string, calls: number, l =
 }
 
 describe('RateLimiter', () => {
+  it('counts an IPv6 /64 as one client (one subscriber), another /64 apart', async () => {
+    const limiter = new RateLimiter(new MemoryKvStore());
+    const one = { ...limit, max: 1 };
+    await limiter.take(one, '2001:db8:1:2::1');
+    await expect(limiter.take(one, '2001:db8:1:2:ffff::9')).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
+    await expect(limiter.take(one, '2001:db8:1:3::1')).resolves.toBeUndefined();
+  });
+
   it('lets `max` calls through per client, then 429 saying when to retry', async () => {
     const limiter = new RateLimiter(new MemoryKvStore());
     const results = await outcomes(limiter, '203.0.113.1', 5);

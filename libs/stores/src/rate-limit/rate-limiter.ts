@@ -1,4 +1,5 @@
 import { InternalError, isBaseError, TooManyRequestsError } from '@itp/errors';
+import { clientGroup } from '@itp/service-kit';
 import type { KvStore } from '../kv/kv-store.js';
 
 /** One limit: at most `max` calls per client address in each window; `max` 0 turns it off. */
@@ -24,14 +25,16 @@ export class RateLimitedError extends TooManyRequestsError {}
  * the limit: RateLimitedError (code "429") saying in how many seconds the window ends. The
  * counter store failing is an error too (a BaseError of the store as it is, anything else an
  * internal error): the call is not served unlimited. The JSON-RPC APIs (token-rpc, block-rpc)
- * count their calls with it (@itp/jsonrpc's rateLimitedMethods).
+ * count their calls with it (@itp/jsonrpc's rateLimitedMethods), did-service its OpenID4VCI
+ * nonces. A client is its address as service-kit's `clientGroup` counts it (IPv6 by /64).
  */
 export class RateLimiter {
   constructor(private readonly kv: KvStore) {}
 
   async take(limit: RateLimit, client: string | undefined): Promise<void> {
     if (limit.max <= 0) return;
-    const key = `ratelimit:${limit.name}:${client ?? UNKNOWN_CLIENT}`;
+    // IPv4 as it is, IPv6 by its /64: one subscriber's network is one client.
+    const key = `ratelimit:${limit.name}:${clientGroup(client ?? UNKNOWN_CLIENT)}`;
     const count = await this.store(() => this.kv.incr(key, { ttlMs: limit.windowMs }));
     if (count <= limit.max) return;
     const remainingMs = (await this.store(() => this.kv.ttlMs(key))) ?? limit.windowMs;

@@ -1,7 +1,8 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The unit a client address is counted as by the login limits: an IPv4 address as it is (an
+ * The unit a client address is counted as by every per-address limit (logins, the APIs' rate
+ * limits): an IPv4 address as it is (an
  * IPv4-mapped IPv6 address too), an IPv6 address by its /64 network — one subscriber usually has a
  * whole /64, so counting single IPv6 addresses would give an attacker 2^64 fresh "clients".
  * Anything else (no address known) is counted as given.
