@@ -14,8 +14,10 @@ import {
 import {
   kvReadinessCheck,
   openAppStores,
+  SqlOneTimeMarks,
   sqlReadinessCheck,
   type KvStore,
+  type OneTimeMarks,
   type SqlDatabase,
 } from '@itp/stores';
 import { ClientAdmin } from './clients/client-admin.js';
@@ -31,7 +33,8 @@ import {
 import type { AuthDatabase } from './db/database.js';
 import { authMigrations } from './db/migrations.js';
 import { SqlClientRepository } from './db/sql-client-repository.js';
-import { SqlOneTimeMarks } from './db/sql-one-time-marks.js';
+import { SqlLoginApprovals } from './db/sql-login-approvals.js';
+import { SqlOidcRecords } from './db/sql-oidc-records.js';
 import { KnownClients } from './rate-limit/known-clients.js';
 import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
@@ -205,11 +208,14 @@ async function buildDomain(
     knownClients: new KnownClients(kv),
     logger,
   });
-  // One-time rules that must survive a Redis that restarts empty (docs/api.md §2): SQL.
-  const oneTimeMarks = new SqlOneTimeMarks(database);
+  // One-time rules that must survive a Redis that restarts empty or goes back in time
+  // (docs/api.md §2, §8, §9, §11): SQL. Used login VPs and SIWE nonces keep their table of 0002.
+  const approvals = new SqlLoginApprovals(database);
+  const usedLoginProofs = new SqlOneTimeMarks(database, { table: 'auth_vp_uses' });
+  const oneTimeMarks = new SqlOneTimeMarks(database, { table: 'auth_one_time_marks' });
   const loginRequests = new LoginRequests(new LoginRequestStore(kv), users, {
     resultGraceMs: config.LOGIN_RESULT_GRACE_SECONDS * 1000,
-    approvals: oneTimeMarks,
+    approvals,
     ...(clock ? { clock } : {}),
   });
   const vpLogin = new VpLogin(
@@ -218,7 +224,7 @@ async function buildDomain(
         baseUrl: config.DID_SERVICE_INTERNAL_URL,
         internalApiToken: resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID'),
       }),
-      usedVps: oneTimeMarks,
+      usedVps: usedLoginProofs,
       loginRequests,
       loginResults,
       failuresPerIp,
@@ -233,6 +239,7 @@ async function buildDomain(
         timeoutMs: OID4VP_DID_SERVICE_TIMEOUT_MS,
       }),
       sessions: new Oid4vpSessionStore(kv),
+      marks: oneTimeMarks,
       loginRequests,
       logger,
     },
@@ -254,7 +261,7 @@ async function buildDomain(
   );
   const siwe = buildSiweLogin(config, {
     kv,
-    ledger: oneTimeMarks,
+    usedNonces: usedLoginProofs,
     addresses,
     users,
     loginResults,
@@ -266,6 +273,13 @@ async function buildDomain(
   const oidcAdapter = kvOidcAdapter(
     kv,
     clientLookup((id) => clients.findById(id)),
+    {
+      marks: oneTimeMarks,
+      records: new SqlOidcRecords(database),
+      maxGrantLifetimeMs:
+        Math.max(config.OIDC_SESSION_TTL_SECONDS, config.OIDC_REFRESH_TOKEN_TTL_SECONDS) * 1000,
+      // oidc-provider's own times (exp) are the real clock's: so are the marks'.
+    },
   );
   const provider = createOidcProvider({
     issuer,
@@ -375,7 +389,7 @@ function buildSiweLogin(
   config: AuthConfig,
   parts: {
     kv: KvStore;
-    ledger: SqlOneTimeMarks;
+    usedNonces: OneTimeMarks;
     addresses: SqlLinkedAddresses;
     users: UserRepository;
     loginResults: LoginResults;
@@ -388,7 +402,7 @@ function buildSiweLogin(
   const publicUrl = authPublicUrl(config);
   return new SiweLogin(
     {
-      nonces: new SiweNonces(parts.kv, parts.ledger, parts.clock),
+      nonces: new SiweNonces(parts.kv, parts.usedNonces, parts.clock),
       verifier: new ChainSiweSignatureVerifier({
         rpcUrl: chain.rpcUrl,
         timeoutMs: chain.timeoutMs,

@@ -39,8 +39,9 @@ export interface AuthClientsTable {
 }
 
 /**
- * One-time marks that must outlive Redis (docs/api.md §2): a VP used for a login, keyed by the
- * SHA-256 of holder and VP id, until the VP is stale anyway.
+ * One-time marks that must outlive Redis (docs/api.md §2, §11), @itp/stores' SqlOneTimeMarks: a
+ * VP used for a login (the SHA-256 of holder and VP id) until the VP is stale anyway, a Sign-In
+ * with Ethereum nonce (of `siwe-nonce` and the nonce) until it expires.
  */
 export interface AuthVpUsesTable {
   id_hash: string;
@@ -99,10 +100,40 @@ export interface AuthLinkedAddressesTable {
   linked_at: number;
 }
 
+/**
+ * One-time marks (migration 0007, @itp/stores' SqlOneTimeMarks): used OpenID Connect codes and
+ * refresh tokens, ended grants, answered OpenID4VP sessions; the SHA-256 of a namespaced key.
+ */
+export interface AuthOneTimeMarksTable {
+  id_hash: string;
+  /** Epoch ms: the mark is kept until then (plus an hour for clock skew). */
+  expires_at: number;
+}
+
+/**
+ * Durable copies of OpenID Connect records (migration 0007): refresh tokens (under their SHA-256,
+ * without the token) and the grants with offline_access, so that they survive a Redis that went
+ * back in time or restarted empty (docs/adr/0024).
+ */
+export interface AuthOidcRecordsTable {
+  /** `RefreshToken` or `Grant`. */
+  model: string;
+  /** A refresh token's SHA-256 (hex), a grant's id. */
+  id: string;
+  grant_id: string | null;
+  account_id: string | null;
+  /** The record as oidc-provider stores it (JSON), without a token's value. */
+  payload: string;
+  /** Epoch ms. */
+  expires_at: number;
+}
+
 export interface AuthDatabase {
   auth_users: AuthUsersTable;
   auth_clients: AuthClientsTable;
   auth_vp_uses: AuthVpUsesTable;
+  auth_one_time_marks: AuthOneTimeMarksTable;
+  auth_oidc_records: AuthOidcRecordsTable;
   auth_login_approvals: AuthLoginApprovalsTable;
   auth_linked_addresses: AuthLinkedAddressesTable;
   auth_user_logins: AuthUserLoginsTable;

@@ -1,5 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
-import type { MigrationSet } from '@itp/stores';
+import { oneTimeMarksMigration, type MigrationSet } from '@itp/stores';
+
+/** One-time marks of the rules Redis must not decide alone (docs/api.md §8, §9). */
+const authOneTimeMarks = oneTimeMarksMigration('auth_one_time_marks');
 
 /** Portable DDL: text, bigint (epoch ms) and integer flags work alike on PostgreSQL and SQLite. */
 const migrations: Record<string, Migration> = {
@@ -155,6 +158,38 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('auth_login_approvals').dropColumn('approved_at').execute();
       await db.schema.alterTable('auth_users').dropColumn('keys_valid_after').execute();
       await db.schema.alterTable('auth_users').dropColumn('tokens_valid_after').execute();
+    },
+  },
+  '0007_redis_may_go_back': {
+    // Redis may go back in time (docs/adr/0024, amendment): the one-time marks of OpenID Connect
+    // codes and refresh tokens and of OpenID4VP responses, and the durable copies of refresh
+    // tokens and of the grants with offline_access they belong to.
+    async up(db: Kysely<unknown>) {
+      await authOneTimeMarks.up(db);
+      await db.schema
+        .createTable('auth_oidc_records')
+        .addColumn('model', 'varchar(32)', (c) => c.notNull())
+        .addColumn('id', 'varchar(128)', (c) => c.notNull())
+        .addColumn('grant_id', 'varchar(128)')
+        .addColumn('account_id', 'varchar(256)')
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('auth_oidc_records_pk', ['model', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('auth_oidc_records_grant_id')
+        .on('auth_oidc_records')
+        .column('grant_id')
+        .execute();
+      await db.schema
+        .createIndex('auth_oidc_records_expires_at')
+        .on('auth_oidc_records')
+        .column('expires_at')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('auth_oidc_records').execute();
+      await authOneTimeMarks.down!(db);
     },
   },
 };

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { sha256Hex } from '@itp/crypto';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import { createPublicClient, http } from 'viem';
@@ -10,12 +14,14 @@ import { createSiweMessage } from 'viem/siwe';
 import {
   createTestDatabase,
   freePort,
+  loseRedisData,
   testChainUrl,
   testRedisUrl,
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
 import { attributeOf, OidcTestBrowser, type BrowserPage } from '../testing/oidc-browser.js';
+import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
 import {
   newSigningKeysSecret,
   postJson,
@@ -301,6 +307,122 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       expect((await oidc.refreshTokenGrant(rp, tokens.refresh_token!)).id_token).toEqual(
         expect.any(String),
       );
+    });
+  });
+
+  /**
+   * Redis may go back in time (docs/api.md §9): restored from a snapshot taken before a use (a
+   * failover to a replica that lagged, a backup), or restarted empty. Codes and refresh tokens
+   * are used once whatever Redis says; the current refresh token keeps working. On the suite's
+   * PostgreSQL and on a SQLite database as in development.
+   */
+  describe.each([['PostgreSQL'], ['SQLite']])('when Redis goes back in time (%s)', (database) => {
+    let site: oidc.Configuration;
+    let prefix: string;
+    let own: { service: RunningAuthService; dir: string } | undefined;
+    const OFFLINE = { scope: 'openid profile offline_access', prompt: 'consent' };
+
+    beforeAll(async () => {
+      if (database === 'PostgreSQL') {
+        site = rp;
+        prefix = a.config.REDIS_KEY_PREFIX!;
+        return;
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'itp-auth-oidc-'));
+      const port = await freePort();
+      const service = await startAuthService({
+        DATABASE_URL: `sqlite:${join(dir, 'auth.sqlite')}`,
+        JWT_SIGNING_KEYS: await newSigningKeysSecret(),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        PORT: String(port),
+      });
+      own = { service, dir };
+      prefix = service.config.REDIS_KEY_PREFIX!;
+      await service.domain.userAdmin.add({ id: 'alice', password: 'alice-password', name: 'A' });
+      await service.domain.clientAdmin.add({
+        id: SITE.id,
+        secret: SITE.secret,
+        requestIdPrefixes: ['https://shop.example/'],
+        redirectUris: [SITE.redirectUri],
+      });
+      site = await oidc.discovery(
+        new URL(`${service.url}/v2/auth/oidc`),
+        SITE.id,
+        SITE.secret,
+        undefined,
+        { execute: [oidc.allowInsecureRequests] },
+      );
+    });
+
+    afterAll(async () => {
+      await own?.service.close();
+      if (own) rmSync(own.dir, { recursive: true, force: true });
+    });
+
+    const login = async (extra: Record<string, string> = {}) => {
+      const { request, after } = await passwordLogin('alice', 'alice-password', extra, site);
+      expect(typeof after).toBe('string');
+      return { request, callback: after as string };
+    };
+    const refused = async (refreshToken: string) => {
+      const err = await oidc.refreshTokenGrant(site, refreshToken).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({ error: 'invalid_grant' });
+    };
+
+    it('a code redeemed once is refused again (invalid_grant) after Redis went back to before the redemption', async () => {
+      const { request, callback } = await login();
+      const beforeRedemption = await snapshotRedisKeys(prefix);
+      const tokens = await redeem(callback, request, site);
+      expect(tokens.claims()).toMatchObject({ sub: 'alice', amr: ['pwd'] });
+      await beforeRedemption();
+      // Redis shows the code unconsumed again, under its SHA-256.
+      const code = new URL(callback).searchParams.get('code')!;
+      const record = JSON.parse(
+        (await (own?.service ?? a).domain.kv.get(`oidc:AuthorizationCode:${sha256Hex(code)}`))!,
+      ) as Record<string, unknown>;
+      expect(record.consumed).toBeUndefined();
+      await expect(redeem(callback, request, site)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    });
+
+    it('a rotated refresh token stays refused after Redis went back; the current one keeps working', async () => {
+      const { request, callback } = await login(OFFLINE);
+      const first = (await redeem(callback, request, site)).refresh_token!;
+      const beforeRefresh = await snapshotRedisKeys(prefix);
+      const current = (await oidc.refreshTokenGrant(site, first)).refresh_token!;
+      await beforeRefresh();
+      // Whoever kept the rotated token does not take the session over…
+      await refused(first);
+      // …and the legitimate holder is not logged out: its token (no longer in Redis) works.
+      const next = await oidc.refreshTokenGrant(site, current);
+      expect(next.claims()).toMatchObject({ sub: 'alice' });
+      await refused(current);
+      expect((await oidc.refreshTokenGrant(site, next.refresh_token!)).access_token).toEqual(
+        expect.any(String),
+      );
+    });
+
+    it('a revoked refresh token stays revoked after Redis went back to before the revocation', async () => {
+      const { request, callback } = await login(OFFLINE);
+      const token = (await redeem(callback, request, site)).refresh_token!;
+      const beforeRevocation = await snapshotRedisKeys(prefix);
+      await oidc.tokenRevocation(site, token);
+      await beforeRevocation();
+      await refused(token);
+    });
+
+    it('the current refresh token survives a Redis that restarted empty; a rotated one does not come back', async () => {
+      const { request, callback } = await login(OFFLINE);
+      const first = (await redeem(callback, request, site)).refresh_token!;
+      const current = (await oidc.refreshTokenGrant(site, first)).refresh_token!;
+      expect(await loseRedisData(prefix)).toBeGreaterThan(0);
+      await refused(first);
+      const next = await oidc.refreshTokenGrant(site, current);
+      expect(next.claims()).toMatchObject({ sub: 'alice' });
     });
   });
 

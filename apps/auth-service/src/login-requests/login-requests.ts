@@ -128,16 +128,18 @@ export class LoginRequests {
     return (await this.takeApproval(client, requestId)).userId;
   }
 
-  /** takeResult with how the request was approved (the OpenID Connect provider's `amr`). */
+  /**
+   * takeResult with how the request was approved (the OpenID Connect provider's `amr`). With the
+   * ledger, SQL decides the hand-out: its approval is consumed before Redis says consumed, so a
+   * Redis that went back in time (the request approved again) hands nothing out twice.
+   */
   async takeApproval(client: Client, requestId: string): Promise<Approval> {
     const approvals = this.options.approvals;
-    let fromRedis = false;
     const approval = await this.transition<Approval>(
       requestId,
       client.id,
       (request, now) => {
         if (request.status === 'approved' && request.userId) {
-          fromRedis = true;
           return {
             next: { ...request, status: 'consumed' },
             result: {
@@ -154,9 +156,16 @@ export class LoginRequests {
       },
       // Redis lost the request (restarted empty): an approval is still handed out, once.
       approvals && ((id, prefix, now) => approvals.consumeApproval(id, client.id, prefix, now)),
+      // Before Redis hands it out: the ledger's approval, once (a database outage is a 503 with
+      // nothing changed; the site polls again).
+      approvals &&
+        (async (id, request) => {
+          if (!(await approvals.consumeApproval(id, client.id, request.prefix, this.clock()))) {
+            throw new LoginRequestUnknownError({ status: 'consumed' });
+          }
+        }),
     );
     if (approval === undefined) throw new LoginRequestUnknownError();
-    if (fromRedis && approvals) await this.closeQuietly(parseRequestId(requestId)!.id);
     return approval;
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
+import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
 import {
   STAND_IN_CLIENT_ID,
   requestObjectClaims,
@@ -406,6 +407,65 @@ describe('POST /v2/auth/oid4vp/response/{id}', () => {
     });
     expect(expired.status).toBe(400);
     expect(expired.body).toEqual(invalid);
+  });
+
+  it('refuses an answer replayed to a Redis that went back in time (400 invalid_request), before and after the site collected the result', async () => {
+    for (const sitePolledFirst of [false, true]) {
+      const session = await walletSession();
+      const form = {
+        vp_token: did.vpTokenFor('alice', session.claims.nonce),
+        state: session.claims.state,
+      };
+      // Redis as it was before the answer: the session and the login request pending.
+      const beforeAnswer = await snapshotRedisKeys(auth.config.REDIS_KEY_PREFIX!);
+      expect((await postResponse(session.id, form)).status).toBe(200);
+      if (sitePolledFirst) {
+        expect((await poll(session.requestId)).body).toMatchObject({ userId: 'alice' });
+      }
+      await beforeAnswer();
+      expect((await auth.domain.kv.get(`oid4vp:${session.id}`)) ?? '').toContain('"pending"');
+      const replay = await postResponse(session.id, form);
+      expect({ sitePolledFirst, status: replay.status, body: replay.body }).toEqual({
+        sitePolledFirst,
+        status: 400,
+        body: { error: 'invalid_request', error_description: expect.any(String) },
+      });
+      // The request stays as Redis shows it (pending): no (second) login result.
+      expect((await poll(session.requestId)).status).toBe(401);
+    }
+  });
+
+  it('does not let the phone app approve again a request whose result the site collected, when Redis went back to before the approval', async () => {
+    const { requestId } = await byApp();
+    const beforeApproval = await snapshotRedisKeys(auth.config.REDIS_KEY_PREFIX!);
+    const approve = () =>
+      postJson(`${auth.url}/v2/auth/auth-user-with-vp`, {
+        vp: did.loginVpFor('alice'), // a new presentation each time (a replay is refused anyway)
+        requestId,
+      });
+    expect((await approve()).status).toBe(200);
+    expect((await poll(requestId)).status).toBe(200);
+    await beforeApproval();
+    expect((await approve()).status).toBe(400);
+    expect((await poll(requestId)).status).toBe(401);
+  });
+
+  it('hands a login result out once also when Redis goes back to before the poll (the request approved again)', async () => {
+    const session = await walletSession();
+    expect(
+      (
+        await postResponse(session.id, {
+          vp_token: did.vpTokenFor('alice', session.claims.nonce),
+          state: session.claims.state,
+        })
+      ).status,
+    ).toBe(200);
+    const beforePoll = await snapshotRedisKeys(auth.config.REDIS_KEY_PREFIX!);
+    expect((await poll(session.requestId)).status).toBe(200);
+    await beforePoll();
+    const again = await poll(session.requestId);
+    expect(again.status).toBe(400);
+    expect(again.body).not.toHaveProperty('token');
   });
 
   it('keeps the legacy flow: the phone app approves the same request by its requestId, then the wallet answer is refused', async () => {

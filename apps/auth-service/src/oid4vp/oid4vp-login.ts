@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { isBaseError, UnauthorizedError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
+import { oneTimeKey, type OneTimeMarks } from '@itp/stores';
 import { LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import { accessDenied, OAuthError } from './oauth-error.js';
@@ -22,6 +23,11 @@ export interface Oid4vpLoginOptions {
 export interface Oid4vpLoginDeps {
   verifier: Oid4vpVerifier;
   sessions: Oid4vpSessionStore;
+  /**
+   * Where answered sessions are marked (SQL): a Redis that went back in time shows a session
+   * pending again, but its answer is not accepted twice (docs/api.md §8).
+   */
+  marks: OneTimeMarks;
   /** approveLoginRequest: the same approval as auth-user-with-vp's. */
   loginRequests: LoginRequests;
   logger: Logger;
@@ -139,10 +145,23 @@ export class Oid4vpLogin {
    * login request is approved for the user. Refused, or the user is unknown or disabled: 400
    * access_denied with one generic description. did-service (or the database) down: 503
    * temporarily_unavailable, and the claim is released so that the wallet may post again.
+   *
+   * Once in SQL: the session is marked answered (a one-time mark) after did-service verified the
+   * answer and before the approval, so that an answer replayed to a Redis that went back in time
+   * (the session pending again) is refused as a replay (400 invalid_request) and the site's poll
+   * never gets a second login result. (An answer whose approval then fails on Redis is not
+   * accepted again: the user scans a new code.)
    */
   async answer(id: string, vpToken: string, state: string): Promise<void> {
     const claimed = await this.claim(id, state);
     const { session } = claimed;
+    const answeredKey = oneTimeKey('oid4vp-response', id);
+    // Checked before did-service's work; decided by the mark below.
+    if (
+      await this.settled(id, claimed, () => this.deps.marks.isMarked(answeredKey, this.clock()))
+    ) {
+      throw this.replayed();
+    }
     let verification;
     try {
       verification = await this.deps.verifier.verifyResponse({
@@ -160,6 +179,11 @@ export class Oid4vpLogin {
       );
       throw accessDenied();
     }
+    const now = this.clock();
+    const first = await this.settled(id, claimed, () =>
+      this.deps.marks.mark(answeredKey, session.expiresAt, now),
+    );
+    if (!first) throw this.replayed();
     try {
       await this.deps.loginRequests.approveLoginRequest(
         session.requestId,
@@ -176,6 +200,23 @@ export class Oid4vpLogin {
       }
       throw await this.failed(id, claimed, err, 'the login request');
     }
+  }
+
+  /** A one-time-mark call after the claim: a database outage releases the claim (503). */
+  private async settled(
+    id: string,
+    claimed: StoredOid4vpSession,
+    call: () => Promise<boolean>,
+  ): Promise<boolean> {
+    try {
+      return await call();
+    } catch (err) {
+      throw await this.failed(id, claimed, err, 'the one-time mark');
+    }
+  }
+
+  private replayed(): OAuthError {
+    return new OAuthError(400, 'invalid_request', UNKNOWN_REQUEST);
   }
 
   /** Reads and claims a pending session (pending → answered, compare-and-swap). */

@@ -1,13 +1,38 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { errors } from 'oidc-provider';
 import { sha256Hex } from '@itp/crypto';
 import { ServiceUnavailableError } from '@itp/errors';
-import { MemoryKvStore, RedisKvStore, type KvStore } from '@itp/stores';
+import {
+  MemoryKvStore,
+  migrateToLatest,
+  openSqlDatabase,
+  RedisKvStore,
+  SqlOneTimeMarks,
+  type KvStore,
+  type SqlDatabase,
+} from '@itp/stores';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
-import { kvOidcAdapter } from './kv-oidc-adapter.js';
+import type { AuthDatabase } from '../db/database.js';
+import { authMigrations } from '../db/migrations.js';
+import { SqlOidcRecords } from '../db/sql-oidc-records.js';
+import { kvOidcAdapter, type OidcSqlSide } from './kv-oidc-adapter.js';
 import { OidcUnavailableError } from './oidc-unavailable.js';
 
 const noClients = async () => undefined;
+
+/** The adapter's SQL side on a SQLite database of its own (migrated as the service does). */
+async function sqlSide(): Promise<{ sql: OidcSqlSide; database: SqlDatabase<AuthDatabase> }> {
+  const database = openSqlDatabase<AuthDatabase>('sqlite::memory:');
+  await migrateToLatest(database, authMigrations);
+  return {
+    database,
+    sql: {
+      marks: new SqlOneTimeMarks(database, { table: 'auth_one_time_marks' }),
+      records: new SqlOidcRecords(database),
+      maxGrantLifetimeMs: 30 * 86_400_000,
+    },
+  };
+}
 
 /** The same suite on the dev stand-in and on a real Redis (Veramo's one suite, several setups). */
 const setups: Array<[string, () => KvStore]> = [
@@ -17,8 +42,31 @@ const setups: Array<[string, () => KvStore]> = [
 
 describe.each(setups)('kvOidcAdapter on the %s', (_name, open) => {
   const kv = open();
-  const adapter = kvOidcAdapter(kv, noClients);
-  afterAll(() => kv.close());
+  let database: SqlDatabase<AuthDatabase>;
+  let adapter: ReturnType<typeof kvOidcAdapter>;
+  beforeAll(async () => {
+    const side = await sqlSide();
+    database = side.database;
+    adapter = kvOidcAdapter(kv, noClients, side.sql);
+  });
+  afterAll(async () => {
+    await kv.close();
+    await database.close();
+  });
+
+  /** What a Redis that went back in time shows: the values read before, written back. */
+  const snapshot = async (...keys: string[]) => {
+    const values = await Promise.all(keys.map((k) => kv.get(k)));
+    return async () => {
+      for (const [i, k] of keys.entries()) {
+        const value = values[i];
+        if (value === null || value === undefined) await kv.del(k);
+        else await kv.set(k, value, { ttlMs: 60_000 });
+      }
+    };
+  };
+  const durableRows = async (model: string) =>
+    database.db.selectFrom('auth_oidc_records').selectAll().where('model', '=', model).execute();
 
   it('stores a record with its lifetime and finds it again', async () => {
     const codes = adapter('AuthorizationCode');
@@ -61,6 +109,83 @@ describe.each(setups)('kvOidcAdapter on the %s', (_name, open) => {
     await expect(codes.consume('c2')).rejects.toBeInstanceOf(errors.InvalidGrant);
   });
 
+  it('a code consumed once stays consumed when Redis goes back: not found (not "consumed"), and consume refuses', async () => {
+    const codes = adapter('AuthorizationCode');
+    await codes.upsert('c-back', { accountId: 'alice', grantId: 'g-back' }, 60);
+    const goBack = await snapshot(`oidc:AuthorizationCode:${sha256Hex('c-back')}`);
+    await codes.consume('c-back');
+    // Redis itself saw the use: the provider's reuse case (it revokes the grant).
+    expect(await codes.find('c-back')).toMatchObject({ consumed: expect.any(Number) });
+    await goBack();
+    expect(
+      JSON.parse((await kv.get(`oidc:AuthorizationCode:${sha256Hex('c-back')}`))!),
+    ).not.toHaveProperty('consumed');
+    expect(await codes.find('c-back')).toBeUndefined();
+    await expect(codes.consume('c-back')).rejects.toBeInstanceOf(errors.InvalidGrant);
+    // Marked in SQL only under the SHA-256 of a namespaced key.
+    const marks = await database.db.selectFrom('auth_one_time_marks').select('id_hash').execute();
+    expect(JSON.stringify(marks)).not.toContain('c-back');
+  });
+
+  it('keeps refresh tokens in SQL too (hashed, without the token): found when Redis lost them, ended by use and destroy', async () => {
+    const tokens = adapter('RefreshToken');
+    const value = 'rt-durable-value-0123456789';
+    await tokens.upsert(value, { jti: value, accountId: 'alice', grantId: 'g-rt', exp: 4e9 }, 600);
+    const [row] = (await durableRows('RefreshToken')).filter((r) => r.grant_id === 'g-rt');
+    expect(row).toMatchObject({ id: sha256Hex(value), account_id: 'alice' });
+    expect(JSON.stringify(row)).not.toContain(value);
+    await kv.del(`oidc:RefreshToken:${sha256Hex(value)}`); // Redis lost it
+    expect(await tokens.find(value)).toEqual({
+      jti: value,
+      accountId: 'alice',
+      grantId: 'g-rt',
+      exp: 4e9,
+    });
+    // Used (rotated): marked, its copy gone; found nowhere, consumed never again.
+    await tokens.consume(value);
+    expect((await durableRows('RefreshToken')).filter((r) => r.grant_id === 'g-rt')).toEqual([]);
+    expect(await tokens.find(value)).toBeUndefined();
+    await expect(tokens.consume(value)).rejects.toBeInstanceOf(errors.InvalidGrant);
+
+    // destroy (a revocation): Redis bringing the token back does not revive it.
+    const other = 'rt-destroyed-value-0123456789';
+    await tokens.upsert(other, { accountId: 'alice', grantId: 'g-rt2' }, 600);
+    const goBack = await snapshot(`oidc:RefreshToken:${sha256Hex(other)}`);
+    await tokens.destroy(other);
+    await goBack();
+    expect(await tokens.find(other)).toBeUndefined();
+  });
+
+  it('ends a grant in SQL: a revoked grant and its refresh tokens stay ended when Redis brings them back', async () => {
+    const grants = adapter('Grant');
+    const tokens = adapter('RefreshToken');
+    const grant = {
+      accountId: 'alice',
+      clientId: 'shop',
+      openid: { scope: 'openid offline_access' },
+    };
+    await grants.upsert('g-off', grant, 600);
+    await grants.upsert('g-on', { ...grant, openid: { scope: 'openid' } }, 600);
+    // Only a grant with offline_access (which may hold refresh tokens) is kept in SQL.
+    expect((await durableRows('Grant')).map((r) => r.id).sort()).toEqual(['g-off']);
+    await tokens.upsert('rt-of-g-off', { accountId: 'alice', grantId: 'g-off' }, 600);
+    await kv.del('oidc:Grant:g-off');
+    expect(await grants.find('g-off')).toEqual(grant); // from SQL
+    await grants.upsert('g-off', grant, 600);
+    const goBack = await snapshot(
+      'oidc:Grant:g-off',
+      `oidc:RefreshToken:${sha256Hex('rt-of-g-off')}`,
+      'oidc:grant:g-off',
+    );
+    await tokens.revokeByGrantId('g-off');
+    await grants.destroy('g-off');
+    await goBack();
+    expect(await grants.find('g-off')).toBeUndefined();
+    expect(await tokens.find('rt-of-g-off')).toBeUndefined();
+    expect(await durableRows('Grant')).toEqual([]);
+    expect(await grants.find('g-on')).toMatchObject({ clientId: 'shop' });
+  });
+
   it('revokes every record of a grant, across models', async () => {
     const codes = adapter('AuthorizationCode');
     const tokens = adapter('AccessToken');
@@ -86,13 +211,20 @@ describe.each(setups)('kvOidcAdapter on the %s', (_name, open) => {
 describe('kvOidcAdapter', () => {
   it('reads clients through the lookup, never from the store', async () => {
     const kv = new MemoryKvStore();
-    const adapter = kvOidcAdapter(kv, async (id) =>
-      id === 'shop' ? { client_id: 'shop', redirect_uris: ['https://shop.example/cb'] } : undefined,
+    const { sql, database } = await sqlSide();
+    const adapter = kvOidcAdapter(
+      kv,
+      async (id) =>
+        id === 'shop'
+          ? { client_id: 'shop', redirect_uris: ['https://shop.example/cb'] }
+          : undefined,
+      sql,
     );
     await kv.set('oidc:Client:ghost', JSON.stringify({ client_id: 'ghost' }));
     expect(await adapter('Client').find('shop')).toMatchObject({ client_id: 'shop' });
     expect(await adapter('Client').find('ghost')).toBeUndefined();
     await kv.close();
+    await database.close();
   });
 
   it('answers a store outage as temporarily_unavailable (503), not a server error', async () => {
@@ -101,9 +233,16 @@ describe('kvOidcAdapter', () => {
         throw new ServiceUnavailableError('Redis is unavailable', { details: { store: 'redis' } });
       },
     });
-    const sessions = kvOidcAdapter(down, noClients)('Session');
+    const { sql, database } = await sqlSide();
+    const sessions = kvOidcAdapter(down, noClients, sql)('Session');
     const failure = await sessions.find('s').catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(OidcUnavailableError);
     expect(failure).toMatchObject({ status: 503, error: 'temporarily_unavailable', expose: true });
+    // The database down too: a code is not consumed without its mark (503, not a success).
+    const codes = kvOidcAdapter(new MemoryKvStore(), noClients, sql)('AuthorizationCode');
+    await codes.upsert('c-db', { accountId: 'alice' }, 60);
+    await database.close();
+    const refused = await codes.consume('c-db').catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(OidcUnavailableError);
   });
 });

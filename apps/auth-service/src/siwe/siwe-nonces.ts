@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '@itp/crypto';
-import type { KvStore } from '@itp/stores';
+import { oneTimeKey, type KvStore, type OneTimeMarks } from '@itp/stores';
 
 /** How long an issued nonce may be used (docs/api.md §11). */
 export const SIWE_NONCE_TTL_MS = 5 * 60_000;
-
-/** The durable record of nonces already used (SQL, like login VPs: survives Redis). */
-export interface SiweNonceLedger {
-  /** Marks the nonce used until `expiresAt`; false when it was used before. */
-  markNonceUsed(nonceHash: string, expiresAt: number, now: number): Promise<boolean>;
-}
 
 /** 128 random bits as 32 alphanumeric characters (EIP-4361: at least 8 alphanumerics). */
 export function newSiweNonce(): string {
@@ -26,7 +20,8 @@ export function newSiweNonce(): string {
 export class SiweNonces {
   constructor(
     private readonly kv: KvStore,
-    private readonly ledger: SiweNonceLedger,
+    /** The durable record of nonces already used (SQL one-time marks, like login VPs). */
+    private readonly used: OneTimeMarks,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -54,8 +49,8 @@ export class SiweNonces {
     const expiresAt = await this.kv.getDel(key(nonce));
     if (expiresAt === null) return false;
     const now = this.clock();
-    return this.ledger.markNonceUsed(
-      sha256Hex(`siwe-nonce\u0000${nonce}`),
+    return this.used.mark(
+      oneTimeKey('siwe-nonce', nonce),
       Math.max(now, Number(expiresAt) || now + SIWE_NONCE_TTL_MS),
       now,
     );

@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { RedisKvStore } from '@itp/stores';
+import { RedisKvStore, type OneTimeMarks } from '@itp/stores';
 import { testChainUrl, testRedisUrl, uniquePrefix } from '@itp/testing';
 import type { Hex } from 'viem';
 import { BadRequestError, UnauthorizedError } from '@itp/errors';
 import { SiweMalformedError } from '../errors.js';
 import { parseSiweMessage, type SiweFields } from './parse-siwe-message.js';
 import { SiweLogin, type SiweLoginDeps } from './siwe-login.js';
-import { SiweNonces, type SiweNonceLedger } from './siwe-nonces.js';
+import { SiweNonces } from './siwe-nonces.js';
 import { ChainSiweSignatureVerifier } from './siwe-signature-verifier.js';
 
 const vectors = <T>(name: string): Record<string, T> =>
@@ -88,11 +88,12 @@ describe('EIP-4361 verification vectors (spruceid/siwe)', () => {
   const stores: RedisKvStore[] = [];
   afterAll(() => Promise.all(stores.map((kv) => kv.close())));
 
-  /** The durable ledger's rule (a nonce is marked once); the SQL one is run by siwe.spec.ts. */
-  const ledger = (): SiweNonceLedger => {
+  /** The durable marks' rule (a nonce is marked once); the SQL ones are run by siwe.spec.ts. */
+  const ledger = (): OneTimeMarks => {
     const used = new Set<string>();
     return {
-      markNonceUsed: async (hash) => (used.has(hash) ? false : (used.add(hash), true)),
+      mark: async (key) => (used.has(key) ? false : (used.add(key), true)),
+      isMarked: async (key) => used.has(key),
     };
   };
 

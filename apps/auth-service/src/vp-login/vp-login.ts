@@ -1,13 +1,12 @@
 import { UnauthorizedError } from '@itp/errors';
-import { sha256Hex } from '@itp/crypto';
 import type { LoginResult } from '@itp/schemas';
+import type { OneTimeMarks } from '@itp/stores';
 import { VpReplayedError } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
-import { clientGroup } from '@itp/service-kit';
+import { clientGroup } from '../rate-limit/client-group.js';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { LoginVpVerifier } from './login-vp-verifier.js';
-import type { VpUseLedger } from './vp-use-ledger.js';
 
 export interface VpLoginOptions {
   /** Freshness window of a login VP (VP_LOGIN_MAX_AGE_SECONDS). */
@@ -18,7 +17,7 @@ export interface VpLoginOptions {
 export interface VpLoginDeps {
   verifier: LoginVpVerifier;
   /** Where used VPs are marked: SQL, so that a Redis that restarts empty forgets none. */
-  usedVps: VpUseLedger;
+  usedVps: OneTimeMarks;
   loginRequests: LoginRequests;
   loginResults: LoginResults;
   /** The per-client-IP failure counter shared with password login. */
@@ -55,8 +54,9 @@ export class VpLogin {
       throw err;
     }
     const now = this.clock();
-    const marked = await this.deps.usedVps.markVpUsed(
-      sha256Hex(`${verified.holder}\u0000${verified.vpId}`),
+    // Keyed by holder DID and VP id (the holder's DID is the namespace: `did:` is no other's).
+    const marked = await this.deps.usedVps.mark(
+      `${verified.holder}\u0000${verified.vpId}`,
       Math.max(now + 1000, verified.freshUntil * 1000 + 1000),
       now,
     );

@@ -1,50 +1,29 @@
 import type { SqlDatabase } from '@itp/stores';
+import { LoginRequestUnknownError } from '../errors.js';
 import type { ApprovalLedger, ApprovedLogin } from '../login-requests/approval-ledger.js';
 import type { Approval } from '../login-requests/login-request.js';
-import type { SiweNonceLedger } from '../siwe/siwe-nonces.js';
-import type { VpUseLedger } from '../vp-login/vp-use-ledger.js';
 import type { AuthDatabase } from './database.js';
 import { storeCall } from './store-call.js';
 
 /**
- * The one-time rules of auth-service that must survive a Redis that restarts empty
- * (docs/api.md §2, §11): a login VP and a Sign-In with Ethereum nonce are used once, an
- * approved login result is handed out once. Rows live until they would be refused anyway (a
- * stale VP, an expired nonce or request) and are deleted then, a few at a time on later writes.
+ * The approved web-site login requests (`auth_login_approvals`, docs/api.md §2): an approval
+ * survives a Redis that restarts empty or goes back in time, and its result is handed out once.
+ * Rows live until they would be refused anyway (an expired request) and are deleted then, a few
+ * at a time on later writes. (Used login VPs and Sign-In with Ethereum nonces are @itp/stores'
+ * one-time marks: app.ts.)
  */
-export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLedger {
+export class SqlLoginApprovals implements ApprovalLedger {
   constructor(private readonly database: SqlDatabase<AuthDatabase>) {}
 
-  /** Marks a VP used; false when it was used before (a replay). */
-  async markVpUsed(idHash: string, expiresAt: number, now: number): Promise<boolean> {
-    return this.markUsed(idHash, expiresAt, now);
-  }
-
   /**
-   * Marks a Sign-In with Ethereum nonce used; false when it was used before. The same table as
-   * used VPs: its keys are SHA-256 hashes of namespaced inputs, so the two never meet.
+   * Records an approval (idempotent for the same request). A request whose result was handed out
+   * or that was cancelled is not approved again (LoginRequestUnknownError): only a Redis that went
+   * back in time shows it pending again.
    */
-  async markNonceUsed(nonceHash: string, expiresAt: number, now: number): Promise<boolean> {
-    return this.markUsed(nonceHash, expiresAt, now);
-  }
-
-  private async markUsed(idHash: string, expiresAt: number, now: number): Promise<boolean> {
-    return storeCall(async () => {
-      await this.dropExpired('auth_vp_uses', now);
-      const result = await this.database.db
-        .insertInto('auth_vp_uses')
-        .values({ id_hash: idHash, expires_at: expiresAt })
-        .onConflict((oc) => oc.column('id_hash').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-    });
-  }
-
-  /** Records an approval (idempotent for the same request). */
   async recordApproval(approval: ApprovedLogin, now: number): Promise<void> {
     return storeCall(async () => {
-      await this.dropExpired('auth_login_approvals', now);
-      await this.database.db
+      await this.dropExpired(now);
+      const inserted = await this.database.db
         .insertInto('auth_login_approvals')
         .values({
           id: approval.id,
@@ -57,7 +36,16 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLe
           consumed_at: null,
         })
         .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return;
+      const existing = await this.database.db
+        .selectFrom('auth_login_approvals')
+        .select('consumed_at')
+        .where('id', '=', approval.id)
+        .executeTakeFirst();
+      if (existing && existing.consumed_at !== null) {
+        throw new LoginRequestUnknownError({ status: 'consumed' });
+      }
     });
   }
 
@@ -121,13 +109,10 @@ export class SqlOneTimeMarks implements ApprovalLedger, VpUseLedger, SiweNonceLe
     });
   }
 
-  private async dropExpired(
-    table: 'auth_vp_uses' | 'auth_login_approvals',
-    now: number,
-  ): Promise<void> {
+  private async dropExpired(now: number): Promise<void> {
     // Rows stay an hour past their expiry (clock skew between replicas costs nothing then).
     await this.database.db
-      .deleteFrom(table)
+      .deleteFrom('auth_login_approvals')
       .where('expires_at', '<', now - 3_600_000)
       .execute();
   }
