@@ -1,4 +1,9 @@
-import { chainReadinessCheck, openChainClient, type ChainClient } from '@itp/chain';
+import {
+  chainCircuitLog,
+  chainReadinessCheck,
+  openChainClient,
+  type ChainClient,
+} from '@itp/chain';
 import { RpcServer, jsonRpcRouter, rateLimitedMethods } from '@itp/jsonrpc';
 import { BLOCK_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
 import {
@@ -82,7 +87,7 @@ async function wireBlockRpc(
 ): Promise<BlockRpcParts> {
   const chain = await scope.open(
     'chain',
-    () => overrides.chain ?? openChainClient(config),
+    () => overrides.chain ?? openChainClient(config, chainCircuitLog(logger)),
     (c) => c.close(),
   );
   const { kv, sql } = await openAppStores<BlockDb>(config, scope, logger, {

@@ -1,7 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { setGlobalConfig } from '@openid4vc/utils';
 import { createJwtVerifier } from '@itp/auth-jwt';
-import { chainReadinessCheck, createChainClient, type ChainClient } from '@itp/chain';
+import {
+  chainCircuitLog,
+  chainClientOptions,
+  chainReadinessCheck,
+  createChainClient,
+  type ChainClient,
+} from '@itp/chain';
 import { createEthersProvider } from '@itp/chain/ethers';
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { ServiceUnavailableError } from '@itp/errors';
@@ -16,9 +22,9 @@ import {
 import {
   kvReadinessCheck,
   openAppStores,
-  RateLimiter,
   resolveDatabaseUrl,
   sqlReadinessCheck,
+  RateLimiter,
 } from '@itp/stores';
 import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
 import { createSigningPool } from './agent/signing-pool.js';
@@ -97,11 +103,7 @@ async function wireDidService(
   const statusUrls = new StatusListUrls(publicUrl(config));
   const chain: ChainClient = await scope.open(
     'chain',
-    () =>
-      createChainClient({
-        rpcUrl: config.ETH_RPC_URL,
-        timeoutMs: config.ETH_RPC_TIMEOUT_MS,
-      }),
+    () => createChainClient(chainClientOptions(config, chainCircuitLog(logger))),
     (client) => client.close(),
   );
   const chainId = config.CHAIN_ID ?? (await chain.chainId());

@@ -1,5 +1,5 @@
 import { HttpService, defineApp } from '@itp/service-kit';
-import { chainReadinessCheck, openChainClient } from '@itp/chain';
+import { chainCircuitLog, chainReadinessCheck, openChainClient } from '@itp/chain';
 import { RpcServer, jsonRpcRouter, rateLimitedMethods } from '@itp/jsonrpc';
 import { TOKEN_SERVICE_ERRORS, summarizeServiceErrors } from '@itp/schemas';
 import { RateLimiter, kvReadinessCheck, openAppStores, sqlReadinessCheck } from '@itp/stores';
@@ -37,9 +37,10 @@ export const buildApp = defineApp(
   async (config, logger, scope) => {
     const secrets = resolveSecrets(config);
     // Refuses to start when CHAIN_ID is set and the node is unreachable or serves another chain.
+    // Behind a circuit breaker: while the node does not answer, chain calls are 503 at once.
     const chain = await scope.open(
       'chain',
-      () => openChainClient(config),
+      () => openChainClient(config, chainCircuitLog(logger)),
       (c) => c.close(),
     );
     const { kv, sql: database } = await openAppStores<TokenDatabase>(config, scope, logger, {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChainClient, type ChainClient } from './chain-client.js';
-import { ChainRpcError, ChainUnavailableError } from './chain-errors.js';
+import { ChainCircuitOpenError, ChainRpcError, ChainUnavailableError } from './chain-errors.js';
 import { testChainUrl, REFUSING_URL } from './testing/test-chain.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -175,5 +175,83 @@ describe('createChainClient against nodes that do not work', () => {
     expect(seen).toEqual([`Basic ${Buffer.from('alice:s3cret-pass').toString('base64')}`]);
     expect(err.message).toBe('Chain node unavailable: HTTP 401');
     expect(`${err.message} ${String(err.stack)}`).not.toMatch(/s3cret|api-key-123|alice/);
+  });
+});
+
+describe('createChainClient circuit breaker', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map(closeServer));
+  });
+
+  it('after 3 timeouts refuses at once (503, Retry-After) without calling the node; a probe after the cooldown closes it', async () => {
+    let hang = true;
+    let calls = 0;
+    const { url, server } = await fakeNode((_req, body, res) => {
+      calls += 1;
+      if (hang) return; // a node that hangs: the connection stays open, nothing is answered
+      const { id } = JSON.parse(body) as { id: number };
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x10' }));
+    });
+    servers.push(server);
+    let now = 0;
+    const client = createChainClient({
+      rpcUrl: url,
+      timeoutMs: 300,
+      breaker: { cooldownMs: 5_000, now: () => now },
+    });
+    for (let i = 0; i < 3; i += 1) {
+      const err = await failure(client.ping());
+      expect(err.message).toBe('Chain node unavailable: no answer within 300 ms');
+    }
+    expect(calls).toBe(3);
+
+    const started = performance.now();
+    const refused = await failure(client.request('eth_blockNumber'));
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(refused).toBeInstanceOf(ChainCircuitOpenError);
+    expect(refused).toBeInstanceOf(ChainUnavailableError);
+    expect((refused as ChainCircuitOpenError).code).toBe('503');
+    expect((refused as ChainCircuitOpenError).retryAfterSeconds).toBe(5);
+    expect(refused.message).toBe(
+      'Chain node unavailable: 3 consecutive calls failed (last: no answer within 300 ms); ' +
+        'not called for another 5 s (circuit open), nothing was sent',
+    );
+    now += 3_500;
+    expect(((await failure(client.ping())) as ChainCircuitOpenError).retryAfterSeconds).toBe(2);
+    expect(calls).toBe(3); // the node was not called while the breaker was open
+
+    // The node answers again; after the cooldown one probe goes to it and closes the breaker.
+    hang = false;
+    now += 1_500;
+    expect(await client.request('eth_blockNumber')).toBe('0x10');
+    await expect(client.ping()).resolves.toBeUndefined();
+    expect(calls).toBe(5);
+  });
+
+  it('counts connection failures, not the node refusing a call (a JSON-RPC error is an answer)', async () => {
+    const refusing = createChainClient({ rpcUrl: REFUSING_URL, breaker: { failureThreshold: 2 } });
+    await failure(refusing.ping());
+    await failure(refusing.ping());
+    expect(await failure(refusing.ping())).toBeInstanceOf(ChainCircuitOpenError);
+
+    const { url, server } = await fakeNode((_req, body, res) => {
+      const { id } = JSON.parse(body) as { id: number };
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'nope' } }));
+    });
+    servers.push(server);
+    const answering = createChainClient({ rpcUrl: url, breaker: { failureThreshold: 2 } });
+    for (let i = 0; i < 5; i += 1) {
+      expect(await failure(answering.request('eth_call'))).toBeInstanceOf(ChainRpcError);
+    }
+  });
+
+  it('breaker: false never refuses', async () => {
+    const client = createChainClient({ rpcUrl: REFUSING_URL, breaker: false });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await failure(client.ping())).message).toBe(
+        'Chain node unavailable: connection failed (ECONNREFUSED)',
+      );
+    }
   });
 });

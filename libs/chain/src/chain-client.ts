@@ -1,5 +1,6 @@
 import { inSpan } from '@itp/service-kit';
-import { ChainRpcError, ChainUnavailableError } from './chain-errors.js';
+import { ChainCircuitOpenError, ChainRpcError, ChainUnavailableError } from './chain-errors.js';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import { parseRpcUrl } from './rpc-url.js';
 
 /** Raw Ethereum JSON-RPC access to one node. */
@@ -19,6 +20,12 @@ export interface ChainClientOptions {
   rpcUrl: string;
   /** Bound for one whole call (connect, answer, body). Default 10 000 ms. */
   timeoutMs?: number;
+  /**
+   * The node's circuit breaker (circuit-breaker.ts): after `failureThreshold` (3) consecutive
+   * timeouts or connection failures, calls are refused at once (ChainCircuitOpenError, 503 with
+   * Retry-After) for `cooldownMs` (5 s), then one probe decides. `false`: none.
+   */
+  breaker?: CircuitBreakerOptions | false;
 }
 
 const NO_PARAMS: readonly unknown[] = [];
@@ -60,7 +67,9 @@ function answerOf<T>(method: string, status: number, text: string): T {
 
 /**
  * A JSON-RPC client over the global fetch (undici pools keep-alive connections per origin), with
- * one AbortSignal timeout per call. Error messages never contain the URL.
+ * one AbortSignal timeout per call and a circuit breaker in front of the node (a node that stopped
+ * answering costs the first few calls their timeout, the next ones nothing: 503 at once). Error
+ * messages never contain the URL.
  */
 export function createChainClient(options: ChainClientOptions): ChainClient {
   const { url, authorization } = parseRpcUrl(options.rpcUrl);
@@ -73,12 +82,34 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
   let nextId = 1;
   let closed = false;
   let cachedChainId: Promise<number> | undefined;
+  const breaker = options.breaker === false ? undefined : new CircuitBreaker(options.breaker);
+  let lastFailure: string | undefined;
 
   async function request<T = unknown>(
     method: string,
     params: readonly unknown[] = NO_PARAMS,
   ): Promise<T> {
     if (closed) throw new ChainUnavailableError('client closed');
+    const admission = breaker?.admit() ?? { admitted: true, probe: false };
+    if (!admission.admitted) {
+      throw new ChainCircuitOpenError(admission.failures, admission.retryAfterMs, lastFailure);
+    }
+    let answered: [number, string];
+    try {
+      answered = await call(method, params);
+    } catch (err) {
+      // A timeout or a connection failure: what the breaker counts.
+      lastFailure = err instanceof ChainUnavailableError ? err.reason : undefined;
+      breaker?.failure(admission.probe);
+      throw err;
+    }
+    // The node answered over HTTP (an error page or a JSON-RPC error too): it is up.
+    breaker?.success(admission.probe);
+    return answerOf<T>(method, answered[0], answered[1]);
+  }
+
+  /** One HTTP exchange; a timeout or a connection failure is a ChainUnavailableError. */
+  async function call(method: string, params: readonly unknown[]): Promise<[number, string]> {
     const id = nextId;
     nextId = nextId === Number.MAX_SAFE_INTEGER ? 1 : nextId + 1;
     let status: number;
@@ -100,7 +131,7 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
     } catch (err) {
       throw new ChainUnavailableError(networkReason(err, timeoutMs), { cause: err });
     }
-    return answerOf<T>(method, status, text);
+    return [status, text];
   }
 
   function chainId(): Promise<number> {

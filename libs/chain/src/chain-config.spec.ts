@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { loadConfig } from '@itp/service-kit';
 import { createChainClient, type ChainClient } from './chain-client.js';
-import { assertChainId, chainConfigShape, openChainClient } from './chain-config.js';
+import {
+  assertChainId,
+  chainClientOptions,
+  chainConfigShape,
+  openChainClient,
+} from './chain-config.js';
 import { ChainIdMismatchError } from './chain-errors.js';
 import { testChainUrl } from './testing/test-chain.js';
 
@@ -13,6 +18,8 @@ describe('chainConfigShape', () => {
     expect(loadConfig(schema, { ETH_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '' })).toEqual({
       ETH_RPC_URL: 'http://127.0.0.1:8545',
       ETH_RPC_TIMEOUT_MS: 10_000,
+      ETH_RPC_BREAKER_FAILURES: 3,
+      ETH_RPC_BREAKER_COOLDOWN_MS: 5_000,
     });
     expect(
       loadConfig(schema, {
@@ -20,13 +27,31 @@ describe('chainConfigShape', () => {
         CHAIN_ID: '31337',
         DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
         ETH_RPC_TIMEOUT_MS: '2500',
+        ETH_RPC_BREAKER_FAILURES: '0',
+        ETH_RPC_BREAKER_COOLDOWN_MS: '1000',
       }),
     ).toEqual({
       ETH_RPC_URL: 'https://node.example/v3/key',
       CHAIN_ID: 31337,
       DID_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       ETH_RPC_TIMEOUT_MS: 2500,
+      ETH_RPC_BREAKER_FAILURES: 0,
+      ETH_RPC_BREAKER_COOLDOWN_MS: 1000,
     });
+  });
+
+  it('gives the client its timeout and breaker (0 failures: none)', () => {
+    const base = { ETH_RPC_URL: 'http://127.0.0.1:8545', ETH_RPC_TIMEOUT_MS: 2500 };
+    expect(chainClientOptions(base)).toEqual({
+      rpcUrl: base.ETH_RPC_URL,
+      timeoutMs: 2500,
+      breaker: { failureThreshold: 3, cooldownMs: 5_000 },
+    });
+    expect(
+      chainClientOptions({ ...base, ETH_RPC_BREAKER_FAILURES: 5, ETH_RPC_BREAKER_COOLDOWN_MS: 800 })
+        .breaker,
+    ).toEqual({ failureThreshold: 5, cooldownMs: 800 });
+    expect(chainClientOptions({ ...base, ETH_RPC_BREAKER_FAILURES: 0 }).breaker).toBe(false);
   });
 
   it('rejects what is not a chain setting', () => {
@@ -38,6 +63,12 @@ describe('chainConfigShape', () => {
     expect(() =>
       loadConfig(schema, { ETH_RPC_URL: 'http://127.0.0.1:8545', DID_REGISTRY_ADDRESS: '0x12' }),
     ).toThrow(/DID_REGISTRY_ADDRESS/);
+    expect(() =>
+      loadConfig(schema, {
+        ETH_RPC_URL: 'http://127.0.0.1:8545',
+        ETH_RPC_BREAKER_COOLDOWN_MS: '5',
+      }),
+    ).toThrow(/ETH_RPC_BREAKER_COOLDOWN_MS/);
   });
 });
 

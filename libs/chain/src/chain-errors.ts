@@ -1,4 +1,8 @@
-import { InternalError, ServiceUnavailableError, type BaseErrorOptions } from '@itp/errors';
+import {
+  InternalError,
+  ServiceUnavailableError,
+  type ServiceUnavailableErrorOptions,
+} from '@itp/errors';
 
 /**
  * The chain node could not be reached or did not answer JSON-RPC: connection refused, timeout,
@@ -7,8 +11,28 @@ import { InternalError, ServiceUnavailableError, type BaseErrorOptions } from '@
  * URL (it may carry credentials or an API key).
  */
 export class ChainUnavailableError extends ServiceUnavailableError {
-  constructor(reason: string, options?: BaseErrorOptions) {
+  constructor(
+    /** What happened, without the "Chain node unavailable: " prefix. */
+    readonly reason: string,
+    options?: ServiceUnavailableErrorOptions,
+  ) {
     super(`Chain node unavailable: ${reason}`, options);
+  }
+}
+
+/**
+ * The node's circuit breaker is open (consecutive timeouts or connection failures): the call was
+ * refused at once, without calling the node. Retry-After is the time left until the breaker lets
+ * a probe through. Nothing was sent to the node.
+ */
+export class ChainCircuitOpenError extends ChainUnavailableError {
+  constructor(failures: number, retryAfterMs: number, lastReason: string | undefined) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super(
+      `${failures} consecutive calls failed${lastReason ? ` (last: ${lastReason})` : ''}; ` +
+        `not called for another ${seconds} s (circuit open), nothing was sent`,
+      { retryAfterSeconds: seconds },
+    );
   }
 }
 

@@ -69,7 +69,10 @@ export function describeRevert(iface: Interface, data: string): BaseError | null
  */
 export function mapChainError(err: unknown, iface: Interface): BaseError {
   if (err instanceof ChainUnavailableError) {
-    return new ChainNodeUnavailableError(err.message, { cause: err });
+    return new ChainNodeUnavailableError(err.message, {
+      cause: err,
+      retryAfterSeconds: err.retryAfterSeconds,
+    });
   }
   if (err instanceof ChainRpcError) {
     const data = revertDataOf(err.rpcData);

@@ -1,5 +1,11 @@
 import { Transaction, getCreateAddress, toQuantity, type Interface } from 'ethers';
-import { ChainRpcError, ChainUnavailableError, parseQuantity, type ChainClient } from '@itp/chain';
+import {
+  ChainCircuitOpenError,
+  ChainRpcError,
+  ChainUnavailableError,
+  parseQuantity,
+  type ChainClient,
+} from '@itp/chain';
 import { InternalError, ServiceUnavailableError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
 import { isStoreUnavailable } from '@itp/stores';
@@ -218,12 +224,17 @@ export class TransactionSender {
   }
 
   private async sendFailed(hash: string, err: unknown): Promise<Error> {
+    if (err instanceof ChainCircuitOpenError) {
+      // Refused by the node's circuit breaker before anything went out: certainly not sent.
+      await this.outcome(hash, 'failed', `not sent: ${err.message}`);
+      return mapChainError(err, this.options.errorInterface);
+    }
     if (err instanceof ChainUnavailableError) {
       // The node may have taken it before the connection failed: never re-send, say so.
       await this.outcome(hash, 'unknown', err.message);
       return new ChainNodeUnavailableError(
         `${err.message}; transaction ${hash} may or may not have been accepted (check it before retrying)`,
-        { cause: err },
+        { cause: err, retryAfterSeconds: err.retryAfterSeconds },
       );
     }
     const mapped = mapChainError(err, this.options.errorInterface);
