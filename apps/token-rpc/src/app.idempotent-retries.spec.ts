@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
 import type { RunningAnvil } from '@itp/dev-chain';
 import { RedisKvStore } from '@itp/stores';
 import {
@@ -19,6 +21,7 @@ import {
   rpc,
   runSql,
   setBalance,
+  sha256,
   startFundedTestChain,
   startTokenApp,
   transferParams,
@@ -28,6 +31,10 @@ import {
 } from './testing/token-test-kit.js';
 
 const TO = '0x000000000000000000000000000000000000dEaD';
+
+const USED_BY_OTHER =
+  'tempKey was already used by another request (only an identical retry, with the same ' +
+  'params and signature, gets its answer): get a new one with net_getTempKey';
 
 /**
  * Issue 10, part 3 (docs/api.md §4): an identical retry of a transaction request (same tempKey, same
@@ -263,5 +270,171 @@ describe('token-rpc idempotent retries', () => {
     expect(balance.balance).toBe('30');
     expect(await minedNonce(wallet.address)).toBe(3); // deploy, transfer, approve
     expect(await minedNonce(spender.address)).toBe(1);
+  });
+
+  /**
+   * Contract §16 ("Redis may go back in time"): Redis restored from a snapshot taken before the
+   * transfer (a backup, a failover to a replica that lagged) offers the used tempKey as new again.
+   * The transaction log decides: the identical retry gets the original TransactionID, anything
+   * else "409", and the wallet sends one transaction.
+   */
+  describe('after Redis went back in time', () => {
+    let kv: RedisKvStore;
+    beforeAll(() => {
+      kv = new RedisKvStore({ url: testRedisUrl(), keyPrefix: redisPrefix });
+    });
+    afterAll(async () => {
+      await kv?.close();
+    });
+
+    /** The tempKey's Redis key as it is now; the function writes it back (the "restore"). */
+    async function snapshotTempKey(tempKey: string): Promise<() => Promise<void>> {
+      const key = `tempkey:${tempKey}`;
+      const value = await kv.get(key);
+      if (value === null || value.includes('"used"')) throw new Error('no unused tempKey');
+      return async () => {
+        await kv.set(key, value, { ttlMs: 300_000 });
+      };
+    }
+
+    /** A transfer whose tempKey's Redis key was snapshotted before it was sent. */
+    async function transferredThenRestored(amount: string) {
+      const wallet = await fundedWallet();
+      const params = await transferParams(first.url, wallet, TO, amount);
+      const restore = await snapshotTempKey(params.tempKey as string);
+      const original: Json = await rpc(first.url, '/token', 'transfer', params);
+      expect(original.result.resultCode).toBe('200');
+      await receiptOf(chain.url, original.result.TransactionID);
+      await restore();
+      return { wallet, params, original };
+    }
+
+    async function expectOneTransaction(address: string, transactionId: string) {
+      expect(await pendingNonce(address)).toBe(1);
+      expect(await minedNonce(address)).toBe(1);
+      expect(await recordsFrom(address)).toEqual([{ hash: transactionId }]);
+    }
+
+    it('an identical retry gets the original TransactionID; nothing is sent again', async () => {
+      const { wallet, params, original } = await transferredThenRestored('5000');
+      const retried = await rpc(second.url, '/token', 'transfer', params);
+      expect(retried.result).toEqual(original.result);
+      await expectOneTransaction(wallet.address, original.result.TransactionID);
+      // Redis holds the original answer again: the next retry is answered from it.
+      expect(await kv.get(`tempkey:${params.tempKey as string}`)).toContain('"done"');
+      expect((await rpc(first.url, '/token', 'transfer', params)).result).toEqual(original.result);
+    });
+
+    it('another request with that tempKey is refused; the original retry still gets its answer', async () => {
+      const { wallet, params, original } = await transferredThenRestored('6000');
+      // Validly signed: the tempKey looks unused again, so signData signs another amount with it.
+      const signature = await ok(first.url, '/token', 'signData', {
+        from: wallet.address,
+        hash: sha256([wallet.address, TO, '6001', params.tempKey, params.hashKey].join('|')),
+        tempKey: params.tempKey,
+        hashKey: params.hashKey,
+      });
+      const changed = await rpc(second.url, '/token', 'transfer', {
+        ...params,
+        amount: '6001',
+        signature,
+      });
+      expect(changed.result).toEqual({
+        resultCode: '409',
+        resultMessage: USED_BY_OTHER,
+        resultData: '',
+      });
+      expect((await rpc(first.url, '/token', 'transfer', params)).result).toEqual(original.result);
+      await expectOneTransaction(wallet.address, original.result.TransactionID);
+    });
+
+    it('20 identical retries at once (two replicas): every answer the original TransactionID', async () => {
+      const { wallet, params, original } = await transferredThenRestored('7000');
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          rpc(i % 2 === 0 ? first.url : second.url, '/token', 'transfer', params),
+        ),
+      );
+      expect(answers.map((a) => a.result)).toEqual(Array(20).fill(original.result));
+      await expectOneTransaction(wallet.address, original.result.TransactionID);
+    });
+
+    /**
+     * Two requests that both got past the log's look before either recorded (Redis went back in
+     * time while the first was waiting for its nonce lease): the unique temp_key_hash decides
+     * when the second records, before anything of it is sent.
+     */
+    describe.each([
+      ['an identical request', false],
+      ['another request (another amount, validly signed)', true],
+    ])('racing across the revert: %s', (_name, other) => {
+      it("one transaction; the second is answered from the first one's record", async () => {
+        const lines: string[] = [];
+        const sink = new Writable({
+          write(chunk, _encoding, done) {
+            lines.push(String(chunk));
+            done();
+          },
+        });
+        const logger = pino({ level: 'trace' }, sink);
+        const racers = [
+          await startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix, logger }),
+          await startTokenApp({ chainUrl: chain.url, databaseUrl: db.url, redisPrefix, logger }),
+        ] as const;
+        try {
+          const wallet = await fundedWallet();
+          const params = await transferParams(first.url, wallet, TO, '8000');
+          // The other request: amount 8001, signed with the same tempKey (signData only peeks).
+          const otherParams: Record<string, string> = {
+            ...params,
+            amount: '8001',
+            signature: await ok(first.url, '/token', 'signData', {
+              from: wallet.address,
+              hash: sha256([wallet.address, TO, '8001', params.tempKey, params.hashKey].join('|')),
+              tempKey: params.tempKey,
+              hashKey: params.hashKey,
+            }),
+          };
+          const secondParams = other ? otherParams : params;
+          const restore = await snapshotTempKey(params.tempKey as string);
+          const running = () =>
+            lines.filter((l) => l.includes('no transaction in the log for it')).length;
+          // The test holds the address's nonce lease: each request waits for it after the look.
+          const lease = `nonce:lease:${wallet.address.toLowerCase()}`;
+          await kv.set(lease, 'held-by-the-test', { ttlMs: 30_000 });
+          const firstAnswer = rpc(racers[0].url, '/token', 'transfer', params);
+          await waitFor(() => running() === 1, {
+            what: 'the first request runs',
+            timeoutMs: 10_000,
+          });
+          await restore();
+          const secondAnswer = rpc(racers[1].url, '/token', 'transfer', secondParams);
+          await waitFor(() => running() === 2, {
+            what: 'the second request runs too',
+            timeoutMs: 10_000,
+          });
+          await kv.del(lease);
+          const answers: Json[] = await Promise.all([firstAnswer, secondAnswer]);
+          const sent = answers.find((a) => a.result.resultCode === '200');
+          expect(sent).toBeDefined();
+          const transactionId: string = sent.result.TransactionID;
+          await receiptOf(chain.url, transactionId);
+          if (!other) {
+            expect(answers.map((a) => a.result)).toEqual([sent.result, sent.result]);
+          } else {
+            expect(answers.map((a) => a.result.resultCode).sort()).toEqual(['200', '409']);
+            expect(answers.find((a) => a.result.resultCode === '409').result.resultMessage).toBe(
+              USED_BY_OTHER,
+            );
+          }
+          await expectOneTransaction(wallet.address, transactionId);
+          expect(lines.some((l) => l.includes('shows as used (Redis went back in time?)'))).toBe(
+            true,
+          );
+        } finally {
+          await Promise.all(racers.map((r) => r.close()));
+        }
+      });
+    });
   });
 });

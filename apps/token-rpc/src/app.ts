@@ -6,7 +6,7 @@ import { RateLimiter, kvReadinessCheck, openAppStores, sqlReadinessCheck } from 
 import { TempKeyStore } from './auth/temp-key-store.js';
 import { tokenRpcConfigSchema } from './config.js';
 import type { TokenDatabase } from './db/database.js';
-import { tokenMigrations } from './db/migrations.js';
+import { tokenMigrationSet } from './db/migrations.js';
 import { SqlTransactionLog } from './db/sql-transaction-log.js';
 import { SqlWalletRepository } from './db/sql-wallet-repository.js';
 import { createDevFunder } from './dev/dev-funder.js';
@@ -46,7 +46,7 @@ export const buildApp = defineApp(
     const { kv, sql: database } = await openAppStores<TokenDatabase>(config, scope, logger, {
       app: 'token-rpc',
       keyPrefix: 'token:',
-      migrations: tokenMigrations,
+      migrations: tokenMigrationSet((message) => logger.warn(message)),
     });
 
     const nonces: NonceManager = new NonceManager({

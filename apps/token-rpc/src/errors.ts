@@ -8,6 +8,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '@itp/errors';
+import type { TransactionEntry } from './transactions/transaction-log.js';
 
 /**
  * The business failures of the token API. Each is a BaseError: its class code becomes
@@ -72,6 +73,24 @@ export class UnknownTransactionError extends NotFoundError {
 }
 
 export class TempKeyRejectedError extends ConflictError {}
+
+/**
+ * The transaction log already holds a transaction for this request's tempKey (its unique
+ * `temp_key_hash`): found when this request tried to record its own, before anything was sent.
+ * Redis had let two requests claim one tempKey (it went back in time): the log decides, and
+ * TempKeyRequests answers from the record (the original TransactionID, or "409").
+ */
+export class TempKeyAlreadySentError extends ConflictError {
+  constructor(
+    readonly recorded: { entry: TransactionEntry; fingerprint: string },
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'tempKey was already used by another transaction: get a new one with net_getTempKey',
+      options,
+    );
+  }
+}
 
 /** An identical retry gave up waiting for the first request with its tempKey. */
 export class TempKeyInProgressError extends ConflictError {

@@ -4,8 +4,11 @@
  * environment is read here once.
  */
 import { migrateDatabaseAt, runMigrations } from '@itp/stores';
-import { tokenMigrations } from './db/migrations.js';
+import { tokenMigrationSet } from './db/migrations.js';
 
 process.exitCode = await runMigrations('token-rpc', process.env.DATABASE_URL, (url) =>
-  migrateDatabaseAt(url, tokenMigrations),
+  migrateDatabaseAt(
+    url,
+    tokenMigrationSet((message) => process.stdout.write(`token-rpc: ${message}\n`)),
+  ),
 );

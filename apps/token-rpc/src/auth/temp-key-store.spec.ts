@@ -57,6 +57,28 @@ describe('TempKeyStore (Redis)', () => {
     expect(await store.claim(failed, 'f3')).toEqual({ state: 'answered', failure });
   });
 
+  it('puts the answer of the request the transaction log names in place of a later claim', async () => {
+    // Redis went back in time: a second request claimed the tempKey again; the log says another
+    // request (fingerprint f1) used it. Its answer replaces the claim: f1 retries get it, f2 is refused.
+    const store = new TempKeyStore(kv, 300_000, { retryTtlMs: 60_000 });
+    const tempKey = await store.issue(binding);
+    const claim = await store.claim(tempKey, 'f2');
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    const outcome = { transactionId: `0x${'ab'.repeat(32)}`, resultData: `0x${'ab'.repeat(32)}` };
+    expect(await store.restoreAnswer(tempKey, claim.marker, { fingerprint: 'f1', outcome })).toBe(
+      true,
+    );
+    expect(await store.claim(tempKey, 'f1')).toEqual({ state: 'answered', outcome });
+    expect(await store.claim(tempKey, 'f2')).toEqual({ state: 'usedByOther' });
+    const ttl = await kv.ttlMs(`tempkey:${tempKey}`);
+    expect(ttl).toBeGreaterThan(50_000); // the retry TTL, not the pending claim's
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Only in place of that claim: a marker that changed meanwhile is left alone.
+    expect(await store.restoreAnswer(tempKey, claim.marker, { fingerprint: 'f3', outcome })).toBe(
+      false,
+    );
+  });
+
   it('lets exactly one of 20 concurrent claims with one tempKey through', async () => {
     const store = new TempKeyStore(kv, 300_000);
     const tempKey = await store.issue(binding);

@@ -185,4 +185,30 @@ export class TempKeyStore {
       }),
     );
   }
+
+  /**
+   * Replaces this request's claim by the answer of the request the transaction log says used the
+   * tempKey (Redis had lost that and offered the tempKey again): its fingerprint and outcome,
+   * so that identical retries of that request get its answer here again and any other is refused.
+   * False when the claim was no longer there.
+   */
+  restoreAnswer(
+    tempKey: string,
+    claimed: string,
+    recorded: { fingerprint: string; outcome: StoredOutcome },
+  ): Promise<boolean> {
+    if (!parseMarker(claimed))
+      throw new TypeError('restoreAnswer() needs the marker claim() returned');
+    const done: UsedMarker = {
+      used: true,
+      fingerprint: recorded.fingerprint,
+      state: 'done',
+      outcome: recorded.outcome,
+    };
+    return kvCall(() =>
+      this.kv.compareAndSwap(keyOf(tempKey), claimed, JSON.stringify(done), {
+        ttlMs: this.retryTtlMs,
+      }),
+    );
+  }
 }

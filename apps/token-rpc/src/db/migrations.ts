@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import type { MigrationSet } from '@itp/stores';
 
 // Migrations work on the untyped schema: the table types describe the latest state only.
@@ -102,13 +102,76 @@ const m0004: Migration = {
   },
 };
 
-/** token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. */
-export const tokenMigrations: MigrationSet = {
-  tableName: 'token_rpc_migrations',
-  migrations: {
-    '0001_wallet_and_transactions': m0001,
-    '0002_wallet_did_registered_at': m0002,
-    '0003_transaction_settlement': m0003,
-    '0004_transaction_temp_key': m0004,
-  },
-};
+/**
+ * SQL decides the tempKey (ADR 0011): at most one transaction per tempKey, whatever Redis says
+ * (it may go back in time). Rows written before this, while the index was not unique, may share
+ * a tempKey (a transfer sent twice after a Redis restore): the earliest row of each keeps the
+ * hash (it is the answer an identical retry gets), the later ones get NULL — they stay recorded
+ * (status, nonce, getTransactionStatus), and NULLs are distinct for a unique index on both
+ * PostgreSQL and SQLite. They are the rows with `temp_key_hash IS NULL AND request_fingerprint IS
+ * NOT NULL`; how many there were is reported.
+ */
+function m0005(report: (message: string) => void): Migration {
+  return {
+    async up(db: AnyDb) {
+      const cleared = await db
+        .updateTable('token_transactions')
+        .set({ temp_key_hash: null })
+        .where('temp_key_hash', 'is not', null)
+        .where(
+          sql<boolean>`exists (
+            select 1 from token_transactions as earlier
+            where earlier.temp_key_hash = token_transactions.temp_key_hash
+              and (earlier.created_at < token_transactions.created_at
+                or (earlier.created_at = token_transactions.created_at
+                  and earlier.hash < token_transactions.hash)))`,
+        )
+        .executeTakeFirst();
+      const count = Number(cleared.numUpdatedRows);
+      if (count > 0) {
+        report(
+          `migration 0005: ${count} transaction(s) shared a tempKey with an earlier one (sent ` +
+            'twice before the tempKey was unique); their temp_key_hash is now NULL, the earliest ' +
+            'keeps it (find them: temp_key_hash IS NULL AND request_fingerprint IS NOT NULL)',
+        );
+      }
+      await db.schema.dropIndex('token_transactions_temp_key_hash').execute();
+      await db.schema
+        .createIndex('token_transactions_temp_key_hash_unique')
+        .on('token_transactions')
+        .column('temp_key_hash')
+        .unique()
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex('token_transactions_temp_key_hash_unique').execute();
+      await db.schema
+        .createIndex('token_transactions_temp_key_hash')
+        .on('token_transactions')
+        .column('temp_key_hash')
+        .execute();
+    },
+  };
+}
+
+/**
+ * token-rpc's tables (`wallet_*`, `token_*`), recorded in `token_rpc_migrations`. `report` hears
+ * what a migration has to say (migration 0005: how many duplicate tempKeys it resolved).
+ */
+export function tokenMigrationSet(
+  report: (message: string) => void = () => undefined,
+): MigrationSet {
+  return {
+    tableName: 'token_rpc_migrations',
+    migrations: {
+      '0001_wallet_and_transactions': m0001,
+      '0002_wallet_did_registered_at': m0002,
+      '0003_transaction_settlement': m0003,
+      '0004_transaction_temp_key': m0004,
+      '0005_transaction_temp_key_unique': m0005(report),
+    },
+  };
+}
+
+/** The migrations without a reporter (tests, tools). */
+export const tokenMigrations: MigrationSet = tokenMigrationSet();

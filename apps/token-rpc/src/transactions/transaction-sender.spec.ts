@@ -9,6 +9,7 @@ import type { TokenDatabase, TokenSqlDatabase } from '../db/database.js';
 import { tokenMigrations } from '../db/migrations.js';
 import { SqlTransactionLog } from '../db/sql-transaction-log.js';
 import { receiptOf, startFundedTestChain } from '../testing/token-test-kit.js';
+import { TempKeyAlreadySentError } from '../errors.js';
 import { NonceManager } from './nonce-manager.js';
 import type { TransactionLog } from './transaction-log.js';
 import { TransactionSender } from './transaction-sender.js';
@@ -80,5 +81,62 @@ describe('TransactionSender (anvil, PostgreSQL)', () => {
     expect(await real.find(sent.hash)).toMatchObject({ status: 'sent', nonce: sent.nonce });
     // The first record stays as it was (its transaction was never broadcast).
     expect(await real.find(seen[0]!)).toMatchObject({ status: 'sending', nonce: sent.nonce });
+  });
+
+  it('sends nothing when the log already holds a transaction for the tempKey (unique temp_key_hash)', async () => {
+    // Two requests got past Redis with one tempKey (Redis went back in time): the one that
+    // records second meets the unique temp_key_hash and is answered from the first one's record.
+    const log = new SqlTransactionLog(database);
+    const funded = HDNodeWallet.fromPhrase(DEV_CHAIN.mnemonic, undefined, "m/44'/60'/0'/0/6");
+    const nonceOf = async () =>
+      Number(await client.request('eth_getTransactionCount', [funded.address, 'pending']));
+    const requestKey = { tempKeyHash: 'e'.repeat(64), fingerprint: 'the-first-request' };
+    const original = `0x${'1'.repeat(64)}`;
+    await log.recordSending(
+      {
+        hash: original,
+        kind: 'transfer',
+        from: funded.address,
+        to: TO,
+        contractAddress: null,
+        nonce: 999,
+        value: '1',
+        amount: '1',
+        requestId: null,
+        createdAt: 1000,
+      },
+      requestKey,
+    );
+    const nonces = new NonceManager({ kv, logger, pendingNonce: nonceOf });
+    const sender = new TransactionSender({
+      chain: client,
+      nonces,
+      log,
+      logger,
+      errorInterface: new Interface([]),
+    });
+    const wallet = { address: funded.address, signingKey: funded.signingKey };
+    const before = await nonceOf();
+    const err = await sender
+      .send({
+        kind: 'transfer',
+        wallet: { ...wallet, requestKey: { ...requestKey, fingerprint: 'a-second-request' } },
+        to: TO,
+        value: 5n,
+        data: '0x',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TempKeyAlreadySentError);
+    expect((err as TempKeyAlreadySentError).recorded).toMatchObject({
+      entry: { hash: original },
+      fingerprint: 'the-first-request',
+    });
+    expect(await nonceOf()).toBe(before);
+    expect(await log.listByAddress(funded.address, 10)).toEqual([
+      expect.objectContaining({ hash: original }),
+    ]);
+    // The nonce was not spent: the next transaction from the address takes it.
+    const next = await sender.send({ kind: 'transfer', wallet, to: TO, value: 5n, data: '0x' });
+    expect(next.nonce).toBe(before);
   });
 });

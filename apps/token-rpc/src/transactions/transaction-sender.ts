@@ -9,7 +9,7 @@ import {
 import { InternalError, ServiceUnavailableError } from '@itp/errors';
 import type { Logger } from '@itp/service-kit';
 import { isStoreUnavailable } from '@itp/stores';
-import { ChainNodeUnavailableError } from '../errors.js';
+import { ChainNodeUnavailableError, TempKeyAlreadySentError } from '../errors.js';
 import type { AuthorizedWallet } from '../wallet/wallet-service.js';
 import { eip1559Fees, gasLimitFor, type FeeFields } from './fees.js';
 import { mapChainError } from './map-chain-error.js';
@@ -216,7 +216,17 @@ export class TransactionSender {
           { cause: err },
         );
       }
-      if (isDuplicateKey(err)) throw new DuplicateTransactionError(hash, { cause: err });
+      if (isDuplicateKey(err)) {
+        // Either this request's tempKey is already in the log (the unique temp_key_hash: two
+        // requests got past Redis with one tempKey, as after a Redis that went back in time) —
+        // then the log decides and nothing is sent — or this very transaction hash is (below).
+        const requestKey = tx.wallet.requestKey;
+        const recorded = requestKey
+          ? await this.options.log.findByTempKey(requestKey.tempKeyHash).catch(() => undefined)
+          : undefined;
+        if (recorded) throw new TempKeyAlreadySentError(recorded, { cause: err });
+        throw new DuplicateTransactionError(hash, { cause: err });
+      }
       throw new InternalError('the transaction could not be recorded; nothing was sent', {
         cause: err,
       });
