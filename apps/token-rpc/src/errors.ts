@@ -170,9 +170,13 @@ export class ChainFailureError extends InternalError {
  */
 export class ChainNodeUnavailableError extends ServiceUnavailableError {}
 
-/** Dev mode: the funding of a new address failed (the dev funding account is empty, …). */
-export class DevFundingError extends InternalError {
-  override get expose(): boolean {
-    return true;
+/**
+ * Dev mode: the funding of a new address failed (the dev funding account is empty and could not
+ * be topped up, the chain refused or did not mine it, …). "503": the dev stack's problem, not the
+ * request's; no address was created (its wallet row is removed), so the same call may be retried.
+ */
+export class DevFundingError extends ServiceUnavailableError {
+  constructor(reason: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(`dev funding failed: ${reason}; no address was created, try again`, options);
   }
 }

@@ -68,6 +68,18 @@ export class SqlWalletRepository implements WalletRepository {
     });
   }
 
+  removeNew(address: string, secretKeySealed: string): Promise<boolean> {
+    return sqlCall('remove an unfunded wallet address', async () => {
+      const result = await this.database.db
+        .deleteFrom('wallet_keys')
+        .where('address', '=', address)
+        .where('secret_key_sealed', '=', secretKeySealed)
+        .where('did_registered_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
   replaceSealed(
     address: string,
     previous: SealedWalletSecrets,

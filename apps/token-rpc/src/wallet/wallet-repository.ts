@@ -24,6 +24,12 @@ export interface WalletRepository {
   markDidRegistered(address: string, at: number): Promise<boolean>;
   find(address: string): Promise<WalletRecord | null>;
   /**
+   * Removes an address createAddress stored but never handed out (its dev funding failed): only
+   * while it still holds the secretKey stored then and was never registered for a DID. False
+   * when no such row was there.
+   */
+  removeNew(address: string, secretKeySealed: string): Promise<boolean>;
+  /**
    * Re-sealed secrets after a master key rotation: replaces `previous` by `next` only while the
    * row still holds `previous` (an importAddress meanwhile wins).
    */

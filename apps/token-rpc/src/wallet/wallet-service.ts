@@ -109,27 +109,50 @@ export class WalletService {
 
   /**
    * A new address: stored (sealed) first, then — dev mode — funded, so that coin never goes to an
-   * address the wallet failed to store. When the funding fails the address stays in the wallet
-   * unfunded and unused (its secretKey was never handed out).
+   * address the wallet failed to store. When the funding fails (DevFundingError, "503") the
+   * address is removed again: it was never handed out (no secretKey left this service), so no
+   * half wallet remains — no row, nothing register-did could find. Coin of a funding that was
+   * sent but not seen mined may still reach it: test coin of the dev chain, lost.
    */
   async createAddress(): Promise<CreateAddressResult> {
     const mnemonic = generateMnemonic();
     const key = deriveWalletKey(mnemonic);
     const secretKey = generateSecretKey();
     const now = this.now();
+    const sealed = this.options.custody.seal(key.address, {
+      privateKey: key.privateKey,
+      mnemonic,
+      secretKey,
+    });
     await this.options.repository.upsert({
       address: key.address,
-      ...this.options.custody.seal(key.address, {
-        privateKey: key.privateKey,
-        mnemonic,
-        secretKey,
-      }),
+      ...sealed,
       createdAt: now,
       updatedAt: now,
     });
     this.options.logger.info({ address: key.address }, 'wallet address created');
-    if (this.options.fundNewAddress) await this.options.fundNewAddress(key.address);
+    if (this.options.fundNewAddress) {
+      try {
+        await this.options.fundNewAddress(key.address);
+      } catch (err) {
+        await this.forgetUnfunded(key.address, sealed.secretKeySealed);
+        throw err;
+      }
+    }
     return { address: key.address, mnemonic, secretKey };
+  }
+
+  /** Best effort: a row left behind holds a secretKey nobody was given (unusable, never listed). */
+  private async forgetUnfunded(address: string, secretKeySealed: string): Promise<void> {
+    try {
+      await this.options.repository.removeNew(address, secretKeySealed);
+      this.options.logger.info({ address }, 'wallet address removed: its dev funding failed');
+    } catch (err) {
+      this.options.logger.warn(
+        { address, err },
+        'could not remove the wallet address whose dev funding failed (its secretKey was never handed out)',
+      );
+    }
   }
 
   /**

@@ -61,10 +61,12 @@ export const TOKEN_SERVICE_ERRORS = {
     when: 'the chain refused the transaction for another reason (e.g. a nonce conflict), or an internal failure',
   },
   devFunding: {
-    resultCode: '500',
+    resultCode: '503',
     when:
-      'dev mode only (createAddress): the dev funding account is empty, or the funding was not ' +
-      'mined in time (resultMessage says which)',
+      'dev mode only (createAddress): the funding of the new address failed — the dev funding ' +
+      'account is empty and the node did not top it up, the chain refused or did not mine the ' +
+      'funding, or the chain node is down (resultMessage "dev funding failed: …" says which); no ' +
+      'address was created, retry',
   },
   chainUnavailable: {
     resultCode: CHAIN_UNAVAILABLE.resultCode,
