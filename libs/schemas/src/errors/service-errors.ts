@@ -21,7 +21,10 @@ export interface RestErrorDoc {
 /** The chain node is down: the same code on /token and /block (and 503 on REST). */
 export const CHAIN_UNAVAILABLE: ServiceErrorDoc = {
   resultCode: '503',
-  when: 'the chain node cannot be reached or did not answer in time (resultMessage "Chain node unavailable: …")',
+  when:
+    'the chain node cannot be reached or did not answer in time, or — after consecutive timeouts ' +
+    'or connection failures — its circuit breaker is open and the call is refused at once without ' +
+    'reaching it (resultMessage "Chain node unavailable: …")',
 };
 
 /** A one-line summary of a catalog's codes, e.g. for an OpenRPC `info.description`. */
