@@ -4,7 +4,7 @@ import type { OneTimeMarks } from '@itp/stores';
 import { VpReplayedError } from '../errors.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
-import { clientGroup } from '../rate-limit/client-group.js';
+import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 import type { LoginVpVerifier } from './login-vp-verifier.js';
 
