@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toStoreError, type KvStore, type SqlDatabase } from '@itp/stores';
+import { SqlOneTimeMarks, type KvStore, type SqlDatabase } from '@itp/stores';
 import type { CredentialOfferRequest } from '@itp/schemas';
 import type { DidTables } from '../db/did-tables.js';
 
@@ -48,10 +48,14 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * one usable again (docs/adr/0019).
  */
 export class Oid4vciStore {
+  private readonly uses: SqlOneTimeMarks;
+
   constructor(
     private readonly kv: KvStore,
-    private readonly database: SqlDatabase<DidTables>,
-  ) {}
+    database: SqlDatabase<DidTables>,
+  ) {
+    this.uses = new SqlOneTimeMarks(database, { table: 'did_oid4vci_uses' });
+  }
 
   /** Keeps the offer JSON for one GET. */
   async putOffer(id: string, offer: string, ttlMs: number): Promise<void> {
@@ -112,25 +116,13 @@ export class Oid4vciStore {
   }
 
   /**
-   * Marks a one-time value (`kind` code or nonce) used in SQL: true for the first caller on any
-   * replica, false when it was used before. The value itself is not stored, only its hash.
+   * Marks a one-time value (`kind` code or nonce) used in SQL (libs/stores' one-time marks on
+   * `did_oid4vci_uses`): true for the first caller on any replica, false when it was used before.
+   * The value itself is not stored, only its hash (`sha256("<kind>:<value>")`, as before the
+   * port: rows written by an older did-service keep counting).
    */
-  async markUsed(kind: 'code' | 'nonce', value: string, expiresAt: number, now: number) {
-    try {
-      // Rows stay an hour past their expiry (clock skew between replicas costs nothing then).
-      await this.database.db
-        .deleteFrom('did_oid4vci_uses')
-        .where('expires_at', '<', now - 3_600_000)
-        .execute();
-      const result = await this.database.db
-        .insertInto('did_oid4vci_uses')
-        .values({ id_hash: sha256(`${kind}:${value}`), expires_at: expiresAt })
-        .onConflict((oc) => oc.column('id_hash').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-    } catch (err) {
-      throw toStoreError('database', err);
-    }
+  markUsed(kind: 'code' | 'nonce', value: string, expiresAt: number, now: number) {
+    return this.uses.mark(`${kind}:${value}`, expiresAt, now);
   }
 
   private codeKey(code: string): string {
