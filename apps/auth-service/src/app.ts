@@ -270,12 +270,13 @@ async function buildDomain(
   });
   const issuer = oidcIssuer(config);
   const issuerPath = new URL(issuer).pathname;
+  const oidcRecords = new SqlOidcRecords(database);
   const oidcAdapter = kvOidcAdapter(
     kv,
     clientLookup((id) => clients.findById(id)),
     {
       marks: oneTimeMarks,
-      records: new SqlOidcRecords(database),
+      records: oidcRecords,
       maxGrantLifetimeMs:
         Math.max(config.OIDC_SESSION_TTL_SECONDS, config.OIDC_REFRESH_TOKEN_TTL_SECONDS) * 1000,
       // oidc-provider's own times (exp) are the real clock's: so are the marks'.
@@ -358,7 +359,7 @@ async function buildDomain(
     account: new AccountService({
       users,
       addresses,
-      grants: new OidcAccountGrants(kv, oidcAdapter),
+      grants: new OidcAccountGrants(kv, oidcAdapter, oidcRecords),
       clients,
     }),
     revocationDelivery: credentialRevocationDelivery(config, revocations, logger),

@@ -54,6 +54,20 @@ export class SqlOidcRecords implements OidcDurableRecords {
     });
   }
 
+  /** The ids of `accountId`'s durable grants (offline_access) not expired at `now`. */
+  async grantIdsOf(accountId: string, now: number): Promise<string[]> {
+    return storeCall(async () => {
+      const rows = await this.database.db
+        .selectFrom('auth_oidc_records')
+        .select('id')
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', accountId)
+        .where('expires_at', '>', now)
+        .execute();
+      return rows.map((row) => row.id);
+    });
+  }
+
   async remove(model: string, id: string): Promise<void> {
     return storeCall(async () => {
       await this.database.db

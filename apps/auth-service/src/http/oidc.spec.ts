@@ -297,6 +297,30 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       await refuses(carol.tokens.refresh_token!);
     });
 
+    it('the account lists the site holding the grant, also after Redis lost its list; revoke-site ends the refresh token (docs/api.md §12)', async () => {
+      await a.domain.userAdmin.add({ id: 'gina', password: 'gina-password', name: 'Gina' });
+      const { tokens } = await offlineLogin('gina', 'gina-password');
+      const login = await postJson(`${a.url}/v2/auth/auth-user`, {
+        id: 'gina',
+        password: 'gina-password',
+      });
+      const bearer = { authorization: `Bearer ${(login.body as { token: string }).token}` };
+      const sites = async () => {
+        const res = await fetch(`${a.url}/v2/auth/account`, { headers: bearer });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { sites: Array<{ clientId: string }> }).sites;
+      };
+      expect(await sites()).toEqual([expect.objectContaining({ clientId: SITE.id })]);
+      // Redis loses everything: the grant is kept in SQL (it holds a refresh token), so the
+      // site is still listed and can still be ended.
+      expect(await loseRedisData(a.config.REDIS_KEY_PREFIX!)).toBeGreaterThan(0);
+      expect(await sites()).toEqual([expect.objectContaining({ clientId: SITE.id })]);
+      const revoked = await postJson(`${a.url}/v2/auth/revoke-site`, { clientId: SITE.id }, bearer);
+      expect(revoked.status).toBe(200);
+      await refuses(tokens.refresh_token!);
+      expect(await sites()).toEqual([]);
+    });
+
     it('a browser with a session gets one through prompt=consent without the login page (implicit consent)', async () => {
       const { browser } = await offlineLogin('alice', 'alice-password');
       const again = await authorization(OFFLINE);

@@ -28,20 +28,30 @@ export interface AccountGrant {
 
 /**
  * The user's OpenID Connect grants, as the account sees and ends them (docs/api.md §12): listed
- * from the account's grant list the adapter keeps, ended by destroying the grant and everything
+ * from the account's grant list the adapter keeps in Redis and the grants it keeps in SQL (those
+ * with refresh tokens, which outlive a Redis loss), ended by destroying the grant and everything
  * issued under it (codes, access and refresh tokens).
  */
+/** Where the grants that outlive Redis are found (the adapter's SQL copies, offline_access). */
+export interface DurableGrants {
+  grantIdsOf(accountId: string, now: number): Promise<string[]>;
+}
+
 export class OidcAccountGrants {
   constructor(
     private readonly kv: KvStore,
     private readonly adapter: AdapterFactory,
+    /** Grants kept in SQL: listed also when Redis lost or reverted the account's grant list. */
+    private readonly durable?: DurableGrants,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** The user's live grants, oldest first (expired ones are dropped from the list). */
   async list(accountId: string): Promise<AccountGrant[]> {
     return restCall(async () => {
       const raw = await this.kv.get(accountGrantsKey(accountId));
-      const ids = raw === null ? [] : (JSON.parse(raw) as string[]);
+      const kept = (await this.durable?.grantIdsOf(accountId, this.clock())) ?? [];
+      const ids = [...new Set([...(raw === null ? [] : (JSON.parse(raw) as string[])), ...kept])];
       const grants = this.adapter('Grant');
       const found = await Promise.all(
         ids.map(async (grantId) => ({ grantId, payload: await grants.find(grantId) })),
