@@ -265,7 +265,20 @@ async function buildDomain(
     addresses,
     users,
     loginResults,
-    failuresPerIp,
+    // SIWE's own failure counters: its refusals never lock password/OIDC logins out (login-ip).
+    failuresPerIp: new FailureCounter(kv, {
+      name: 'siwe-ip',
+      max: config.SIWE_MAX_FAILURES_PER_IP,
+      windowMs,
+      message: 'Too many refused Sign-In with Ethereum messages from this address; try again later',
+    }),
+    failuresPerAccount: new FailureCounter(kv, {
+      name: 'siwe-id-ip',
+      max: config.LOGIN_MAX_FAILURES_PER_ID,
+      windowMs,
+      message:
+        'Too many refused Sign-In with Ethereum messages for this account from this address; try again later',
+    }),
     ...(clock ? { clock } : {}),
   });
   const issuer = oidcIssuer(config);
@@ -400,6 +413,7 @@ function buildSiweLogin(
 ): SiweLogin | undefined {
   const chain = siweChain(config);
   if (!chain) return undefined;
+    failuresPerAccount: FailureCounter;
   const publicUrl = authPublicUrl(config);
   return new SiweLogin(
     {
@@ -417,6 +431,7 @@ function buildSiweLogin(
             noncesPerIp: new FailureCounter(parts.kv, {
               name: 'siwe-nonce-ip',
               max: config.SIWE_NONCES_PER_IP_PER_MINUTE,
+      failuresPerAccount: parts.failuresPerAccount,
               windowMs: 60_000,
             }),
           }

@@ -102,6 +102,12 @@ export const authServiceConfigSchema = z
      */
     SIWE_NONCES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(600),
     /**
+     * Refused Sign-In with Ethereum messages (bad signature, nonce, fields, unlinked address) per
+     * client address (IPv6: its /64) within LOGIN_FAILURE_WINDOW_SECONDS before SIWE gets 429
+     * from that address. Its own counter: SIWE failures never block password or OIDC logins.
+     */
+    SIWE_MAX_FAILURES_PER_IP: positiveInt.default(50),
+    /**
      * New OpenID Connect login pages with QR codes one client address (IPv6: its /64) may open
      * per minute: each opens a login request and an OpenID4VP session. Over it, the page comes
      * without QR codes (the other ways to log in work). 0 = no limit (the benchmark's run).

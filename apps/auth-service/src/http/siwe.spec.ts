@@ -126,6 +126,9 @@ describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)
       ...shared,
       ETH_RPC_URL: testChainUrl(),
       CHAIN_ID: String(chainId),
+      // The refusals below are all carol's, from one address: more than her per-account limit
+      // (the limits themselves are tested on their own instance).
+      LOGIN_MAX_FAILURES_PER_ID: '100',
     });
     chainDown = await startAuthService({
       ...shared,
@@ -625,6 +628,90 @@ describe('Sign-In with Ethereum over HTTP (real PostgreSQL, Redis and dev chain)
           `0x${SIWE_CONTRACT_CHECK_GAS.toString(16)}`,
         );
       }
+    });
+  });
+
+  describe('failures count per method and per account', () => {
+    /** Same stores, its own Redis prefix: 3 failures per address (SIWE and password), 2 per account. */
+    let strict: RunningAuthService;
+    beforeAll(async () => {
+      strict = await startAuthService({
+        DATABASE_URL: db.url,
+        REDIS_KEY_PREFIX: uniquePrefix('auth-siwe-failures'),
+        ETH_RPC_URL: testChainUrl(),
+        CHAIN_ID: String(chainId),
+        SIWE_MAX_FAILURES_PER_IP: '3',
+        LOGIN_MAX_FAILURES_PER_IP: '3',
+        LOGIN_MAX_FAILURES_PER_ID: '2',
+      });
+    });
+    afterAll(async () => {
+      await strict?.close();
+    });
+
+    const from = (client: string) => ({ 'x-forwarded-for': client });
+    const siweFrom = (client: string, body: unknown) =>
+      postJson(path('auth-user-with-siwe', strict.url), body, from(client));
+    const passwordFrom = (client: string, id: string, password: string) =>
+      postJson(path('auth-user', strict.url), { id, password }, from(client));
+    /** A message for `address` signed by a key that is not its own. */
+    async function badlySigned(address: string) {
+      const text = await message(address, {}, strict.url);
+      return { message: text, signature: await Wallet.createRandom().signMessage(text) };
+    }
+
+    it("N bad signatures from one address: SIWE gets 429 there, the address's password logins still work", async () => {
+      const client = '203.0.113.80';
+      const wallet = Wallet.createRandom();
+      expect((await link(aliceToken, await signed(wallet))).status).toBe(200);
+      for (let i = 0; i < 3; i += 1) {
+        expect(
+          (await siweFrom(client, await badlySigned(Wallet.createRandom().address))).status,
+        ).toBe(401);
+      }
+      // SIWE itself is still limited per address, even with a good signature…
+      const over = await siweFrom(client, await signed(wallet, {}, strict.url));
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(errorOf(over).message).toMatch(/Sign-In with Ethereum messages from this address/);
+      // …but a colleague's password login from the same address works (before: 429, login-ip).
+      const password = await passwordFrom(client, 'bob', 'bob-password-1');
+      expect(password.status).toBe(200);
+      // Another address still signs in with Ethereum.
+      expect((await siweFrom('203.0.113.81', await signed(wallet, {}, strict.url))).status).toBe(
+        200,
+      );
+    });
+
+    it('the password per-address limit still holds for password failures (and does not block SIWE)', async () => {
+      const client = '203.0.113.82';
+      for (let i = 0; i < 3; i += 1) {
+        expect((await passwordFrom(client, `nobody-${i}`, 'wrong-password')).status).toBe(401);
+      }
+      const over = await passwordFrom(client, 'bob', 'bob-password-1');
+      expect(over.status).toBe(429);
+      const wallet = Wallet.createRandom();
+      expect((await link(bobToken, await signed(wallet))).status).toBe(200);
+      expect((await siweFrom(client, await signed(wallet, {}, strict.url))).status).toBe(200);
+    });
+
+    it("a linked account's failures are counted per account: its SIWE gets 429 from that address, other accounts' still work", async () => {
+      const client = '203.0.113.83';
+      const target = Wallet.createRandom();
+      const other = Wallet.createRandom();
+      expect((await link(aliceToken, await signed(target))).status).toBe(200);
+      expect((await link(bobToken, await signed(other))).status).toBe(200);
+      for (let i = 0; i < 2; i += 1) {
+        expect((await siweFrom(client, await badlySigned(target.address))).status).toBe(401);
+      }
+      const over = await siweFrom(client, await signed(target, {}, strict.url));
+      expect(over.status).toBe(429);
+      expect(errorOf(over).message).toMatch(/for this account from this address/);
+      expect((await siweFrom(client, await signed(other, {}, strict.url))).status).toBe(200);
+      // The owner elsewhere is not locked out.
+      expect((await siweFrom('203.0.113.84', await signed(target, {}, strict.url))).status).toBe(
+        200,
+      );
     });
   });
 

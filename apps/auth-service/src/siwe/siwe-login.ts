@@ -29,8 +29,18 @@ export interface SiweLoginDeps {
   addresses: LinkedAddresses;
   users: UserRepository;
   loginResults: LoginResults;
-  /** The per-client-IP failure counter shared with password and VP login. */
+  /**
+   * SIWE's own per-client-address failure counter (`siwe-ip`, SIWE_MAX_FAILURES_PER_IP): refused
+   * messages never count on password login's (`login-ip`), so a burst of bad signatures from one
+   * tab behind a shared address (NAT, office) leaves password and OIDC logins from it alone.
+   */
   failuresPerIp: FailureCounter;
+  /**
+   * Failures per (account, client address) (`siwe-id-ip`, LOGIN_MAX_FAILURES_PER_ID) when the
+   * account is known: the message's address is linked (login), or the caller (link-address).
+   * None: not counted.
+   */
+  failuresPerAccount?: FailureCounter;
   /** Nonces issued per client IP and window (each one is a Redis key for five minutes); none: no limit. */
   noncesPerIp?: FailureCounter;
   /**
@@ -54,8 +64,9 @@ export const NO_USER_FOR_ADDRESS =
  * EIP-4361 grammar (else 400), names this service's domain, URI and chain and is within its
  * time fields, carries a nonce this service issued and nobody used, and is signed by its address
  * (a key's ECDSA signature, or a smart account's through the chain); the nonce is then used up.
- * Every refusal is a 401 saying why and counts as a failure of the client's address (the limit
- * shared with password login).
+ * Every refusal is a 401 saying why and counts as a SIWE failure of the client's address (SIWE's
+ * own limit, not password login's) and, when the account is known, of that account from that
+ * address.
  */
 export class SiweLogin {
   private readonly clock: () => number;
@@ -86,7 +97,8 @@ export class SiweLogin {
    * login page uses it too.
    */
   async authenticate(message: string, signature: Hex, clientIp: string): Promise<User> {
-    return this.counted(clientIp, async () => {
+    const account = await this.linkedAccountOf(message);
+    return this.counted(clientIp, account, async () => {
       const address = await this.verifyMessage(message, signature, clientIp);
       const userId = await this.deps.addresses.userOf(address);
       const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
@@ -106,7 +118,7 @@ export class SiweLogin {
     signature: Hex,
     clientIp: string,
   ): Promise<LinkAddressResponse> {
-    const address = await this.counted(clientIp, () =>
+    const address = await this.counted(clientIp, userId, () =>
       this.verifyMessage(message, signature, clientIp),
     );
     const outcome = await this.deps.addresses.link(address, userId, this.clock());
@@ -158,15 +170,45 @@ export class SiweLogin {
     return verifier.verifyOnChain(address, message, signature);
   }
 
-  /** Runs `attempt` under the per-client-address failure limit; a 401 counts as a failure. */
-  private async counted<T>(clientIp: string, attempt: () => Promise<T>): Promise<T> {
-    const client = clientGroup(clientIp);
-    await this.deps.failuresPerIp.check(client);
+  /**
+   * The user the message's address is linked to, when the message parses (else undefined: its
+   * refusal counts per client address only).
+   */
+  private async linkedAccountOf(message: string): Promise<string | undefined> {
+    let address: string;
     try {
-      return await attempt();
+      address = parseSiweMessage(message).address;
+    } catch {
+      return undefined;
+    }
+    return this.deps.addresses.userOf(address);
+  }
+
+  /**
+   * Runs `attempt` under SIWE's per-client-address failure limit and, when `account` is known,
+   * its per-(account, client address) limit; a 401 (or a malformed message) counts on both, a
+   * success clears the account's count from that address (as password login does).
+   */
+  private async counted<T>(
+    clientIp: string,
+    account: string | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    const { failuresPerIp, failuresPerAccount } = this.deps;
+    const client = clientGroup(clientIp);
+    const pair = account === undefined ? undefined : `${account}\u0000${client}`;
+    await failuresPerIp.check(client);
+    if (pair !== undefined) await failuresPerAccount?.check(pair);
+    try {
+      const result = await attempt();
+      if (pair !== undefined) await failuresPerAccount?.reset(pair);
+      return result;
     } catch (err) {
       if (err instanceof UnauthorizedError || err instanceof SiweMalformedError) {
-        await this.deps.failuresPerIp.recordFailure(client);
+        await Promise.all([
+          failuresPerIp.recordFailure(client),
+          pair === undefined ? undefined : failuresPerAccount?.recordFailure(pair),
+        ]);
       }
       throw err;
     }
