@@ -3,7 +3,7 @@
  * output modes, and the exit code of every kind of outcome. The real CLI against a real stack:
  * cli.e2e.spec.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyMessage } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  english,
+  generateMnemonic,
+  generatePrivateKey,
+  mnemonicToAccount,
+  privateKeyToAccount,
+} from 'viem/accounts';
 import {
   AddressTakenError,
   ForbiddenError,
@@ -125,8 +131,11 @@ describe('runCli: usage', () => {
   it('exits 2 with a pointer to --help for unknown commands and options and missing arguments', async () => {
     const cases: Array<[string[], string]> = [
       [['frobnicate'], 'unknown command: frobnicate'],
-      [['wallet'], '"wallet" needs a command: create, balance, transfer'],
-      [['wallet', 'burn'], 'unknown command: wallet burn (wallet has: create, balance, transfer)'],
+      [['wallet'], '"wallet" needs a command: create, key, balance, transfer'],
+      [
+        ['wallet', 'burn'],
+        'unknown command: wallet burn (wallet has: create, key, balance, transfer)',
+      ],
       [['wallet', 'create', '--bogus'], "Unknown option '--bogus'"],
       [['wallet', 'balance'], 'expected <address>, got none'],
       [['login', '--password', 'x'], '--id is required'],
@@ -1029,5 +1038,111 @@ describe('runCli: step-up (a recent login) against a stand-in gateway', () => {
     } finally {
       alwaysChallenge = false;
     }
+  });
+});
+
+describe('runCli: the key a wallet address signs with (not its secretKey)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'itp-cli-wallet-key-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const path = (name: string) => join(dir, name);
+  const env = { ITP_TOKEN: 'jwt' };
+  /** A createAddress answer as token-rpc makes it: the address of the mnemonic's m/44'/60'/0'/0/0. */
+  const mnemonic = generateMnemonic(english);
+  const wallet = {
+    address: mnemonicToAccount(mnemonic).address,
+    mnemonic,
+    secretKey: generatePrivateKey().slice(2),
+  };
+  /** The address a secretKey is the key of, when read as one: nobody's wallet. */
+  const secretKeyAddress = privateKeyToAccount(`0x${wallet.secretKey}`).address;
+  const token = (calls: string[]) => ({
+    createAddress: async () => (calls.push('createAddress'), wallet),
+  });
+  /** link-address as the SDK does it: the signer's address and whether its signature verifies. */
+  const auth = (seen: unknown[]) => ({
+    linkAddress: async (signer: unknown) => {
+      const { address, signMessage } = signer as ReturnType<typeof privateKeyToAccount>;
+      const signature = await signMessage({ message: 'm' });
+      seen.push({ address, verified: await verifyMessage({ address, message: 'm', signature }) });
+      return { address, userId: 'demo' };
+    },
+  });
+
+  it('wallet create --key-file writes the key that signs for the new address (0600, never over a file)', async () => {
+    const calls: string[] = [];
+    const created = await run(['wallet', 'create', '--key-file', path('w.key')], {
+      client: { token: token(calls) },
+    });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(wallet.address);
+    expect(created.stderr).toContain(`${path('w.key')} holds the address's private key`);
+    const key = readFileSync(path('w.key'), 'utf8').trim();
+    expect(privateKeyToAccount(key as `0x${string}`).address).toBe(wallet.address);
+    expect(statSync(path('w.key')).mode & 0o777).toBe(0o600);
+
+    // The exported key signs for the wallet's address: address link links that one.
+    const seen: unknown[] = [];
+    const linked = await run(
+      ['address', 'link', '--key-file', path('w.key'), '--address', wallet.address],
+      {
+        env,
+        client: { auth: auth(seen) },
+      },
+    );
+    expect(linked.code).toBe(0);
+    expect(seen).toEqual([{ address: wallet.address, verified: true }]);
+
+    // An existing file is refused before a wallet is made.
+    const again = await run(['wallet', 'create', '--key-file', path('w.key')], {
+      client: { token: token(calls) },
+    });
+    expect([again.code, again.stderr]).toEqual([2, expect.stringContaining('exists')]);
+    expect(calls).toEqual(['createAddress']);
+    expect(readFileSync(path('w.key'), 'utf8').trim()).toBe(key);
+  });
+
+  it('wallet key derives the key of an existing wallet from its mnemonic on stdin', async () => {
+    const derived = await run(
+      ['wallet', 'key', '--key-file', path('m.key'), '--address', wallet.address, '--json'],
+      {
+        stdin: `  ${mnemonic.toUpperCase()}\n`,
+      },
+    );
+    expect(derived.code).toBe(0);
+    expect(JSON.parse(derived.stdout)).toEqual({ address: wallet.address, keyFile: path('m.key') });
+    const key = readFileSync(path('m.key'), 'utf8').trim() as `0x${string}`;
+    expect(privateKeyToAccount(key).address).toBe(wallet.address);
+
+    // The mnemonic of another address: refused naming both, and no key file is left.
+    const other = await run(
+      ['wallet', 'key', '--key-file', path('x.key'), '--address', secretKeyAddress],
+      {
+        stdin: mnemonic,
+      },
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`is the key of ${wallet.address}, not of ${secretKeyAddress}`);
+    expect(existsSync(path('x.key'))).toBe(false);
+  });
+
+  it('address link refuses a key of another address than --address, naming both (the secretKey read as a key)', async () => {
+    writeFileSync(path('secret.key'), wallet.secretKey);
+    const seen: unknown[] = [];
+    const refused = await run(
+      ['address', 'link', '--key-file', path('secret.key'), '--address', wallet.address],
+      { env, client: { auth: auth(seen) } },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `--key-file ${path('secret.key')} is the key of ${secretKeyAddress}, not of --address ${wallet.address}`,
+    );
+    expect(refused.stderr).toContain("a wallet's secretKey is not its Ethereum key");
+    expect(seen).toEqual([]);
+    // Without --address the key decides, and the notice says which address was linked.
+    const linked = await run(['address', 'link', '--key-file', path('secret.key')], {
+      env,
+      client: { auth: auth(seen) },
+    });
+    expect([linked.code, linked.stderr]).toEqual([0, expect.stringContaining(secretKeyAddress)]);
   });
 });

@@ -26,7 +26,9 @@ Login
         a wallet for tests and demos (OpenID4VP): checks the request object's did:ethr
         signature, presents the --vc the request asks for (a VC as vc issue printed it, or its
         JWT) in a VP signed with the holder key of --key-file (hex secp256k1 private key of the
-        VC's did:ethr holder), posts it to the verifier, prints its answer (exit 1: refused).
+        VC's did:ethr holder: wallet create --key-file / wallet key write it, a wallet's
+        secretKey is no such key), posts it to the verifier, prints its answer (exit 1: refused;
+        a key that holds none of the --vc: error [no_matching_credential] naming both addresses).
         --chain-url (env ITP_CHAIN_URL; npm start prints it as "Dev chain"): where DIDs resolve;
         --registry (env ITP_DID_REGISTRY; default ${DEV_CHAIN.didRegistryAddress}, npm start's)
   login siwe --key-file <file>
@@ -49,15 +51,22 @@ Account (need --token)
   run itp login and retry.
 
 Addresses (Sign-In with Ethereum; need --token)
-  address link --key-file <file>   links the address of the key in <file> to the token's user,
+  address link --key-file <file> [--address <address>]
+                                   links the address of the key in <file> to the token's user,
                                    proven by a message that key signs; then login siwe works
-                                   with it (exit 1 with error [409]: linked to another user)
+                                   with it (exit 1 with error [409]: linked to another user);
+                                   --address: the address meant, a key of another is refused (2)
   address unlink <address>         the address no longer signs in (error [404]: not yours)
   Both print the answer as JSON: { address, userId }.
 
 Wallet (the server wallet of the token API)
-  wallet create               a new address; prints address, mnemonic and secretKey (shown once;
-                              the dev stack funds it with 10 ETH)
+  wallet create [--key-file <file>]
+                              a new address; prints address, mnemonic and secretKey (shown once;
+                              the dev stack funds it with 10 ETH); --key-file: writes the
+                              address's private key (for --key-file; the secretKey is none)
+  wallet key --key-file <file> [--address <address>]
+                              writes the private key of the wallet whose mnemonic is on stdin
+                              (jq -r .mnemonic wallet.json | itp wallet key --key-file k)
   wallet balance <address>    its balance in wei
   wallet transfer --from <address> (--secret-key-stdin | --secret-key <key>) --to <address>
                   --amount <amount> [--wait [--timeout <seconds>]]

@@ -1,12 +1,19 @@
 /**
- * `itp address link --key-file <file>` and `itp address unlink <address>` (both need --token):
- * the Ethereum addresses a user signs in with (Sign-In with Ethereum). Each prints the answer as
- * JSON (`{ address, userId }`).
+ * `itp address link --key-file <file> [--address <address>]` and `itp address unlink <address>`
+ * (both need --token): the Ethereum addresses a user signs in with (Sign-In with Ethereum). Each
+ * prints the answer as JSON (`{ address, userId }`). The key decides which address is linked:
+ * `--address` names the one the user means, and a key of another address is refused before
+ * anything is signed (a wallet's secretKey, for one, is the key of no address the user holds).
  */
 import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
-import { keyFileAccount } from './key-file-account.js';
-import { positionals, requireToken, requiredString } from './values.js';
+import {
+  checkedAddress,
+  keyFileAccount,
+  keyMismatchError,
+  sameAddress,
+} from './key-file-account.js';
+import { optionalString, positionals, requireToken, requiredString } from './values.js';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -18,11 +25,16 @@ const printed = (answer: unknown) => ({
 
 export const addressLinkCommand: Command = {
   words: ['address', 'link'],
-  options: { 'key-file': { type: 'string' } },
+  options: { 'key-file': { type: 'string' }, address: { type: 'string' } },
   async run(ctx) {
     positionals(ctx, []);
     requireToken(ctx, 'address link');
-    const account = await keyFileAccount(ctx, requiredString(ctx.values, 'key-file'));
+    const expected = checkedAddress(optionalString(ctx.values, 'address'));
+    const keyFile = requiredString(ctx.values, 'key-file');
+    const account = await keyFileAccount(ctx, keyFile);
+    if (expected !== undefined && !sameAddress(account.address, expected)) {
+      throw keyMismatchError(keyFile, account.address, expected, '--address');
+    }
     const linked = await ctx.client.auth.linkAddress(account);
     return {
       ...printed(linked),

@@ -17,7 +17,7 @@ import { loginApproveCommand } from './login-approve.js';
 import { loginSiweCommand } from './login-siwe.js';
 import { loginCommand } from './login.js';
 import { txStatusCommand, walletTransferCommand } from './transactions.js';
-import { walletBalanceCommand, walletCreateCommand } from './wallet.js';
+import { walletBalanceCommand, walletCreateCommand, walletKeyCommand } from './wallet.js';
 
 export const COMMANDS: readonly Command[] = [
   loginCommand,
@@ -30,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   addressLinkCommand,
   addressUnlinkCommand,
   walletCreateCommand,
+  walletKeyCommand,
   walletBalanceCommand,
   walletTransferCommand,
   txStatusCommand,

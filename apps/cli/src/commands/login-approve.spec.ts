@@ -332,14 +332,22 @@ describe('itp login approve --oid4vp (a stand-in verifier)', () => {
     }
   }, 60_000);
 
-  it('posts nothing without a credential of the holder that the query asks for', async () => {
+  it('posts nothing with a key of another address than the credential holder: names both addresses', async () => {
     const before = verifier.posted.length;
+    // A wallet's secretKey read as a key is the key of some unrelated address, like this one.
     const other = Wallet.createRandom();
     writeFileSync(join(dir, 'other.key'), other.privateKey);
     const uri = await verifier.request('r4', 'nonce-r4', 'state-r4');
     const result = await approve(uri, ['--key-file', join(dir, 'other.key')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error [no_matching_credential]');
+    expect(result.stderr).toContain(
+      `--key-file ${join(dir, 'other.key')} is the key of ${other.address} (did:ethr:${other.address})`,
+    );
+    expect(result.stderr).toContain(
+      `--vc ${join(dir, 'vc.json')} is issued to ${holder.address} (did:ethr:${holder.address})`,
+    );
+    expect(result.stderr).toContain("a wallet's secretKey is not its Ethereum key");
     expect(verifier.posted.length).toBe(before);
   }, 60_000);
 

@@ -11,6 +11,7 @@ import { readText } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
 import type { HeldCredential } from '../oid4vp/openid4vp-wallet.js';
 import type { Command, CommandContext } from './command.js';
+import { WALLET_KEY_HINT } from './key-file-account.js';
 import { optionalString, positionals, requiredString, stringList } from './values.js';
 
 /** A compact JWS, three base64url parts. */
@@ -64,6 +65,35 @@ async function credentialOf(
   }
 }
 
+/** The address of a did:ethr DID (`did:ethr:[network:]0x…`), else undefined. */
+const ethrAddress = (did: string | undefined) =>
+  /^did:ethr:(?:[^:]+:)?(0x[0-9a-fA-F]{40})$/.exec(did ?? '')?.[1];
+
+/**
+ * Only a credential issued to the key's DID can be presented (the verifier checks that the VP's
+ * signer is the VC's subject): a key of another address — a wallet's secretKey read as a key, for
+ * one — is refused here (exit 1, no_matching_credential), naming both addresses, before the
+ * request is fetched.
+ */
+function checkHolder(
+  keyFile: string,
+  holder: string,
+  sources: string[],
+  credentials: HeldCredential[],
+): void {
+  if (credentials.some((vc) => vc.subject?.toLowerCase() === holder.toLowerCase())) return;
+  const issuedTo = credentials.map((vc, i) => {
+    const address = ethrAddress(vc.subject);
+    const subject = vc.subject ?? 'no subject';
+    return `--vc ${sources[i]} is issued to ${address ? `${address} (${subject})` : subject}`;
+  });
+  throw new FailedError(
+    `--key-file ${keyFile} is the key of ${ethrAddress(holder) ?? holder} (${holder}), the ` +
+      `holder of none of the credentials: ${issuedTo.join('; ')} (${WALLET_KEY_HINT})`,
+    'no_matching_credential',
+  );
+}
+
 export const loginApproveCommand: Command = {
   words: ['login', 'approve'],
   options: {
@@ -112,6 +142,7 @@ export const loginApproveCommand: Command = {
     for (const source of sources) {
       credentials.push(await credentialOf(ctx, source, wallet.heldCredential));
     }
+    checkHolder(keyFile, holder, sources, credentials);
     const chainId = await chainIdOf(chainUrl);
 
     const progress = ctx.progress(`presenting a credential of ${holder}`);
