@@ -6,6 +6,7 @@ export type Oid4vciErrorCode =
   | 'invalid_token'
   | 'invalid_credential_request'
   | 'unknown_credential_configuration'
+  | 'unknown_credential_identifier'
   | 'credential_request_denied'
   | 'invalid_proof'
   | 'invalid_nonce'

@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
   Oauth2AuthorizationServer,
   Oauth2ServerErrorResponseError,
-  decodeJwt,
   preAuthorizedCodeGrantIdentifier,
   type AuthorizationServerMetadata,
   type CallbackContext,
@@ -16,7 +15,7 @@ import {
   type CredentialOfferRequest,
   type CredentialOfferResult,
 } from '@itp/schemas';
-import type { Logger } from '@itp/service-kit';
+import { bearerToken, type Logger } from '@itp/service-kit';
 import {
   signProfileCredential,
   type IssueCredentialDeps,
@@ -25,6 +24,7 @@ import { canonicalDid } from '../dids/did-ethr.js';
 import { ITP_CREDENTIAL_TYPES } from '../oid4vp/oid4vp-constants.js';
 import { Oid4vciError, invalidGrant, invalidNonce, invalidToken } from './oid4vci-error.js';
 import type { Oid4vciGrant, Oid4vciStore } from './oid4vci-store.js';
+import { PROOF_SIGNING_ALGS, jwtProofsOf, proofNonce } from './proof-jwt.js';
 import { proofJwtVerifier, type ResolveDid } from './proof-keys.js';
 
 /** The one credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
@@ -127,7 +127,7 @@ export class Oid4vciIssuance {
           cryptographic_binding_methods_supported: ['did:key', 'did:jwk', 'did:ethr'],
           credential_signing_alg_values_supported: ['ES256K'],
           proof_types_supported: {
-            jwt: { proof_signing_alg_values_supported: ['ES256', 'ES256K', 'EdDSA'] },
+            jwt: { proof_signing_alg_values_supported: [...PROOF_SIGNING_ALGS] },
           },
           credential_definition: { type: [...ITP_CREDENTIAL_TYPES] },
           credential_metadata: { display: [{ name: 'Profile', locale: 'en' }] },
@@ -340,31 +340,57 @@ export class Oid4vciIssuance {
   }
 
   /**
-   * The credential endpoint (OpenID4VCI 1.0 §8): the access token of the token endpoint (Bearer,
-   * one credential), one `jwt` proof whose `nonce` is a c_nonce of the nonce endpoint not used
-   * before (else invalid_nonce), `aud` this issuer and `kid` a DID URL of did:key, did:jwk or
+   * The credential endpoint (OpenID4VCI 1.0 §8), its refusals as §8.3.1.2 names them: the access
+   * token of the token endpoint (`Authorization: Bearer`, the scheme in any case, RFC 9110 §11.1;
+   * one credential; else 401 invalid_token); a `credential_configuration_id` of the metadata (else
+   * unknown_credential_configuration; a `credential_identifier`, never issued here,
+   * unknown_credential_identifier); one `jwt` proof signed with ES256, ES256K or EdDSA (never
+   * `alg: none`), with a `nonce` (else invalid_proof) that is a c_nonce of the nonce endpoint not
+   * used before (else invalid_nonce), `aud` this issuer and `kid` a DID URL of did:key, did:jwk or
    * did:ethr whose key signed it (else invalid_proof). The VC names that DID as
    * `credentialSubject.id` and the user as `credentialSubject.sub`.
    */
   async credential(authorization: string | undefined, body: unknown) {
-    const match = /^Bearer ([A-Za-z0-9_-]{1,128})$/.exec(authorization ?? '');
-    if (!match?.[1]) throw invalidToken('Authorization: Bearer <access token> is required');
-    const token = match[1];
+    const token = bearerToken({ headers: { authorization } });
+    if (!token || !/^[A-Za-z0-9_-]{1,128}$/.test(token))
+      throw invalidToken('Authorization: Bearer <access token> is required');
     const stored = await this.deps.store.readAccessToken(token);
     const now = this.now();
     if (!stored || stored.value.expiresAt <= now) throw invalidToken();
     const grant = stored.value;
     const issuerMetadata = this.issuerMetadata();
-    const request = this.library_(() =>
-      this.library.parseCredentialRequest({
-        issuerMetadata,
-        credentialRequest: (body ?? {}) as Record<string, unknown>,
-      }),
-    );
-    if (request.credentialConfigurationId !== ITP_PROFILE_CONFIGURATION_ID) {
+    const credentialRequest = (body ?? {}) as Record<string, unknown>;
+    // Before the library parses the request: it would call an unknown configuration, or a proof
+    // it cannot read (an unsigned alg-none JWT), a malformed request (invalid_credential_request).
+    const configurationId = credentialRequest.credential_configuration_id;
+    if (
+      typeof configurationId === 'string' &&
+      !Object.hasOwn(
+        issuerMetadata.credentialIssuer.credential_configurations_supported,
+        configurationId,
+      )
+    ) {
       throw new Oid4vciError(
         400,
         'unknown_credential_configuration',
+        `Unknown credential_configuration_id: ask for ${ITP_PROFILE_CONFIGURATION_ID}`,
+      );
+    }
+    for (const jwt of jwtProofsOf(credentialRequest)) proofNonce(jwt);
+    const request = this.library_(() =>
+      this.library.parseCredentialRequest({ issuerMetadata, credentialRequest }),
+    );
+    if (request.credentialIdentifier !== undefined) {
+      throw new Oid4vciError(
+        400,
+        'unknown_credential_identifier',
+        `This issuer gives no credential identifiers: ask for credential_configuration_id ${ITP_PROFILE_CONFIGURATION_ID}`,
+      );
+    }
+    if (request.credentialConfigurationId !== ITP_PROFILE_CONFIGURATION_ID) {
+      throw new Oid4vciError(
+        400,
+        'invalid_credential_request',
         `Ask for credential_configuration_id ${ITP_PROFILE_CONFIGURATION_ID}`,
       );
     }
@@ -373,14 +399,7 @@ export class Oid4vciIssuance {
       throw new Oid4vciError(400, 'invalid_proof', 'Send exactly one proof of type jwt');
     }
     const proofJwt = proofs[0];
-    let nonce: unknown;
-    try {
-      nonce = decodeJwt({ jwt: proofJwt }).payload.nonce;
-    } catch {
-      throw new Oid4vciError(400, 'invalid_proof', 'The proof is not a JWT');
-    }
-    if (typeof nonce !== 'string' || nonce.length === 0)
-      throw invalidNonce('The proof has no nonce');
+    const nonce = proofNonce(proofJwt);
     const nonceExpiresAt = await this.deps.store.takeNonce(nonce);
     if (nonceExpiresAt === undefined || nonceExpiresAt <= now) throw invalidNonce();
     if (!(await this.deps.store.markUsed('nonce', nonce, nonceExpiresAt, now)))

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyCredential } from 'did-jwt-vc';
 import { ES256KSigner, bytesToMultibase, createJWS, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
-import { SignJWT } from 'jose';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { Openid4vciRetrieveCredentialsError } from '@openid4vc/openid4vci';
 import {
   HARNESS_PUBLIC_URL,
   startDidHarness,
@@ -104,12 +105,16 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
   const requestCredential = async (
     token: string,
     proofs: string[] | undefined,
+    options: { scheme?: string; request?: Record<string, unknown> } = {},
   ): Promise<HttpAnswer> => {
     const res = await fetch(`${h.url}/v2/did/oid4vci/credential`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `${options.scheme ?? 'Bearer'} ${token}`,
+      },
       body: JSON.stringify({
-        credential_configuration_id: ITP_PROFILE_CONFIGURATION_ID,
+        ...(options.request ?? { credential_configuration_id: ITP_PROFILE_CONFIGURATION_ID }),
         ...(proofs ? { proofs: { jwt: proofs } } : {}),
       }),
     });
@@ -620,15 +625,8 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
       expect(refused.body.error).toBe('invalid_proof');
     });
 
-    it('refuses a proof without a nonce, or with a used, unknown or expired one (invalid_nonce)', async () => {
+    it('refuses a proof with a used, unknown or expired nonce (invalid_nonce)', async () => {
       const token = await accessToken();
-      const without = await requestCredential(token, [await proof(key, {})]);
-      expect(without.status).toBe(400);
-      expect(without.body).toEqual({
-        error: 'invalid_nonce',
-        error_description: expect.any(String),
-      });
-
       const used = await newNonce();
       // A refused proof spends the nonce too (it is one-time whatever happens).
       const forged = await requestCredential(token, [
@@ -692,6 +690,158 @@ describe('OpenID4VCI 1.0 pre-authorized code flow (contract §10)', () => {
         await proof(key, { nonce: await newNonce() }, { iat: now - 60 }),
       ]);
       expect(fresh.status).toBe(200);
+    });
+
+    describe('refusals as OpenID4VCI 1.0 §8.3.1.2 names them, read by a third-party wallet', () => {
+      /** The body of the refusal the wallet library (Openid4vciClient) read, or a failure. */
+      const refusalOf = async (request: Promise<unknown>) => {
+        const err = await request.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(Openid4vciRetrieveCredentialsError);
+        const { response } = err as Openid4vciRetrieveCredentialsError;
+        expect(response.credentialErrorResponseResult?.success).toBe(true);
+        return {
+          status: response.response.status,
+          body: response.credentialErrorResponseResult?.data,
+        };
+      };
+
+      const walletWith = async (signingKey: WalletKey) => {
+        const wallet = oid4vciTestWallet({ publicUrl: HARNESS_PUBLIC_URL, serviceUrl: h.url });
+        wallet.useKey(signingKey.privateKey);
+        return { wallet, issuerMetadata: await wallet.client.resolveIssuerMetadata(ISSUER) };
+      };
+
+      it('a proof without a nonce is invalid_proof (not invalid_nonce)', async () => {
+        const { wallet, issuerMetadata } = await walletWith(key);
+        const { jwt } = await wallet.client.createCredentialRequestJwtProof({
+          issuerMetadata,
+          credentialConfigurationId: ITP_PROFILE_CONFIGURATION_ID,
+          signer: { method: 'did', didUrl: key.kid, alg: 'ES256' },
+        });
+        const refused = await refusalOf(
+          wallet.client.retrieveCredentials({
+            issuerMetadata,
+            accessToken: await accessToken(),
+            credentialConfigurationId: ITP_PROFILE_CONFIGURATION_ID,
+            proofs: { jwt: [jwt] },
+          }),
+        );
+        expect(refused).toEqual({
+          status: 400,
+          body: { error: 'invalid_proof', error_description: expect.stringMatching(/nonce/) },
+        });
+      });
+
+      it('a credential_configuration_id the issuer does not offer is unknown_credential_configuration (a wallet with stale metadata)', async () => {
+        const { wallet, issuerMetadata } = await walletWith(key);
+        const configuration =
+          issuerMetadata.credentialIssuer.credential_configurations_supported[
+            ITP_PROFILE_CONFIGURATION_ID
+          ]!;
+        const known = issuerMetadata.knownCredentialConfigurations[ITP_PROFILE_CONFIGURATION_ID]!;
+        // The metadata as the wallet cached it, when the issuer still offered `itp_retired`.
+        const stale = {
+          ...issuerMetadata,
+          credentialIssuer: {
+            ...issuerMetadata.credentialIssuer,
+            credential_configurations_supported: {
+              ...issuerMetadata.credentialIssuer.credential_configurations_supported,
+              itp_retired: configuration,
+            },
+          },
+          knownCredentialConfigurations: {
+            ...issuerMetadata.knownCredentialConfigurations,
+            itp_retired: known,
+          },
+        };
+        const { jwt } = await wallet.client.createCredentialRequestJwtProof({
+          issuerMetadata: stale,
+          credentialConfigurationId: 'itp_retired',
+          signer: { method: 'did', didUrl: key.kid, alg: 'ES256' },
+          nonce: await newNonce(),
+        });
+        const token = await accessToken();
+        const refused = await refusalOf(
+          wallet.client.retrieveCredentials({
+            issuerMetadata: stale,
+            accessToken: token,
+            credentialConfigurationId: 'itp_retired',
+            proofs: { jwt: [jwt] },
+          }),
+        );
+        expect(refused).toEqual({
+          status: 400,
+          body: {
+            error: 'unknown_credential_configuration',
+            error_description: expect.stringContaining(ITP_PROFILE_CONFIGURATION_ID),
+          },
+        });
+        // A credential_identifier (this issuer gives none) and a request naming neither.
+        const proofs = async () => [await proof(key, { nonce: await newNonce() })];
+        const byIdentifier = await requestCredential(token, await proofs(), {
+          request: { credential_identifier: 'itp-profile-1' },
+        });
+        expect(byIdentifier.status).toBe(400);
+        expect(byIdentifier.body.error).toBe('unknown_credential_identifier');
+        const neither = await requestCredential(token, await proofs(), { request: {} });
+        expect(neither.status).toBe(400);
+        expect(neither.body.error).toBe('invalid_credential_request');
+      });
+
+      it('an unsigned proof (alg none) is invalid_proof', async () => {
+        const token = await accessToken();
+        const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        const claims = { aud: ISSUER, iat: Math.floor(Date.now() / 1000) };
+        const unsigned = [
+          // jose's unsecured JWT: { alg: 'none' } alone.
+          new UnsecuredJWT({ ...claims, nonce: await newNonce() }).encode(),
+          // Everything a proof has, but alg none and no signature.
+          `${b64({ alg: 'none', typ: 'openid4vci-proof+jwt', kid: key.kid })}.${b64({ ...claims, nonce: await newNonce() })}.`,
+          // alg none with some signature bytes.
+          `${b64({ alg: 'none', typ: 'openid4vci-proof+jwt', kid: key.kid })}.${b64({ ...claims, nonce: await newNonce() })}.c2lnbmF0dXJl`,
+        ];
+        for (const jwt of unsigned) {
+          const res = await requestCredential(token, [jwt]);
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual({
+            error: 'invalid_proof',
+            error_description: expect.any(String),
+          });
+        }
+        // A draft wallet's single `proof` too.
+        const single = await requestCredential(token, undefined, {
+          request: {
+            credential_configuration_id: ITP_PROFILE_CONFIGURATION_ID,
+            proof: { proof_type: 'jwt', jwt: unsigned[1] },
+          },
+        });
+        expect(single.body.error).toBe('invalid_proof');
+        // The access token was not spent by them.
+        const ok = await requestCredential(token, [await proof(key, { nonce: await newNonce() })]);
+        expect(ok.status).toBe(200);
+      });
+
+      it('takes the Bearer scheme in any case (RFC 9110 §11.1: bearer, BEARER)', async () => {
+        for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+          const res = await requestCredential(
+            await accessToken(),
+            [await proof(key, { nonce: await newNonce() })],
+            { scheme },
+          );
+          expect(res.status).toBe(200);
+          expect(res.body.credentials).toHaveLength(1);
+        }
+        const other = await requestCredential(
+          await accessToken(),
+          [await proof(key, { nonce: await newNonce() })],
+          { scheme: 'DPoP' },
+        );
+        expect(other.status).toBe(401);
+        expect(other.body.error).toBe('invalid_token');
+      });
     });
 
     it('needs the access token of the token endpoint (401 invalid_token)', async () => {
