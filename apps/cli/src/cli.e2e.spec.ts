@@ -11,7 +11,7 @@
  * old token refused after it, `itp login` working again).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,9 +127,24 @@ describe('itp against the dev stack', () => {
   });
 
   it('creates a funded wallet and shows its balance', async () => {
-    wallet = JSON.parse(await ok(['wallet', 'create', '--json']));
+    const walletKey = join(files, 'wallet.key');
+    wallet = JSON.parse(await ok(['wallet', 'create', '--json', '--key-file', walletKey]));
     expect(wallet.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(wallet.secretKey).toMatch(/^[0-9a-f]{64}$/);
+    // The exported key is the address's own (token-rpc's derivation); the secretKey is not.
+    const key = readFileSync(walletKey, 'utf8').trim() as `0x${string}`;
+    expect(privateKeyToAccount(key).address).toBe(wallet.address);
+    const secretKeyFile = join(files, 'secret.key');
+    writeFileSync(secretKeyFile, wallet.secretKey, { mode: 0o600 });
+    const other = privateKeyToAccount(`0x${wallet.secretKey}`).address;
+    const refused = await itp(
+      ['address', 'link', '--key-file', secretKeyFile, '--address', wallet.address],
+      { env: { ITP_TOKEN: token } },
+    );
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringContaining(`is the key of ${other}, not of --address ${wallet.address}`),
+    ]);
     const balance = await ok(['wallet', 'balance', wallet.address]);
     expect(balance).toBe(
       `address  ${wallet.address}\nbalance  10000000000000000000 wei (10 ETH)\n`,
