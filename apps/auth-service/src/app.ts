@@ -483,6 +483,7 @@ async function wireAuthService(
       login: domain.oidc.login,
       publicUrl: authPublicUrl(config),
       assets: domain.oidc.assets,
+      issuerPath: new URL(domain.oidc.issuer).pathname,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       logger,
       ...(config.OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE > 0

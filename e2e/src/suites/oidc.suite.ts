@@ -6,7 +6,9 @@
  * ending at the site's callback with its `amr`: the password form (`pwd`), the phone app's QR
  * approved with a VP (`app`), a third-party OpenID4VP wallet answering the wallet QR (`vp`), and
  * the browser's Ethereum wallet (`siwe`: a test EIP-1193 provider injected into the page, its key
- * signing with viem in the test).
+ * signing with viem in the test). The password form, the phone app's QR and Sign-In with
+ * Ethereum work as well from the page a wrong password came back on (the form post's answer,
+ * served at `…/interaction/<uid>/login`).
  *
  * The relying party is registered the way an operator registers one (auth-service's CLI,
  * `clients add --redirect-uri`); its callback is a local HTTP server of the test that answers
@@ -18,9 +20,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { hexToString, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { runAuthCli } from '@itp/harness';
 import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
@@ -199,6 +201,90 @@ export const oidcSuite: Suite = ({ stack }) => {
     /** What the browser reported: nothing (no script error, no CSP violation). */
     const expectNoPageErrors = (errors: string[]) => expect(errors).toEqual([]);
 
+    /** The same, but for the 401 of a refused password form, which Chromium reports on the console. */
+    const expectNoPageErrorsBut401 = (errors: string[]) =>
+      expect(errors.filter((e) => !/Failed to load resource: .* status of 401\b/.test(e))).toEqual(
+        [],
+      );
+
+    /**
+     * A wrong password for the demo user on the login page: the page comes back as the form
+     * post's answer (401, at `<interaction>/login`) with the refusal and the id typed. Returns the
+     * interaction's URL (`<issuer>/interaction/<uid>`, where the page was first shown).
+     */
+    const refusePassword = async (page: Page): Promise<string> => {
+      const interaction = page.url();
+      await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
+      await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Log in' }).click(),
+      ]);
+      expect(answer.status()).toBe(401);
+      await page.waitForURL(`${interaction}/login`);
+      await expect(page.locator('#login-error').textContent()).resolves.toMatch(
+        /Invalid id or password/,
+      );
+      await expect(page.getByLabel('User id', { exact: true }).inputValue()).resolves.toBe(
+        DEMO_USER.id,
+      );
+      return interaction;
+    };
+
+    /** A new Ethereum account whose address the demo user linked (a signed SIWE message + JWT). */
+    const linkedAccount = async (): Promise<{ account: PrivateKeyAccount; chainId: number }> => {
+      const gw = stack().gatewayUrl;
+      const account = privateKeyToAccount(generatePrivateKey());
+      const issued = await post(`${gw}/v2/auth/siwe/nonce`, {});
+      expect(issued.status).toBe(200);
+      const linkMessage = createSiweMessage({
+        domain: issued.body.domain,
+        address: account.address,
+        uri: issued.body.uri,
+        version: '1',
+        chainId: issued.body.chainId,
+        nonce: issued.body.nonce,
+      });
+      const linked = await post(
+        `${gw}/v2/auth/link-address`,
+        { message: linkMessage, signature: await account.signMessage({ message: linkMessage }) },
+        await bearerOfDemoUser(gw),
+      );
+      expect(linked.status).toBe(200);
+      return { account, chainId: issued.body.chainId as number };
+    };
+
+    /**
+     * The browser's wallet: an EIP-1193 provider put into the page's current document (a new
+     * document, e.g. after a form post, needs it again); its key stays in the test (viem signs).
+     * Returns the messages it is asked to sign, as the wallet shows them to the user.
+     */
+    const injectWallet = async (page: Page, account: PrivateKeyAccount): Promise<string[]> => {
+      const shown: string[] = [];
+      await page.exposeFunction('__e2eWalletSign', async (data: Hex, address: string) => {
+        expect(address.toLowerCase()).toBe(account.address.toLowerCase());
+        const message = hexToString(data);
+        shown.push(message);
+        return account.signMessage({ message });
+      });
+      await page.evaluate((address) => {
+        const sign = (globalThis as unknown as Record<string, unknown>).__e2eWalletSign as (
+          data: string,
+          address: string,
+        ) => Promise<string>;
+        (globalThis as unknown as { ethereum: unknown }).ethereum = {
+          request: async ({ method, params }: { method: string; params?: string[] }) => {
+            if (method === 'eth_requestAccounts' || method === 'eth_accounts') {
+              return [address.toLowerCase()];
+            }
+            if (method === 'personal_sign' && params) return sign(params[0]!, params[1]!);
+            throw Object.assign(new Error(`unsupported: ${method}`), { code: 4200 });
+          },
+        };
+      }, account.address);
+      return shown;
+    };
+
     it('publishes discovery at the gateway’s issuer: PKCE S256, ES256 id_tokens, its JWKS', async () => {
       const metadata = rp.serverMetadata();
       expect(metadata.issuer).toBe(issuer);
@@ -350,51 +436,13 @@ export const oidcSuite: Suite = ({ stack }) => {
 
     it('logs the demo user in with the browser’s Ethereum wallet: Sign-In with Ethereum through an injected EIP-1193 provider (amr siwe)', async () => {
       const gw = stack().gatewayUrl;
-      const account = privateKeyToAccount(generatePrivateKey());
       // Once: the demo user links the wallet's address (a SIWE message it signed + the user's JWT).
-      const issued = await post(`${gw}/v2/auth/siwe/nonce`, {});
-      expect(issued.status).toBe(200);
-      const linkMessage = createSiweMessage({
-        domain: issued.body.domain,
-        address: account.address,
-        uri: issued.body.uri,
-        version: '1',
-        chainId: issued.body.chainId,
-        nonce: issued.body.nonce,
-      });
-      const linked = await post(
-        `${gw}/v2/auth/link-address`,
-        { message: linkMessage, signature: await account.signMessage({ message: linkMessage }) },
-        await bearerOfDemoUser(gw),
-      );
-      expect(linked.status).toBe(200);
+      const { account, chainId } = await linkedAccount();
 
       const errors: string[] = [];
       const { request, page, arrival, close } = await openLoginPage(errors);
       try {
-        // The wallet: an EIP-1193 provider in the page; its key stays in the test (viem signs).
-        const shown: string[] = [];
-        await page.exposeFunction('__e2eWalletSign', async (data: Hex, address: string) => {
-          expect(address.toLowerCase()).toBe(account.address.toLowerCase());
-          const message = hexToString(data);
-          shown.push(message);
-          return account.signMessage({ message });
-        });
-        await page.evaluate((address) => {
-          const sign = (globalThis as unknown as Record<string, unknown>).__e2eWalletSign as (
-            data: string,
-            address: string,
-          ) => Promise<string>;
-          (globalThis as unknown as { ethereum: unknown }).ethereum = {
-            request: async ({ method, params }: { method: string; params?: string[] }) => {
-              if (method === 'eth_requestAccounts' || method === 'eth_accounts') {
-                return [address.toLowerCase()];
-              }
-              if (method === 'personal_sign' && params) return sign(params[0]!, params[1]!);
-              throw Object.assign(new Error(`unsupported: ${method}`), { code: 4200 });
-            },
-          };
-        }, account.address);
+        const shown = await injectWallet(page, account);
 
         await page.getByRole('button', { name: 'Sign in with Ethereum' }).click();
         await redeem(await arrival, request, 'siwe');
@@ -405,8 +453,94 @@ export const oidcSuite: Suite = ({ stack }) => {
           new RegExp(`^${new URL(gw).host.replace(/[.]/g, '\\.')} wants you to sign in`),
         );
         expect(message).toContain(`\n${account.address}\n`);
-        expect(message).toContain(`Chain ID: ${issued.body.chainId}`);
+        expect(message).toContain(`Chain ID: ${chainId}`);
         expectNoPageErrors(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('keeps the password form working after a wrong password: the right one then logs in (amr pwd)', async () => {
+      const gw = stack().gatewayUrl;
+      // An address of its own (its failure counts toward no other test's limit) that has logged in
+      // as the demo user before: the per-id hold (other tests' failures for the id) never applies.
+      const from = '203.0.113.71';
+      const before = await post(
+        `${gw}/v2/auth/auth-user`,
+        { id: DEMO_USER.id, password: DEMO_USER.password },
+        { 'x-forwarded-for': from },
+      );
+      expect(before.status).toBe(200);
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors, from);
+      try {
+        const interaction = await refusePassword(page);
+        await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+        const [answer] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Log in' }).click(),
+        ]);
+        // The form posts to its interaction (not to `<uid>/login` below the refused page's URL).
+        expect(answer.url()).toBe(`${interaction}/login`);
+        expect(answer.status()).toBe(303);
+        await redeem(await arrival, request, 'pwd');
+        expectNoPageErrorsBut401(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('keeps the phone app’s QR code working after a wrong password: its approval logs in (amr app)', async () => {
+      const gw = stack().gatewayUrl;
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors, '203.0.113.72');
+      try {
+        const requestId = await page.locator('#app-qr').getAttribute('data-request-id');
+        expect(requestId).toEqual(expect.any(String));
+        const interaction = await refusePassword(page);
+        // The refused page shows the page's QR codes (the same login request) ...
+        const qr = page.locator('#app-qr');
+        expect(decodeQr((await qr.getAttribute('src')) ?? '')).toBe(requestId);
+        await expect(page.locator('#wallet-qr').count()).resolves.toBe(1);
+        // ... and its script polls the interaction's status (pending until the app approves).
+        const poll = await page.waitForResponse((r) => r.url().endsWith('/status'));
+        expect(poll.url()).toBe(`${interaction}/status`);
+        await expect(poll.json()).resolves.toEqual({ status: 'pending' });
+
+        const { presentation } = await credentialAndPresentation(
+          gw,
+          await bearerOfDemoUser(gw),
+          'oidc-phone-app-after-refusal',
+        );
+        const approved = await post(`${gw}/v2/auth/auth-user-with-vp`, {
+          vp: presentation,
+          requestId,
+        });
+        expect(approved.status).toBe(200);
+        await redeem(await arrival, request, 'app');
+        expectNoPageErrorsBut401(errors);
+      } finally {
+        await close();
+      }
+    }, 120_000);
+
+    it('keeps Sign-In with Ethereum on the page after a wrong password: the wallet logs in (amr siwe)', async () => {
+      const { account } = await linkedAccount();
+      const errors: string[] = [];
+      const { request, page, arrival, close } = await openLoginPage(errors, '203.0.113.73');
+      try {
+        const interaction = await refusePassword(page);
+        const button = page.getByRole('button', { name: 'Sign in with Ethereum' });
+        await expect(button.count()).resolves.toBe(1);
+        const shown = await injectWallet(page, account);
+        const [asked] = await Promise.all([
+          page.waitForResponse((r) => r.url().endsWith('/siwe/message')),
+          button.click(),
+        ]);
+        expect(asked.url()).toBe(`${interaction}/siwe/message`);
+        await redeem(await arrival, request, 'siwe');
+        expect(shown).toHaveLength(1);
+        expectNoPageErrorsBut401(errors);
       } finally {
         await close();
       }

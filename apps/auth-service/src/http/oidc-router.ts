@@ -34,6 +34,11 @@ export interface OidcRouterDeps {
   publicUrl: string;
   /** The absolute path of the pages' assets (`<issuer path>/assets/`). */
   assets: string;
+  /**
+   * The absolute path of the issuer (PUBLIC_URL's path + `/v2/auth/oidc`): a login page's URLs
+   * are `<issuer path>/interaction/<uid>/…`, whatever URL the page was served at.
+   */
+  issuerPath: string;
   bodyLimitBytes: number;
   logger: Logger;
   /**
@@ -163,7 +168,11 @@ function authorizationGuard(deps: OidcRouterDeps): RequestHandler {
   };
 }
 
-function sendPage(res: Response, page: OidcPage, assets: string): void {
+function sendPage(
+  res: Response,
+  page: OidcPage,
+  paths: { assets: string; issuerPath: string },
+): void {
   res.setHeader('Cache-Control', 'no-store');
   if (page.kind === 'redirect') {
     res.redirect(303, page.location);
@@ -172,18 +181,26 @@ function sendPage(res: Response, page: OidcPage, assets: string): void {
   if (page.kind === 'login' && page.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(page.retryAfterSeconds));
   }
+  const { assets, issuerPath } = paths;
   const html =
     page.kind === 'expired'
       ? renderExpiredInteractionPage(assets)
-      : renderLoginPage({ ...page.view, assets });
+      : renderLoginPage({
+          ...page.view,
+          assets,
+          interaction: `${issuerPath}/interaction/${encodeURIComponent(page.view.uid)}`,
+        });
   res.status(page.status).type('html').send(html);
 }
 
 /**
  * `/v2/auth/oidc` (docs/api.md §9): the login pages of the provider's interactions, then the
  * provider itself (discovery, authorization, token, userinfo, JWKS, end-session):
- * - `GET  interaction/:uid`: the login page (password form, the phone app's and a wallet's QR);
+ * - `GET  interaction/:uid`: the login page (password form, the phone app's and a wallet's QR,
+ *   Sign-In with Ethereum); its URLs are absolute paths, so the same page answering a refused
+ *   form post (at `interaction/:uid/login`) keeps every way in working;
  * - `POST interaction/:uid/login`: the password form (auth-user's rate limits);
+ * - `POST interaction/:uid/siwe/message`, `interaction/:uid/siwe`: Sign-In with Ethereum's steps;
  * - `GET  interaction/:uid/status`: the page's poll of its QR logins
  *   (`pending`, `done` + `redirectTo`, `expired`, `refused` + `message`);
  * - `GET  assets/oidc.css`, `assets/login.js`.
@@ -208,7 +225,10 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
   const page =
     (handler: (req: Request, res: Response) => Promise<OidcPage>): RequestHandler =>
     (req, res, next) => {
-      handler(req, res).then((result) => sendPage(res, result, assets), next);
+      handler(req, res).then(
+        (result) => sendPage(res, result, { assets, issuerPath: deps.issuerPath }),
+        next,
+      );
     };
 
   router.get(

@@ -24,12 +24,15 @@ import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
 import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
 
-/** What a login route answers: a page, a redirect onwards, or the expired-page. */
+/**
+ * What a login route answers: a page, a redirect onwards, or the expired-page. The router adds
+ * the paths of the page (its assets, its interaction's absolute path).
+ */
 export type OidcPage =
   | {
       kind: 'login';
       status: number;
-      view: Omit<LoginPageView, 'assets'>;
+      view: Omit<LoginPageView, 'assets' | 'interaction'>;
       retryAfterSeconds?: number;
     }
   | { kind: 'expired'; status: number }
@@ -214,7 +217,8 @@ export class OidcLogin {
     if (!found) return { kind: 'expired', status: 400 };
     const { details, client } = found;
     const refused = async ({ status, error, retryAfterSeconds }: PageRefusal) => {
-      // The form again with its refusal: the page's QR codes as they are (none made here).
+      // The form again with its refusal and every way in the page had: Sign-In with Ethereum,
+      // the page's QR codes as they are (none made here: a refused post opens no login request).
       const qr = await this.qrFor(details, client, credentials.clientIp, { existingOnly: true })
         .then((made) => ('qr' in made ? made.qr : undefined))
         .catch(() => undefined);
@@ -227,6 +231,7 @@ export class OidcLogin {
           userId: credentials.id,
           error,
           ...(qr ? { qr } : {}),
+          siwe: this.deps.siwe !== undefined,
         },
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       };

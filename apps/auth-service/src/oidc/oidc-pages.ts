@@ -55,6 +55,12 @@ export interface LoginPageQr {
 
 export interface LoginPageView {
   assets: string;
+  /**
+   * The absolute path of the interaction (`<issuer path>/interaction/<uid>`): the page's form,
+   * poll and Sign-In with Ethereum URLs start with it, so the page works wherever it is served
+   * (its GET, or the form post's answer at `…/<uid>/login` after a refusal).
+   */
+  interaction: string;
   uid: string;
   clientName: string;
   /** The id typed before (after a refused password). */
@@ -68,11 +74,13 @@ export interface LoginPageView {
 }
 
 /**
- * The login page of interaction `uid`, at `<issuer>/interaction/<uid>`: the form posts to
- * `<uid>/login`, the script polls `<uid>/status` for the QR logins.
+ * The login page of interaction `uid`, at `<issuer>/interaction/<uid>` (and, refused, at the form
+ * post's `<issuer>/interaction/<uid>/login`): the form posts to `<interaction>/login`, the script
+ * polls `<interaction>/status` for the QR logins and asks `<interaction>/siwe/message` and
+ * `<interaction>/siwe` for Sign-In with Ethereum; every one an absolute path.
  */
 export function renderLoginPage(view: LoginPageView): string {
-  const uid = escapeHtml(view.uid);
+  const base = escapeHtml(view.interaction);
   const error = view.error
     ? `<p class="error" role="alert" id="login-error">${escapeHtml(view.error)}</p>\n`
     : '';
@@ -92,14 +100,14 @@ ${
 </section>
 `
     : ''
-}<p id="qr-status" role="status" aria-live="polite" data-status-url="${uid}/status"></p>
+}<p id="qr-status" role="status" aria-live="polite" data-status-url="${base}/status"></p>
 <noscript><p>The QR code logins need JavaScript; the password form works without it.</p></noscript>
 `
     : view.notice
       ? `<p class="notice" role="status" id="qr-notice">${escapeHtml(view.notice)}</p>\n`
       : '';
   const siweSection = view.siwe
-    ? `<section aria-labelledby="siwe-heading" id="siwe" data-message-url="${uid}/siwe/message" data-login-url="${uid}/siwe">
+    ? `<section aria-labelledby="siwe-heading" id="siwe" data-message-url="${base}/siwe/message" data-login-url="${base}/siwe">
 <h2 id="siwe-heading">Sign in with Ethereum</h2>
 <p>Use the Ethereum wallet of this browser. Its address must be linked to your account; the wallet shows the message before you sign.</p>
 <button type="button" id="siwe-button">Sign in with Ethereum</button>
@@ -114,7 +122,7 @@ ${
     `<h1>Log in to ${escapeHtml(view.clientName)}</h1>
 ${error}<section aria-labelledby="password-heading">
 <h2 id="password-heading">With your password</h2>
-<form method="post" action="${uid}/login" autocomplete="on">
+<form method="post" action="${base}/login" autocomplete="on">
 <label for="id">User id</label>
 <input id="id" name="id" type="text" autocomplete="username" required maxlength="256" value="${escapeHtml(view.userId ?? '')}"${view.userId ? '' : ' autofocus'}>
 <label for="password">Password</label>
