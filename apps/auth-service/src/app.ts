@@ -41,7 +41,11 @@ import { ensureDemoData } from './dev/demo-data.js';
 import { authRouter } from './http/auth-router.js';
 import { internalRouter } from './http/internal-router.js';
 import { oid4vpRouter } from './http/oid4vp-router.js';
-import { oidcRouter } from './http/oidc-router.js';
+import {
+  authorizationServerMetadata,
+  OIDC_AUTHORIZATION_SERVER_METADATA_PATH,
+  oidcRouter,
+} from './http/oidc-router.js';
 import { resolveSigningKeysJson } from './jwt/dev-signing-keys.js';
 import { parseSigningKeys } from './jwt/signing-keys.js';
 import { TokenIssuer } from './jwt/token-issuer.js';
@@ -312,6 +316,7 @@ async function buildDomain(
       idTokenSeconds: config.OIDC_TOKEN_TTL_SECONDS,
       refreshTokenSeconds: config.OIDC_REFRESH_TOKEN_TTL_SECONDS,
     },
+    jwksMaxAgeSeconds: config.JWKS_MAX_AGE_SECONDS,
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => {
     logger.error({ err }, 'the OpenID Connect provider failed on a request');
@@ -475,7 +480,9 @@ async function wireAuthService(
   const service = new HttpService({ name: APP_NAME, config, logger });
   observeOidcProvider(domain.oidc.provider, service.metrics);
   service.app.set('trust proxy', config.TRUST_PROXY);
-  // The OpenID Connect provider (its own error pages and OAuth bodies): before the rest.
+  // The OpenID Connect provider (its own error pages and OAuth bodies): before the rest. Its RFC
+  // 8414 metadata location goes on as its discovery request.
+  service.app.get(OIDC_AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadata);
   service.app.use(
     '/v2/auth/oidc',
     oidcRouter({

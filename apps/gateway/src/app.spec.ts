@@ -88,6 +88,7 @@ describe('routing', () => {
   it.each([
     ['POST', '/v2/auth/auth-user', () => auth],
     ['POST', '/v2/auth/.well-known/jwks.json?x=1&y=%20z', () => auth],
+    ['GET', '/.well-known/oauth-authorization-server/v2/auth/oidc', () => auth],
     ['GET', '/v2/did/issuers', () => did],
     ['POST', '/v2/did/create-did', () => did],
     ['GET', '/.well-known/openid-credential-issuer/v2/did/oid4vci', () => did],
@@ -118,6 +119,7 @@ describe('routing', () => {
     '/v1/auth/auth-user',
     '/.well-known/openid-credential-issuer',
     '/.well-known/openid-credential-issuer/v2/other',
+    '/.well-known/oauth-authorization-server/v2/auth',
   ])('answers 404 in the REST error shape for %s without forwarding', async (path) => {
     const before = [auth, did, token, block].map((u) => u.requests.length);
     const response = await fetch(`${gateway.url}${path}`, { method: 'POST', body: '{}' });

@@ -100,6 +100,25 @@ function sameOrigin(publicUrl: string): RequestHandler {
 
 const clientIpOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
 
+/**
+ * RFC 8414 §3: the authorization server metadata of the issuer `<origin>/v2/auth/oidc`, its path
+ * inserted after the host (where OAuth 2.0 clients look; the gateway routes it to auth-service).
+ */
+export const OIDC_AUTHORIZATION_SERVER_METADATA_PATH =
+  '/.well-known/oauth-authorization-server/v2/auth/oidc';
+
+/**
+ * Mounted at OIDC_AUTHORIZATION_SERVER_METADATA_PATH ahead of the provider's router: the request
+ * goes on as the discovery request `/v2/auth/oidc/.well-known/openid-configuration`, so the
+ * answer is the provider's discovery document (a superset of RFC 8414's metadata: the same
+ * issuer and endpoints) — one document at both locations.
+ */
+export const authorizationServerMetadata: RequestHandler = (req, _res, next) => {
+  req.url = '/v2/auth/oidc/.well-known/openid-configuration';
+  req.originalUrl = req.url;
+  next();
+};
+
 /** An answer of the authorization endpoint's guard: a page, never a redirect. */
 function sendGuardPage(
   res: Response,

@@ -173,6 +173,33 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(JSON.stringify(providerKeys)).not.toContain('"d"');
   });
 
+  it('publishes RFC 8414 metadata at the path-inserted location: the discovery document, found by openid-client as an OAuth 2.0 client', async () => {
+    const asClient = await oidc.discovery(new URL(issuer), SITE.id, SITE.secret, undefined, {
+      execute: [oidc.allowInsecureRequests],
+      algorithm: 'oauth2',
+    });
+    expect(asClient.serverMetadata()).toMatchObject({
+      issuer,
+      token_endpoint: `${issuer}/token`,
+      authorization_endpoint: `${issuer}/auth`,
+      jwks_uri: `${issuer}/jwks`,
+    });
+    const rfc8414 = await fetch(`${a.url}/.well-known/oauth-authorization-server/v2/auth/oidc`);
+    expect(rfc8414.status).toBe(200);
+    const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(await rfc8414.json()).toEqual(await discovery.json());
+  });
+
+  it('serves the provider JWKS with the Cache-Control of the REST JWKS (public, max-age=JWKS_MAX_AGE_SECONDS)', async () => {
+    const rest = await fetch(`${a.url}/v2/auth/.well-known/jwks.json`);
+    const provider = await fetch(rp.serverMetadata().jwks_uri!);
+    expect(provider.status).toBe(200);
+    expect(rest.headers.get('cache-control')).toBe(
+      `public, max-age=${a.config.JWKS_MAX_AGE_SECONDS}`,
+    );
+    expect(provider.headers.get('cache-control')).toBe(rest.headers.get('cache-control'));
+  });
+
   describe('refresh tokens (scope offline_access with prompt=consent)', () => {
     const OFFLINE = { scope: 'openid profile offline_access', prompt: 'consent' };
     const offlineLogin = async (id: string, password: string) => {
@@ -532,8 +559,9 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(html).not.toContain('evil.example');
   });
 
-  it('refuses a wrong client secret at the token endpoint (invalid_client)', async () => {
+  it('refuses a wrong client secret at the token endpoint (401 invalid_client, with a challenge)', async () => {
     const { request, after } = await passwordLogin('alice', 'alice-password');
+    // openid-client's default with a secret: client_secret_post.
     const wrong = await oidc.discovery(new URL(issuer), SITE.id, 'not-the-secret', undefined, {
       execute: [oidc.allowInsecureRequests],
     });
@@ -543,7 +571,70 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
         expectedNonce: request.nonce,
         expectedState: request.state,
       }),
-    ).rejects.toMatchObject({ error: 'invalid_client' });
+    ).rejects.toMatchObject({
+      status: 401,
+      cause: [{ scheme: 'basic', parameters: { realm: issuer, error: 'invalid_client' } }],
+    });
+  });
+
+  it('answers a token request without client authentication 401 invalid_client with a WWW-Authenticate challenge (RFC 6749 §5.2)', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    const code = new URL(after as string).searchParams.get('code')!;
+    const grant = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: SITE.redirectUri,
+      code_verifier: request.verifier,
+    };
+    // No client at all: no Authorization header, no client_id, no client_secret.
+    const anonymous = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(grant).toString(),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({
+      error: 'invalid_client',
+      error_description: expect.any(String),
+    });
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Basic realm="${issuer}", error="invalid_client"`,
+    );
+    // A client_id alone (openid-client's None()): 401 with a challenge the library reads.
+    const unauthenticated = await oidc.discovery(new URL(issuer), SITE.id, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const err = await oidc
+      .authorizationCodeGrant(unauthenticated, new URL(after as string), {
+        pkceCodeVerifier: request.verifier,
+        expectedNonce: request.nonce,
+        expectedState: request.state,
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(oidc.WWWAuthenticateChallengeError);
+    const challenge = err as oidc.WWWAuthenticateChallengeError;
+    expect(challenge.status).toBe(401);
+    expect(challenge.cause[0]).toMatchObject({
+      scheme: 'basic',
+      parameters: { realm: issuer, error: 'invalid_client' },
+    });
+    // The code is still good for the site that authenticates.
+    expect((await redeem(after as string, request)).access_token).toEqual(expect.any(String));
+  });
+
+  it('takes the Bearer scheme of userinfo in any case (RFC 9110 §11.1)', async () => {
+    const { request, after } = await passwordLogin('alice', 'alice-password');
+    const tokens = await redeem(after as string, request);
+    for (const scheme of ['bearer', 'BEARER']) {
+      const res = await fetch(rp.serverMetadata().userinfo_endpoint!, {
+        headers: { authorization: `${scheme} ${tokens.access_token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { sub: string }).sub).toBe('alice');
+    }
   });
 
   it('accepts client_secret_post as well', async () => {

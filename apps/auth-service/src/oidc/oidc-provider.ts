@@ -73,6 +73,8 @@ export interface OidcProviderDeps {
   /** The absolute path of the pages' style and script (`<issuer path>/assets/`). */
   assets: string;
   lifetimes: OidcLifetimes;
+  /** JWKS_MAX_AGE_SECONDS: the provider's `jwks` is cached as long as the service's REST JWKS. */
+  jwksMaxAgeSeconds: number;
 }
 
 /**
@@ -156,6 +158,52 @@ function loginPolicy(): interactionPolicy.DefaultPolicy {
       ),
     );
   return policy;
+}
+
+/** oidc-provider's refusal of a request that names no client at all (lib/shared/client_auth.js). */
+const NO_CLIENT_AUTHENTICATION = 'no client authentication mechanism provided';
+
+/** One `WWW-Authenticate` parameter value (RFC 9110 §11.2 quoted-string). */
+const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * What strict clients expect of the provider's answers, where oidc-provider answers otherwise:
+ * - a request to the token (or revocation) endpoint with no client authentication at all is 401
+ *   `invalid_client` (RFC 6749 §5.2; oidc-provider: 400 `invalid_request`);
+ * - every 401 `invalid_client` carries a `WWW-Authenticate` challenge (RFC 9110 §15.5.2;
+ *   oidc-provider sends one only when the client used the Authorization header): `Basic`, the
+ *   client authentication the clients are registered with;
+ * - the JWKS is `Cache-Control: public, max-age=JWKS_MAX_AGE_SECONDS`, as the REST JWKS.
+ */
+function strictClientAnswers(
+  issuer: string,
+  jwksMaxAgeSeconds: number,
+): Parameters<Provider['use']>[0] {
+  return async (koaCtx, next) => {
+    await next();
+    const ctx = koaCtx as unknown as KoaContextWithOIDC;
+    if (ctx.oidc?.route === 'jwks' && ctx.status === 200) {
+      ctx.set('Cache-Control', `public, max-age=${jwksMaxAgeSeconds}`);
+      return;
+    }
+    const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+    if (
+      ctx.status === 400 &&
+      body?.error === 'invalid_request' &&
+      body.error_description === NO_CLIENT_AUTHENTICATION
+    ) {
+      ctx.status = 401;
+      ctx.body = {
+        error: 'invalid_client',
+        error_description:
+          'Client authentication is required: client_secret_basic or client_secret_post',
+      };
+    }
+    const error = (ctx.body as { error?: unknown } | undefined)?.error;
+    if (ctx.status === 401 && error === 'invalid_client' && !ctx.response.get('WWW-Authenticate')) {
+      ctx.set('WWW-Authenticate', `Basic realm=${quoted(issuer)}, error="invalid_client"`);
+    }
+  };
 }
 
 /** The client address as express determined it (TRUST_PROXY), for the per-IP failure limit. */
@@ -288,6 +336,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration);
   // Behind the gateway: the router sets X-Forwarded-Proto/Host from PUBLIC_URL (not the client).
   provider.proxy = true;
+  provider.use(strictClientAnswers(deps.issuer, deps.jwksMaxAgeSeconds));
 
   // Client secrets are stored as argon2 hashes: the one comparison the provider makes is ours.
   const prototype = provider.Client.prototype as unknown as {

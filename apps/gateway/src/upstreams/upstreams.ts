@@ -29,7 +29,9 @@ export function upstreamsFrom(
       name: 'auth-service',
       urls: splitUpstreamUrls(config.AUTH_SERVICE_URL),
       protocol: 'rest',
-      paths: ['/v2/auth/*rest'],
+      // The OpenID Connect issuer <PUBLIC_URL>/v2/auth/oidc's RFC 8414 metadata, its path
+      // inserted after the host: that exact path goes to auth-service too.
+      paths: ['/v2/auth/*rest', '/.well-known/oauth-authorization-server/v2/auth/oidc'],
     },
     {
       name: 'did-service',
