@@ -5,7 +5,7 @@
  * job before did-service).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,39 @@ async function compose(args: string[]): Promise<{ code: number; stdout: string; 
     return { code: Number(e.code ?? 1), stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
 }
+
+/** Compose v2's `${VAR:-default}`, defaults nested (innermost first): pure string logic. */
+function interpolate(text: string, env: Record<string, string>): string {
+  let out = text;
+  for (let prev = ''; prev !== out;) {
+    prev = out;
+    out = out.replace(/\$\{(\w+):-([^${}]*)\}/g, (_m, name: string, fallback: string) =>
+      env[name] ? env[name] : fallback,
+    );
+  }
+  return out;
+}
+
+describe('docker-compose.yml: one port', () => {
+  it('derives PUBLIC_URL (the OpenID Connect issuer) from GATEWAY_PORT unless it is set', () => {
+    const raw = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as Compose;
+    const gateway = raw.services['gateway'];
+    const publicUrl = gateway?.environment?.PUBLIC_URL ?? '';
+    expect(interpolate(publicUrl, {})).toBe('http://localhost:8080');
+    expect(interpolate(publicUrl, { GATEWAY_PORT: '9090' })).toBe('http://localhost:9090');
+    expect(interpolate(String(gateway?.ports?.[0]), { GATEWAY_PORT: '9090' })).toBe('9090:8080');
+    expect(
+      interpolate(publicUrl, { GATEWAY_PORT: '9090', PUBLIC_URL: 'https://itp.example' }),
+    ).toBe('https://itp.example');
+    // Every service names the gateway's PUBLIC_URL (the issuer, wallets' URLs): the same value.
+    for (const name of APP_SERVICES) {
+      expect({ name, url: raw.services[name]?.environment?.PUBLIC_URL }).toEqual({
+        name,
+        url: publicUrl,
+      });
+    }
+  });
+});
 
 describe('docker-compose.yml', () => {
   const dir = mkdtempSync(join(tmpdir(), 'itp-compose-'));

@@ -7,7 +7,11 @@ export interface DevSettings extends WiringSettings {
   /** Absolute; chain state goes to `<dataDir>/chain`, the services keep their files here. */
   dataDir: string;
   gatewayPort: number;
-  /** Where clients reach the gateway (PUBLIC_URL, default http://127.0.0.1:<PORT>): the API documents' server URL. */
+  /**
+   * Where clients reach the gateway (PUBLIC_URL, default `http://localhost:<PORT>`): the API
+   * documents' server URL, the OpenID Connect issuer, the demo site's requestId prefix. A host
+   * name, not 127.0.0.1: WebAuthn needs one, and the README's URLs are these.
+   */
   publicUrl: string;
   logLevel: string;
   /** Settings the user gave that the services also read (REDIS_URL, DATABASE_URL, …). */
@@ -52,7 +56,7 @@ export function readDevSettings(env: NodeJS.ProcessEnv, repoRoot: string): DevSe
     repoRoot,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(repoRoot, dataDir),
     gatewayPort: port,
-    publicUrl: (env.PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     passThrough,
     readyTimeoutMs: 90_000,

@@ -189,7 +189,8 @@ export async function runDevStack(settings: DevSettings): Promise<void> {
     up = true;
     console.log(
       formatBanner({
-        gatewayUrl: gateway.url,
+        // Where clients reach it (PUBLIC_URL, http://localhost:<PORT> by default): the README's URLs.
+        gatewayUrl: settings.publicUrl,
         chainUrl: chain.anvil.url,
         chainId: DEV_CHAIN.chainId,
         didRegistryAddress: chain.didRegistryAddress,

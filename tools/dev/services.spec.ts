@@ -73,7 +73,7 @@ describe('serviceEnv', () => {
       PORT: '9002',
       METRICS_PORT: '9102',
       INTERNAL_PORT: '9202',
-      PUBLIC_URL: 'http://127.0.0.1:8080',
+      PUBLIC_URL: 'http://localhost:8080',
       TRUST_PROXY: 'loopback',
       DATA_DIR: '/d',
       LOG_LEVEL: 'info',
@@ -132,7 +132,7 @@ describe('serviceEnv', () => {
     expect(env.PUBLIC_URL).toBe('https://itp.example');
     expect(
       serviceEnv(readDevSettings({ PORT: '9090' }, '/repo'), stack, 'gateway', 9090).PUBLIC_URL,
-    ).toBe('http://127.0.0.1:9090');
+    ).toBe('http://localhost:9090');
   });
 });
 
@@ -149,15 +149,15 @@ describe('formatBanner', () => {
   it('lists the docs, the demo and the demo login beside the APIs', async () => {
     const { formatBanner } = await import('./banner.js');
     const banner = formatBanner({
-      gatewayUrl: 'http://127.0.0.1:8080',
+      gatewayUrl: 'http://localhost:8080',
       chainUrl: 'http://127.0.0.1:8545',
       chainId: 31337,
       didRegistryAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       dataDir: '/d',
       seconds: 4.2,
     });
-    expect(banner).toContain('http://127.0.0.1:8080/docs');
-    expect(banner).toContain('http://127.0.0.1:8080/demo');
+    expect(banner).toContain('http://localhost:8080/docs');
+    expect(banner).toContain('http://localhost:8080/demo');
     expect(banner).toContain('demo / demo-password');
   });
 });

@@ -14,7 +14,14 @@ describe('resolveSettings', () => {
       didRegistry: undefined,
       workDir: '.',
     });
-    expect(DEFAULT_URL).toBe('http://127.0.0.1:8080');
+    expect(DEFAULT_URL).toBe('http://localhost:8080');
+  });
+
+  it("follows PORT as npm start does: the dev stack's PUBLIC_URL, http://localhost:<PORT>", () => {
+    expect(resolveSettings({}, { PORT: '9090' }).url).toBe('http://localhost:9090');
+    expect(resolveSettings({}, { PORT: ' ' }).url).toBe(DEFAULT_URL);
+    expect(resolveSettings({}, { PORT: '9090', ITP_URL: 'http://gw:1' }).url).toBe('http://gw:1');
+    expect(() => resolveSettings({}, { PORT: 'http' })).toThrow(/PORT must be a TCP port/);
   });
 
   it("reads relative files from the caller's directory: INIT_CWD under npm run, else the cwd", () => {

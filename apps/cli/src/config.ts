@@ -2,7 +2,8 @@
  * The CLI's configuration: global options over environment variables over defaults. The only
  * module that looks at environment variables (main.ts hands the environment in once).
  *
- *   --url    ITP_URL    the gateway's base URL (default http://127.0.0.1:8080, `npm start`'s)
+ *   --url    ITP_URL    the gateway's base URL (default http://localhost:<PORT>, `npm start`'s:
+ *                       PORT as for npm start, 8080 unless set)
  *   --token  ITP_TOKEN  a JWT from `itp login`, for the commands that act for a user
  *            ITP_AUTH_ADMIN_CLI / ITP_DID_ADMIN_CLI  the auth-service / did-service operator CLI
  *            (a .js or .ts file) that `itp users|clients` / `itp kms|credentials` run, instead of
@@ -14,8 +15,25 @@ import { ConfigError } from './errors.js';
 
 export type CliEnv = Readonly<Record<string, string | undefined>>;
 
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
 /** The gateway of the dev stack (`npm start`, tools/dev: PORT defaults to 8080). */
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_URL = 'http://localhost:8080';
+
+/**
+ * The dev stack's public URL on the PORT it was started with (`PORT=9090 npm start` →
+ * `http://localhost:9090`, its PUBLIC_URL): the same PORT variable, so one setting moves both.
+ */
+export function defaultUrl(env: CliEnv): string {
+  const port = nonEmpty(env.PORT);
+  if (port === undefined) return DEFAULT_URL;
+  const n = Number(port);
+  if (!/^\d+$/.test(port) || n < 1 || n > 65535) {
+    throw new ConfigError(`PORT must be a TCP port number (1-65535), got "${port}"`);
+  }
+  return `http://localhost:${n}`;
+}
 
 export interface CliSettings {
   /** Gateway base URL without a trailing slash. */
@@ -42,9 +60,6 @@ export interface GlobalFlags {
   json?: boolean | undefined;
 }
 
-const nonEmpty = (value: string | undefined): string | undefined =>
-  value === undefined || value.trim() === '' ? undefined : value.trim();
-
 function gatewayUrl(raw: string, source: string): string {
   let url: URL;
   try {
@@ -69,7 +84,7 @@ export function resolveSettings(flags: GlobalFlags, env: CliEnv, cwd = '.'): Cli
       ? gatewayUrl(flagUrl, '--url')
       : envUrl !== undefined
         ? gatewayUrl(envUrl, 'ITP_URL')
-        : DEFAULT_URL;
+        : defaultUrl(env);
   return {
     url,
     token: nonEmpty(flags.token) ?? nonEmpty(env.ITP_TOKEN),

@@ -244,7 +244,7 @@ describe('runCli: login', () => {
       },
     });
     expect(down.code).toBe(3);
-    expect(down.stderr).toContain('The platform at http://127.0.0.1:8080 is not available');
+    expect(down.stderr).toContain('The platform at http://localhost:8080 is not available');
   });
 
   it('runs the web-site side of QR login: requestId on stderr, then the token', async () => {

@@ -5,10 +5,12 @@ import { DEFAULT_WAIT_SECONDS } from './commands/transactions.js';
 export const USAGE = `itp: the identity and token platform from the command line
 
 Usage: itp [global options] <command> [options]
-   in this repository: npm run itp -- <command> …   or   node dist/apps/cli/main.js <command> …
+   in this repository: npm run itp -- <command> …   from any folder: node <repo>/apps/cli/bin/itp.js …
+   or, once installed (npm install -g ./apps/cli in the repository): itp <command> …
 
 Global options (anywhere on the line)
-  --url <url>       the gateway's base URL (env ITP_URL; default ${DEFAULT_URL}, npm start's)
+  --url <url>       the gateway's base URL (env ITP_URL; default ${DEFAULT_URL}, npm start's;
+                    http://localhost:<PORT> when PORT is set, as for npm start)
   --token <jwt>     a login token, for commands that act for a user (env ITP_TOKEN)
   --json            machine output: the API's answer as JSON on stdout (default: readable text)
   --password-stdin  the password, read from stdin only if a command needs a recent login (below)

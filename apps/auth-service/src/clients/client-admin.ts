@@ -5,6 +5,7 @@ import type { PasswordHasher } from '../passwords/password-hasher.js';
 import {
   newClientFieldsSchema,
   redirectUrisFieldsSchema,
+  requestIdPrefixesSchema,
   type NewClientFields,
   type RedirectUrisFields,
 } from './client-fields.js';
@@ -76,6 +77,13 @@ export class ClientAdmin {
       },
       this.clock(),
     );
+    if (!changed) throw new NotFoundError(`No client ${id}`);
+  }
+
+  /** Replaces a client's requestId prefixes (the dev seed: the demo client follows PORT). */
+  async setRequestIdPrefixes(id: string, prefixes: string[]): Promise<void> {
+    const valid = parseBody(requestIdPrefixesSchema, prefixes);
+    const changed = await this.clients.setRequestIdPrefixes(id, [...new Set(valid)], this.clock());
     if (!changed) throw new NotFoundError(`No client ${id}`);
   }
 }

@@ -20,6 +20,11 @@ export const requestIdPrefixSchema = z
     }
   }, 'must be an http(s) URL prefix with a path, e.g. https://site.example/');
 
+export const requestIdPrefixesSchema = z
+  .array(requestIdPrefixSchema)
+  .min(1, 'needs at least one prefix')
+  .max(50);
+
 export const clientIdSchema = z
   .string()
   .regex(
@@ -56,7 +61,7 @@ export const newClientFieldsSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** At least 12 characters when chosen by the operator; generated secrets have 256 bits. */
   secret: z.string().min(12, 'must have at least 12 characters').max(1024),
-  requestIdPrefixes: z.array(requestIdPrefixSchema).min(1, 'needs at least one prefix').max(50),
+  requestIdPrefixes: requestIdPrefixesSchema,
   ...redirectUrisFieldsSchema.shape,
 });
 export type NewClientFields = z.input<typeof newClientFieldsSchema>;

@@ -10,4 +10,6 @@ export interface ClientRepository {
   setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
   /** Replaces the OpenID Connect URIs; false when there is no such client. */
   setRedirectUris(id: string, uris: ClientUris, now: number): Promise<boolean>;
+  /** Replaces the requestId prefixes; false when there is no such client. */
+  setRequestIdPrefixes(id: string, prefixes: string[], now: number): Promise<boolean>;
 }

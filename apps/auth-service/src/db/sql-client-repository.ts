@@ -75,6 +75,15 @@ export class SqlClientRepository implements ClientRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async setRequestIdPrefixes(id: string, prefixes: string[], now: number): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('auth_clients')
+      .set({ request_id_prefixes: JSON.stringify(prefixes), updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async setRedirectUris(id: string, uris: ClientUris, now: number): Promise<boolean> {
     const result = await this.database.db
       .updateTable('auth_clients')

@@ -8,7 +8,7 @@ import { authMigrations } from '../db/migrations.js';
 import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
 import { SqlUserRepository } from '../db/sql-user-repository.js';
 import { UserAdmin } from '../users/user-admin.js';
-import { DEMO_CLIENT, DEMO_USER, ensureDemoData } from './demo-data.js';
+import { DEMO_CLIENT, DEMO_USER, demoRequestIdPrefixes, ensureDemoData } from './demo-data.js';
 
 describe('ensureDemoData (PostgreSQL)', () => {
   let db: TestDatabase;
@@ -42,7 +42,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
     const instances = [instance(), instance(), instance(), instance()];
     await Promise.all(instances.map((i) => migrateToLatest(i.database, authMigrations)));
     const results = await Promise.all(
-      instances.map((i) => ensureDemoData(i.users, i.clients, 'http://127.0.0.1:8080')),
+      instances.map((i) => ensureDemoData(i.users, i.clients, 'http://localhost:8080')),
     );
     expect(results.filter((r) => r.userCreated)).toHaveLength(1);
     expect(results.filter((r) => r.clientCreated)).toHaveLength(1);
@@ -59,7 +59,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
     expect(await first!.hasher.verify(user!.passwordHash, DEMO_USER.password)).toBe(true);
     const client = await first!.clientRepo.findById('demo-site');
     expect(client).toMatchObject({
-      requestIdPrefixes: ['http://localhost:8080/'],
+      requestIdPrefixes: ['http://localhost:8080/', 'http://127.0.0.1:8080/'],
       redirectUris: [
         'http://localhost:8080/demo/oidc/callback',
         'http://127.0.0.1:8080/demo/oidc/callback',
@@ -73,10 +73,10 @@ describe('ensureDemoData (PostgreSQL)', () => {
     expect(await first!.hasher.verify(client!.secretHash, DEMO_CLIENT.secret)).toBe(true);
   });
 
-  it('leaves existing rows alone on the next start, but for the redirect URIs of its port', async () => {
+  it('leaves existing rows alone on the next start, but for the redirect URIs and requestId prefixes of its port', async () => {
     const i = instance();
     await i.users.resetPassword('demo', 'changed-by-operator');
-    expect(await ensureDemoData(i.users, i.clients, 'http://127.0.0.1:9090/')).toEqual({
+    expect(await ensureDemoData(i.users, i.clients, 'http://localhost:9090/')).toEqual({
       userCreated: false,
       clientCreated: false,
     });
@@ -85,6 +85,19 @@ describe('ensureDemoData (PostgreSQL)', () => {
     expect((await i.clientRepo.findById('demo-site'))?.redirectUris).toEqual([
       'http://localhost:9090/demo/oidc/callback',
       'http://127.0.0.1:9090/demo/oidc/callback',
+    ]);
+    // The demo site on PORT=9090 sends http://localhost:9090/demo?…: not a 403.
+    expect((await i.clientRepo.findById('demo-site'))?.requestIdPrefixes).toEqual([
+      'http://localhost:9090/',
+      'http://127.0.0.1:9090/',
+    ]);
+  });
+
+  it('registers PUBLIC_URL itself as well, when it is not a loopback address', () => {
+    expect(demoRequestIdPrefixes('https://itp.example/')).toEqual([
+      'https://itp.example/',
+      'https://localhost/',
+      'https://127.0.0.1/',
     ]);
   });
 });

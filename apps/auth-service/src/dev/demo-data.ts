@@ -14,8 +14,20 @@ export const DEMO_CLIENT = {
   id: 'demo-site',
   secret: 'demo-site-secret',
   name: 'Demo site',
-  requestIdPrefixes: ['http://localhost:8080/'],
 } as const;
+
+/**
+ * The demo client's requestId prefixes: `<PUBLIC_URL>/` (the gateway's demo site sends
+ * `<PUBLIC_URL>/demo?`), and the same port by `localhost` and by `127.0.0.1`, so the README's
+ * QR-login examples work on whatever PORT the dev stack runs.
+ */
+export function demoRequestIdPrefixes(publicUrl: string): string[] {
+  const { protocol, port } = new URL(publicUrl);
+  const loopback = ['localhost', '127.0.0.1'].map(
+    (host) => `${protocol}//${host}${port ? `:${port}` : ''}/`,
+  );
+  return [...new Set([`${publicUrl.replace(/\/+$/, '')}/`, ...loopback])];
+}
 
 /**
  * The demo client's OpenID Connect redirect URIs (docs/api.md §9): the demo's OIDC site page on
@@ -38,8 +50,9 @@ export function demoRedirectUris(publicUrl: string): {
 /**
  * Creates the demo user and the demo client when missing (development mode only; the caller
  * checks APP_ENV). Existing rows are left as they are (an operator may have changed them), but
- * the demo client's redirect URIs follow the port of this start (`publicUrl`); instances
- * starting together are safe: the insert does nothing when the row exists.
+ * the demo client's redirect URIs and requestId prefixes follow the port of this start
+ * (`publicUrl`); instances starting together are safe: the insert does nothing when the row
+ * exists.
  */
 export async function ensureDemoData(
   users: UserAdmin,
@@ -48,10 +61,14 @@ export async function ensureDemoData(
 ): Promise<{ userCreated: boolean; clientCreated: boolean }> {
   const userCreated = await users.add({ ...DEMO_USER }, { ifAbsent: true });
   const redirects = demoRedirectUris(publicUrl);
+  const requestIdPrefixes = demoRequestIdPrefixes(publicUrl);
   const { created: clientCreated } = await clients.add(
-    { ...DEMO_CLIENT, requestIdPrefixes: [...DEMO_CLIENT.requestIdPrefixes], ...redirects },
+    { ...DEMO_CLIENT, requestIdPrefixes, ...redirects },
     { ifAbsent: true },
   );
-  if (!clientCreated) await clients.setRedirectUris(DEMO_CLIENT.id, redirects);
+  if (!clientCreated) {
+    await clients.setRedirectUris(DEMO_CLIENT.id, redirects);
+    await clients.setRequestIdPrefixes(DEMO_CLIENT.id, requestIdPrefixes);
+  }
   return { userCreated, clientCreated };
 }

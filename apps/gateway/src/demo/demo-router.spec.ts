@@ -48,7 +48,11 @@ describe('/demo (gateway, development mode)', () => {
   let gateway: RunningGateway;
   beforeAll(async () => {
     auth = await scriptedAuth();
-    gateway = await startGateway({ APP_ENV: 'development', ...upstreams(auth.url) });
+    gateway = await startGateway({
+      APP_ENV: 'development',
+      PUBLIC_URL: 'http://localhost:8080',
+      ...upstreams(auth.url),
+    });
   });
   afterAll(async () => {
     await gateway.close();
@@ -90,6 +94,24 @@ describe('/demo (gateway, development mode)', () => {
       requestId: 'http://localhost:8080/demo?',
       waitTime: 120,
     });
+  });
+
+  it("sends the site identifier of PUBLIC_URL's port: the dev stack on another PORT gets no 403", async () => {
+    const other = await startGateway({
+      APP_ENV: 'development',
+      PUBLIC_URL: 'http://localhost:9090/',
+      ...upstreams(auth.url),
+    });
+    try {
+      auth.answer = { status: 401, body: { error: 'x' } };
+      await fetch(`${other.url}/demo/api/login-request`, { method: 'POST' });
+      expect(JSON.parse(auth.seen.at(-1)?.body ?? '')).toEqual({
+        requestId: 'http://localhost:9090/demo?',
+        waitTime: 120,
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   it("shows the request's OpenID4VP URI beside the requestId: a second QR code and its link", async () => {

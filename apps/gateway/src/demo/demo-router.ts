@@ -4,7 +4,12 @@ import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { demoOidcSite } from './demo-oidc-site.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
 import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
-import { DemoSiteError, DemoSiteLogin, type LoginRequest } from './demo-site-login.js';
+import {
+  DemoSiteError,
+  DemoSiteLogin,
+  demoSiteIdentifier,
+  type LoginRequest,
+} from './demo-site-login.js';
 
 /** The CSP of the demo pages: the platform's page policy, and no form posts at all. */
 export const DEMO_CSP = pageCsp({ formAction: "'none'" });
@@ -37,7 +42,10 @@ export function demoIssuer(config: Pick<GatewayConfig, 'PUBLIC_URL' | 'PORT'>): 
 export function demoRouter(config: DemoConfig): Router {
   const router = express.Router();
   if (config.APP_ENV !== 'development') return router;
-  const login = new DemoSiteLogin(splitUpstreamUrls(config.AUTH_SERVICE_URL)[0] ?? '');
+  const login = new DemoSiteLogin(
+    splitUpstreamUrls(config.AUTH_SERVICE_URL)[0] ?? '',
+    demoSiteIdentifier(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`),
+  );
 
   const page =
     (html: string): RequestHandler =>

@@ -8,11 +8,17 @@
 export const DEMO_SITE = {
   clientId: 'demo-site',
   clientSecret: 'demo-site-secret',
-  /** The site identifier sent to auth-user-by-app: one of the client's registered prefixes. */
-  siteIdentifier: 'http://localhost:8080/demo?',
   /** Seconds the phone app has to approve. */
   waitTime: 120,
 } as const;
+
+/**
+ * The site identifier the demo site sends to auth-user-by-app: `<PUBLIC_URL>/demo?`, under the
+ * prefix the dev stack registers for demo-site (`<PUBLIC_URL>/`), so it follows PORT.
+ */
+export function demoSiteIdentifier(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/demo?`;
+}
 
 export interface LoginRequest {
   requestId: string;
@@ -52,6 +58,8 @@ export class DemoSiteLogin {
   constructor(
     /** auth-service's base URL (the gateway's first AUTH_SERVICE_URL). */
     private readonly authServiceUrl: string,
+    /** The requestId prefix this site sends (demoSiteIdentifier). */
+    private readonly siteIdentifier: string,
     private readonly site: typeof DEMO_SITE = DEMO_SITE,
   ) {
     const credentials = `${site.clientId}:${site.clientSecret}`;
@@ -61,7 +69,7 @@ export class DemoSiteLogin {
   /** auth-user-by-app: a new login request; its requestId is what the QR code shows. */
   async start(): Promise<LoginRequest> {
     const answer = await this.call('auth-user-by-app', {
-      requestId: this.site.siteIdentifier,
+      requestId: this.siteIdentifier,
       waitTime: this.site.waitTime,
     });
     const { requestId, waitTime, openid4vpUri } = answer.body;
