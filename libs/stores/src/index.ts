@@ -17,6 +17,7 @@ export {
   type StoreUrlConfig,
   type StoreUrls,
 } from './config/resolve-store-urls.js';
+export { cliStoreEnv, type CliStoreEnvOptions } from './config/cli-store-env.js';
 
 export {
   openAppStores,

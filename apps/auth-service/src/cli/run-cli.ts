@@ -20,6 +20,8 @@ export interface CliIo {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
+  /** Where the dev stack's data folder is looked for first (cli-config.ts); the process's by default. */
+  cwd?: string;
 }
 
 const OPTIONS = {
@@ -329,7 +331,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(USAGE);
       return 0;
     }
-    database = openSqlDatabase<AuthDatabase>(cliDatabaseUrl(io.env));
+    database = openSqlDatabase<AuthDatabase>(cliDatabaseUrl(io.env, io.cwd));
     await migrateToLatest(database, authMigrations);
     const hasher = new Argon2PasswordHasher();
     const admins = {

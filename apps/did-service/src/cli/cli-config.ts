@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { baseConfigShape, ConfigError, loadConfig, type Env } from '@itp/service-kit';
-import { resolveDatabaseUrl, storeConfigShape } from '@itp/stores';
+import { cliStoreEnv, resolveDatabaseUrl, storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
 import { didNetworkSetting, kmsPreviousSecretKeysSetting, kmsSecretKeySetting } from '../config.js';
@@ -15,13 +18,52 @@ export const cliConfigSchema = z.object({
 });
 export type CliConfig = z.infer<typeof cliConfigSchema>;
 
-export function loadCliConfig(env: Env): CliConfig {
-  return loadConfig(cliConfigSchema, env);
+/** This module's folder: in the repository, the dev stack's `data/` is found above it. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Where the operator runs the CLI from, and where else the dev stack's data is looked for. */
+export interface CliPlace {
+  cwd?: string | undefined;
+  searchFrom?: readonly string[];
 }
 
-/** The service's database: DATABASE_URL, or in development its SQLite file in DATA_DIR. */
-export function cliDatabaseUrl(config: CliConfig): string {
-  return resolveDatabaseUrl(config, 'did-service');
+/**
+ * The environment with the database located: DATABASE_URL, or without it (and without APP_ENV)
+ * the dev stack's data folder (`data/did-service.sqlite` in the operator's folder or above, or
+ * above this CLI: the repository root and the app folder alike) means development there, with
+ * its DATA_DIR (the dev KMS key is kept there too); none found is a ConfigError saying how to
+ * point at it (cliStoreEnv).
+ */
+function locate(env: Env, place: CliPlace): Env {
+  return cliStoreEnv(env, 'did-service', {
+    cwd: place.cwd ?? process.cwd(),
+    searchFrom: place.searchFrom ?? [HERE],
+  });
+}
+
+export function loadCliConfig(env: Env, place: CliPlace = {}): CliConfig {
+  return loadConfig(cliConfigSchema, locate(env, place));
+}
+
+/**
+ * The service's database: DATABASE_URL, or in development its SQLite file in DATA_DIR. A SQLite
+ * file that does not exist is refused (ConfigError, exit 2) instead of created empty: the wrong
+ * DATA_DIR must show, not an empty key store.
+ */
+export function cliDatabaseUrl(
+  config: Pick<CliConfig, 'APP_ENV' | 'DATABASE_URL' | 'DATA_DIR'>,
+): string {
+  const url = resolveDatabaseUrl(config, 'did-service');
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (file !== ':memory:' && !existsSync(file)) {
+      throw new ConfigError([
+        `no did-service database at ${file}: start the service once (npm start creates it), ` +
+          'or point DATA_DIR / DATABASE_URL at the one it uses',
+      ]);
+    }
+  }
+  return url;
 }
 
 /**
@@ -37,8 +79,8 @@ export const credentialsCliConfigSchema = z.object({
 });
 export type CredentialsCliConfig = z.infer<typeof credentialsCliConfigSchema>;
 
-export function loadCredentialsCliConfig(env: Env): CredentialsCliConfig {
-  return loadConfig(credentialsCliConfigSchema, env);
+export function loadCredentialsCliConfig(env: Env, place: CliPlace = {}): CredentialsCliConfig {
+  return loadConfig(credentialsCliConfigSchema, locate(env, place));
 }
 
 /** DID_REGISTRY_ADDRESS; in development the dev chain's, as for the service. */

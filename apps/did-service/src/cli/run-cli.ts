@@ -16,6 +16,8 @@ export interface CliIo {
   stderr: Writable;
   /** Where `credentials revoke` reads the VC when no argument gives it. */
   stdin?: Readable;
+  /** Where the dev stack's data folder is looked for first (cli-config.ts); the process's by default. */
+  cwd?: string;
 }
 
 const counts = (byId: Record<string, number>) =>
@@ -46,7 +48,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(USAGE);
       return 0;
     }
-    const config = loadCliConfig(io.env);
+    const config = loadCliConfig(io.env, { cwd: io.cwd });
     const box = new KmsSecretBox(resolveKmsKeys(config));
     dataSource = await openVeramoDataSource(cliDatabaseUrl(config), { poolSize: 1 });
 
@@ -109,7 +111,7 @@ async function runCredentials(
     input = await readAll(io.stdin);
   }
   if (!input?.trim()) throw new UsageError('credentials revoke needs a VC (its JWT or JSON)');
-  const config = loadCredentialsCliConfig(io.env);
+  const config = loadCredentialsCliConfig(io.env, { cwd: io.cwd });
   const result = await revokeFromCli(config, input);
   io.stdout.write(
     values.json
