@@ -24,7 +24,7 @@ interface Provider {
   key: CryptoKey;
   jwk: JWK;
   /** The token endpoint's answer: `undefined` issues tokens for `nonce`. */
-  tokenAnswer?: { status: number; body: unknown };
+  tokenAnswer?: { status: number; body: unknown; headers?: Record<string, string> };
   nonce: string;
   subject: string;
   tokenRequests: URLSearchParams[];
@@ -43,13 +43,16 @@ async function scriptedProvider(): Promise<Provider> {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      void answer(req.url ?? '', body).then(({ status, json }) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
+      void answer(req.url ?? '', body).then(({ status, json, headers }) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(json));
       });
     });
   });
-  const answer = async (url: string, body: string): Promise<{ status: number; json: unknown }> => {
+  const answer = async (
+    url: string,
+    body: string,
+  ): Promise<{ status: number; json: unknown; headers?: Record<string, string> }> => {
     const path = url.replace(/\?.*/, '');
     if (path === '/v2/auth/oidc/.well-known/openid-configuration') {
       return {
@@ -69,7 +72,10 @@ async function scriptedProvider(): Promise<Provider> {
     if (path === '/v2/auth/oidc/jwks') return { status: 200, json: { keys: [p.jwk] } };
     if (path === '/v2/auth/oidc/token') {
       p.tokenRequests.push(new URLSearchParams(body));
-      if (p.tokenAnswer) return { status: p.tokenAnswer.status, json: p.tokenAnswer.body };
+      if (p.tokenAnswer) {
+        const { status, body: json, headers } = p.tokenAnswer;
+        return { status, json, ...(headers ? { headers } : {}) };
+      }
       const idToken = await new SignJWT({ nonce: p.nonce, amr: ['pwd'], auth_time: 1 })
         .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
         .setIssuer(p.issuer)
@@ -306,6 +312,23 @@ describe('/demo/oidc (gateway, development mode, scripted provider)', () => {
     );
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('(invalid_grant: grant request is invalid)');
+  });
+
+  it("shows the provider's refusal of the site itself (401 invalid_client with its WWW-Authenticate challenge) as a readable page", async () => {
+    const { location, cookie } = await startLogin();
+    provider.tokenAnswer = {
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+      headers: { 'www-authenticate': 'Basic realm="issuer", error="invalid_client"' },
+    };
+    const refused = await callback(
+      { code: 'c', state: location.searchParams.get('state') ?? '' },
+      cookie,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(
+      'The provider refused the demo site&#39;s own credentials (invalid_client)',
+    );
   });
 
   it('refuses an id_token for another nonce (400 page, not logged in)', async () => {

@@ -160,6 +160,14 @@ function fail(res: Response, err: unknown): void {
     const message = `The provider refused the login (${err.error}${description}).`;
     return show(res, 400, { kind: 'error', message });
   }
+  // A 401 with a challenge (RFC 6750 / RFC 6749 §5.2): the provider refused the site itself.
+  if (err instanceof oidc.WWWAuthenticateChallengeError) {
+    const error = err.cause[0]?.parameters.error ?? `HTTP ${err.status}`;
+    const message =
+      `The provider refused the demo site's own credentials (${error}): ` +
+      'check its client id and secret (auth-service CLI: clients list).';
+    return show(res, 400, { kind: 'error', message });
+  }
   if (err instanceof oidc.ClientError) {
     const why = err.cause instanceof Error ? ` (${err.cause.message})` : '';
     const message = `The provider's answer was not accepted: ${err.message}${why}.`;
