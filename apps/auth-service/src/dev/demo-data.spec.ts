@@ -90,6 +90,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
     expect((await i.clientRepo.findById('demo-site'))?.requestIdPrefixes).toEqual([
       'http://localhost:9090/',
       'http://127.0.0.1:9090/',
+      'http://localhost:8080/', // the documented one stays
     ]);
   });
 
@@ -98,6 +99,7 @@ describe('ensureDemoData (PostgreSQL)', () => {
       'https://itp.example/',
       'https://localhost/',
       'https://127.0.0.1/',
+      'http://localhost:8080/',
     ]);
   });
 });

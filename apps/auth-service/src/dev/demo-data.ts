@@ -17,16 +17,22 @@ export const DEMO_CLIENT = {
 } as const;
 
 /**
+ * The prefix the demo client has always had and the README's examples and the end-to-end suites
+ * send, whatever port the stack runs on: kept beside the ones that follow PORT.
+ */
+export const DEMO_DOCUMENTED_PREFIX = 'http://localhost:8080/';
+
+/**
  * The demo client's requestId prefixes: `<PUBLIC_URL>/` (the gateway's demo site sends
- * `<PUBLIC_URL>/demo?`), and the same port by `localhost` and by `127.0.0.1`, so the README's
- * QR-login examples work on whatever PORT the dev stack runs.
+ * `<PUBLIC_URL>/demo?`), the same port by `localhost` and by `127.0.0.1`, so QR login works on
+ * whatever PORT the dev stack runs, and DEMO_DOCUMENTED_PREFIX.
  */
 export function demoRequestIdPrefixes(publicUrl: string): string[] {
   const { protocol, port } = new URL(publicUrl);
   const loopback = ['localhost', '127.0.0.1'].map(
     (host) => `${protocol}//${host}${port ? `:${port}` : ''}/`,
   );
-  return [...new Set([`${publicUrl.replace(/\/+$/, '')}/`, ...loopback])];
+  return [...new Set([`${publicUrl.replace(/\/+$/, '')}/`, ...loopback, DEMO_DOCUMENTED_PREFIX])];
 }
 
 /**

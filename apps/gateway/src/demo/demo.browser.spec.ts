@@ -51,7 +51,9 @@ describe('/demo in a browser (npm start, chromium)', () => {
     await site.click('#start');
     await site.locator('#qr').waitFor({ state: 'visible' });
     const requestId = (await site.locator('#request-id').textContent()) ?? '';
-    expect(requestId).toMatch(/^http:\/\/localhost:8080\/demo\?requestId=\d{52}$/);
+    // The demo site's identifier follows the stack's PORT: <PUBLIC_URL>/demo? (localhost).
+    expect(requestId.startsWith(`${url}/demo?requestId=`)).toBe(true);
+    expect(requestId).toMatch(/^http:\/\/localhost:\d+\/demo\?requestId=\d{52}$/);
     const qrPng = await site.locator('#qr').screenshot();
     writeFileSync(join(artifacts, 'site-qr.png'), qrPng);
     expect(decodeQr(qrPng)).toBe(requestId);
@@ -102,9 +104,10 @@ describe('/demo in a browser (npm start, chromium)', () => {
 
     await page.goto(`${url}/demo/oidc`);
     await page.click('#login');
-    // The provider's login page, at the stack's PUBLIC_URL (127.0.0.1, another site).
+    // The provider's login page, at the stack's PUBLIC_URL: http://localhost:<PORT>, one host
+    // name for the demo and the issuer.
     await page.waitForURL(/\/v2\/auth\/oidc\/interaction\//);
-    expect(new URL(page.url()).host).toBe(`127.0.0.1:${port}`);
+    expect(new URL(page.url()).host).toBe(`localhost:${port}`);
     await page.getByLabel('User id', { exact: true }).fill('demo');
     await page.getByLabel('Password', { exact: true }).fill('demo-password');
     await page.screenshot({ path: join(artifacts, 'oidc-1-provider-login.png'), fullPage: true });
@@ -117,7 +120,7 @@ describe('/demo in a browser (npm start, chromium)', () => {
       page.locator(`#${table} th:text-is("${name}") + td`).textContent();
     expect(await claim('id-token-claims', 'amr')).toBe('["pwd"]');
     expect(await claim('id-token-claims', 'aud')).toBe('demo-site');
-    expect(await claim('id-token-claims', 'iss')).toBe(`http://127.0.0.1:${port}/v2/auth/oidc`);
+    expect(await claim('id-token-claims', 'iss')).toBe(`http://localhost:${port}/v2/auth/oidc`);
     expect(await claim('userinfo', 'name')).toBe('Demo User');
     expect(await claim('userinfo', 'email')).toBe('demo@example.com');
     await page.screenshot({ path: join(artifacts, 'oidc-2-site-logged-in.png'), fullPage: true });
