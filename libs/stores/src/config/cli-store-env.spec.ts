@@ -24,6 +24,10 @@ describe('cliStoreEnv (the operator CLIs find the dev stack)', () => {
     expect(cliStoreEnv({}, 'auth-service', { cwd: repo })).toMatchObject(dev);
     // `npm run cli -w @itp/auth-service` runs in the app folder.
     expect(cliStoreEnv({}, 'auth-service', { cwd: app })).toMatchObject(dev);
+    // APP_ENV=development alone no longer means ./data of the app folder.
+    expect(cliStoreEnv({ APP_ENV: 'development' }, 'auth-service', { cwd: app })).toMatchObject(
+      dev,
+    );
     // npm's INIT_CWD (where the operator typed the command) comes first.
     expect(cliStoreEnv({ INIT_CWD: app }, 'auth-service', { cwd: elsewhere })).toMatchObject(dev);
   });
