@@ -413,12 +413,12 @@ function buildSiweLogin(
     users: UserRepository;
     loginResults: LoginResults;
     failuresPerIp: FailureCounter;
+    failuresPerAccount: FailureCounter;
     clock?: () => number;
   },
 ): SiweLogin | undefined {
   const chain = siweChain(config);
   if (!chain) return undefined;
-    failuresPerAccount: FailureCounter;
   const publicUrl = authPublicUrl(config);
   return new SiweLogin(
     {
@@ -431,12 +431,12 @@ function buildSiweLogin(
       users: parts.users,
       loginResults: parts.loginResults,
       failuresPerIp: parts.failuresPerIp,
+      failuresPerAccount: parts.failuresPerAccount,
       ...(config.SIWE_NONCES_PER_IP_PER_MINUTE > 0
         ? {
             noncesPerIp: new FailureCounter(parts.kv, {
               name: 'siwe-nonce-ip',
               max: config.SIWE_NONCES_PER_IP_PER_MINUTE,
-      failuresPerAccount: parts.failuresPerAccount,
               windowMs: 60_000,
             }),
           }
