@@ -49,12 +49,15 @@ describe('secretWeakness', () => {
     expect(estimateSecretBits('x'.repeat(40))).toBe(0);
   });
 
-  it('scores text that happens to be valid base64 as text: the lower estimate wins', () => {
+  it('refuses text that happens to be valid base64: it reads as words', () => {
     // 44 alphanumeric characters decode as 33 bytes of "key material" (264 bits), yet are words.
     const sentence = 'MySuperSecretPasswordForTheInternalApiToken1';
     expect(Buffer.from(sentence, 'base64').toString('base64')).toBe(sentence);
-    expect(estimateSecretBits(sentence)).toBeLessThan(128);
-    expect(secretWeakness(sentence)).toMatch(/bits of entropy/);
+    expect(secretWeakness(sentence)).toMatch(/reads as words/);
+    // A keyboard walk or a sequence written as base64url is no key either.
+    expect(secretWeakness('qwertyuiopasdfghjklzxcvbnmqwertyuiopasdfghjk')).toMatch(
+      /reads as words|bits of entropy/,
+    );
     expect(secretWeakness('correct-horse-battery-staple-correct-horse-battery')).toMatch(/bits/);
     // Real key material still passes; 16 random bytes are below the bar.
     expect(secretWeakness(randomBytes(32).toString('base64'))).toBeUndefined();
@@ -94,6 +97,16 @@ describe('secretWeakness: key material only', () => {
     }
     expect(randomBytes(32).toString('hex')).toHaveLength(64);
     expect(randomBytes(32).toString('base64url')).toHaveLength(43);
+  });
+
+  it('never refuses random bytes that spell a short word by chance (zxcvbn read one fresh base64url key in a few thousand as 127 bits)', () => {
+    expect(secretWeakness('5mrmR6tOFg0M9Iq-CnTOminevuWFRfMXicfloGVoXCY')).toBeUndefined();
+    for (let i = 0; i < 300; i += 1) {
+      const bytes = randomBytes(32);
+      for (const value of [bytes.toString('base64url'), bytes.toString('base64')]) {
+        expect({ value, weakness: secretWeakness(value) }).toEqual({ value, weakness: undefined });
+      }
+    }
   });
 
   it('reads key material as hex, base64url or padded base64 of 32+ bytes, after an optional id', () => {

@@ -69,7 +69,8 @@ function zxcvbnBits(value: string): number {
 
 /**
  * The share of `value`'s characters that zxcvbn-ts reads as dictionary words of 4+ letters
- * (l33t and capitals included) or as a repeated run of 8+ characters. Random key material stays
+ * (l33t and capitals included), or as a repeated run, a keyboard walk or a sequence of 8+
+ * characters (`qwertyuiop…`, `abcdefgh…`). Random key material stays
  * well below WORDY_SHARE (below 0.19 in 6,000 fresh 32-byte values of each encoding: an
  * occasional short word); a phrase, hyphenated or camel-cased, is 0.45 and above.
  */
@@ -79,7 +80,7 @@ function wordShare(value: string): number {
     const { pattern, token } = match as { pattern: string; token: string };
     if (
       (pattern === 'dictionary' && token.length >= 4) ||
-      (pattern === 'repeat' && token.length >= 8)
+      (['repeat', 'spatial', 'sequence'].includes(pattern) && token.length >= 8)
     ) {
       covered += token.length;
     }
@@ -173,7 +174,13 @@ function alphabetBits(text: string): number {
 export function estimateSecretBits(value: string): number {
   const bytes = keyMaterial(value);
   const keyBits = bytes ? keyMaterialBits(bytes) : Number.POSITIVE_INFINITY;
-  return Math.min(keyBits, textBits(value));
+  // 32+ bytes written as hex or base64(url) are judged by their character statistics, not by
+  // zxcvbn: zxcvbn counts 10 guesses per character it finds no pattern in (143 bits for 43
+  // base64url characters), so a short word that random bytes spell by chance took one fresh
+  // `openssl rand -base64 32` in a few thousand under 128 bits. A phrase written as base64 is
+  // refused by secretWeakness's word share instead.
+  const text = keyMaterialBytes(value) ? statisticsBits(value) : textBits(value);
+  return Math.min(keyBits, text);
 }
 
 /** 8 bits per byte of the shortest repeating unit; 0 for one byte or an arithmetic run. */
@@ -184,12 +191,17 @@ function keyMaterialBits(bytes: Uint8Array): number {
   return unit.length * 8;
 }
 
-/** The text estimate: the lower of the character statistics and zxcvbn-ts. */
-function textBits(value: string): number {
+/** The character statistics: Shannon entropy of the characters and of their steps, per unit. */
+function statisticsBits(value: string): number {
   const chars = Array.from(value).map((c) => c.codePointAt(0) ?? 0);
   const unit = chars.slice(0, period(chars));
   const perChar = Math.min(shannonPerSymbol(unit), shannonPerSymbol(steps(unit)) || 0);
-  const statistics = Math.min(unit.length * perChar, unit.length * alphabetBits(value));
+  return Math.min(unit.length * perChar, unit.length * alphabetBits(value));
+}
+
+/** The text estimate: the lower of the character statistics and zxcvbn-ts. */
+function textBits(value: string): number {
+  const statistics = statisticsBits(value);
   // zxcvbn's cost grows with the length; past 256 characters the statistics alone decide.
   return value.length > 256 ? statistics : Math.min(statistics, zxcvbnBits(value));
 }
