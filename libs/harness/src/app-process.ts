@@ -354,7 +354,9 @@ export async function spawnApp(
   const app = new AppProcess({
     name,
     port,
-    env: { LOG_LEVEL: 'silent', INTERNAL_PORT: String(internalPort), ...env },
+    // Errors only, into the kept tail: a start that fails says why in the error spawnApp throws
+    // (with `silent`, an app that exits 1 at start left nothing to read).
+    env: { LOG_LEVEL: 'error', INTERNAL_PORT: String(internalPort), ...env },
     output: 'tail',
     run: bundle ? { bundle: bundle.file } : 'source',
   });
