@@ -10,6 +10,26 @@ export const DID_CLIENT_ID_PREFIX = 'decentralized_identifier:';
 /** The request object's `aud` for a wallet that is not known in advance (OpenID4VP 1.0 §5.8). */
 export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 
+/**
+ * The JWS algorithms accepted in a `jwt_vc_json` presentation (OpenID4VP 1.0 §5.1 / Appendix B.1.3):
+ * the VCs of this service are ES256K; a holder signs its VP ES256K (did:ethr, did:key secp256k1),
+ * ES256 (did:jwk / did:key P-256) or EdDSA (did:key Ed25519).
+ */
+export const JWT_VC_JSON_ALG_VALUES = ['ES256K', 'ES256', 'EdDSA'] as const;
+
+/**
+ * The request object's `client_metadata` (OpenID4VP 1.0 §5.1; required with the
+ * `decentralized_identifier` client id prefix, §5.9.3): the formats and algorithms this verifier
+ * accepts.
+ */
+export function itpClientMetadata() {
+  return {
+    vp_formats_supported: {
+      jwt_vc_json: { alg_values: [...JWT_VC_JSON_ALG_VALUES] as [string, ...string[]] },
+    },
+  };
+}
+
 /** The DCQL query of this service's authorization requests: one jwt_vc_json credential. */
 export function itpDcqlQuery() {
   return {

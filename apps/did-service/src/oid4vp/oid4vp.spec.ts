@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
-import { exportJWK, generateKeyPair } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
@@ -16,6 +16,9 @@ import {
   joseHolder,
   type StandardWalletHolder,
 } from '../testing/standard-wallet-holders.js';
+
+/** The request object's `iss`, as jose decodes it. */
+const decodeProtectedIss = (jwt: string) => decodeJwt(jwt).iss;
 
 const RESPONSE_URI = 'http://127.0.0.1:8081/v2/auth/oid4vp/response';
 
@@ -92,7 +95,11 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         response_uri: RESPONSE_URI,
         nonce: 'nonce-1',
         state: 'state-1',
+        iss: verifier,
         aud: 'https://self-issued.me/v2',
+        client_metadata: {
+          vp_formats_supported: { jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] } },
+        },
         iat: expect.any(Number),
         exp: (payload.iat ?? 0) + 120,
         dcql_query: {
@@ -112,6 +119,11 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         didUrl: `${verifier}#controller`,
       });
       expect(resolved.dcql?.query).toEqual(payload.dcql_query);
+      // What a strict OpenID4VP 1.0 wallet reads: the verifier's formats and the JAR's issuer.
+      expect(resolved.authorizationRequestPayload.client_metadata?.vp_formats_supported).toEqual({
+        jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] },
+      });
+      expect(decodeProtectedIss(res.body.requestObject)).toBe(resolved.client.identifier);
     });
 
     it('defaults to 300 s', async () => {

@@ -5,7 +5,12 @@ import { BadRequestError } from '@itp/errors';
 import type { Oid4vpRequestObjectRequest, Oid4vpRequestObjectResult } from '@itp/schemas';
 import type { DidAgent } from '../agent/create-did-agent.js';
 import type { ServiceDids } from '../dids/service-dids.js';
-import { DID_CLIENT_ID_PREFIX, SELF_ISSUED_AUDIENCE, itpDcqlQuery } from './oid4vp-constants.js';
+import {
+  DID_CLIENT_ID_PREFIX,
+  SELF_ISSUED_AUDIENCE,
+  itpClientMetadata,
+  itpDcqlQuery,
+} from './oid4vp-constants.js';
 
 export interface Oid4vpRequestDeps {
   agent: DidAgent;
@@ -40,7 +45,8 @@ function secp256k1Jwk(publicKeyHex: string): Jwk {
  * The signed request object (JAR) of an OpenID4VP 1.0 authorization request from this service's
  * verifier DID (the first of GET /v2/did/verifiers): client id `decentralized_identifier:<DID>`,
  * `response_type` vp_token, `response_mode` direct_post to `responseUri`, the caller's `nonce` and
- * `state`, `aud` https://self-issued.me/v2, and a DCQL query for one jwt_vc_json credential of the
+ * `state`, `iss` the verifier DID (RFC 9101 §4; the client id's identifier), `aud` https://self-issued.me/v2, `client_metadata`
+ * with `vp_formats_supported` (jwt_vc_json and the algorithms accepted), and a DCQL query for one jwt_vc_json credential of the
  * types create-vc issues. Built by @openid4vc/openid4vp; signed ES256K (header `typ`
  * oauth-authz-req+jwt, `kid` <DID>#controller) with the verifier DID's key in the Veramo KMS.
  * DCQL's `trusted_authorities` has no kind for DIDs, so the issuer is checked when the answer is
@@ -85,12 +91,16 @@ export async function createRequestObject(
       nonce: request.nonce,
       state: request.state,
       dcql_query: itpDcqlQuery(),
+      client_metadata: itpClientMetadata(),
     },
     jar: {
       jwtSigner,
       expiresInSeconds: request.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
       // Without it the library would put the request_uri (which only auth-service knows) there.
-      additionalJwtPayload: { aud: SELF_ISSUED_AUDIENCE },
+      // `iss` (RFC 9101 §4): the verifier DID, the identifier of the client id. Not the whole
+      // client id: @openid4vc's wallet refuses a DID-signed JAR whose `kid` does not start with
+      // `iss`.
+      additionalJwtPayload: { iss: verifier.did, aud: SELF_ISSUED_AUDIENCE },
     },
     callbacks: {
       signJwt,
