@@ -6,7 +6,8 @@
  * whom).
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -40,10 +41,10 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ServiceAccount': ServiceAccount,
 };
 
-async function kustomize(dir: string): Promise<K8sObject[]> {
+async function kustomize(dir: string, base = root): Promise<K8sObject[]> {
   let stdout: string;
   try {
-    ({ stdout } = await run('kubectl', ['kustomize', join(root, dir)], {
+    ({ stdout } = await run('kubectl', ['kustomize', join(base, dir)], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
       maxBuffer: 20 * 1024 * 1024,
     }));
@@ -143,12 +144,17 @@ describe('deploy/k8s', () => {
           names: SERVICES.map((s) => s.name).sort(),
         });
       }
+      // Named after the image tag (the overlay's replacements): a new release is a new Job.
       const jobs = of(objects, 'Job')
         .map((j) => j.metadata.name)
         .sort();
+      const tagOf = (name: string): string | undefined =>
+        of(objects, 'Deployment')
+          .find((d) => d.metadata.name === name)
+          ?.spec.template.spec.containers[0].image.split(':')[1];
       expect(jobs).toEqual(
         SERVICES.filter((s) => s.migrates)
-          .map((s) => `${s.name}-migrate`)
+          .map((s) => `${s.name}-migrate-${tagOf(s.name)}`)
           .sort(),
       );
       for (const sa of of(objects, 'ServiceAccount')) {
@@ -323,6 +329,18 @@ describe('deploy/k8s', () => {
       expect(map?.data.TRUST_PROXY).toBe('1');
     });
 
+    it('scales every service on CPU only (memory does not fall with load: it would never scale down)', () => {
+      const metrics = Object.fromEntries(
+        of(objects, 'HorizontalPodAutoscaler').map((hpa) => [
+          hpa.metadata.name,
+          hpa.spec.metrics.map(
+            (m: { type: string; resource?: { name: string } }) => `${m.type} ${m.resource?.name}`,
+          ),
+        ]),
+      );
+      expect(metrics).toEqual(Object.fromEntries(SERVICES.map((s) => [s.name, ['Resource cpu']])));
+    });
+
     it('leaves the replica count to the HPA, waits in preStop, and keeps migration pods out of every selector', () => {
       for (const deployment of of(objects, 'Deployment')) {
         expect({ name: deployment.metadata.name, replicas: deployment.spec.replicas }).toEqual({
@@ -353,6 +371,52 @@ describe('deploy/k8s', () => {
       }
     });
   });
+
+  it('gives the migration Jobs new names when a release sets new image tags (kubectl apply -k)', async () => {
+    // What an operator does for a release: new tags in the prod overlay, then apply it. The old
+    // Jobs are immutable; applying the same names with another image would be refused.
+    const copy = mkdtempSync(join(tmpdir(), 'itp-k8s-'));
+    try {
+      cpSync(join(root, 'deploy/k8s'), join(copy, 'k8s'), { recursive: true });
+      const file = join(copy, 'k8s/overlays/prod/kustomization.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain("newTag: '0.1.0'");
+      writeFileSync(file, text.replaceAll("newTag: '0.1.0'", "newTag: '0.2.0'"));
+      const jobs = (objects: K8sObject[]) =>
+        of(objects, 'Job').map((j) => [
+          j.metadata.name,
+          j.spec.template.spec.containers[0].image.split(':')[1],
+        ]);
+      const before = jobs(await kustomize('deploy/k8s/overlays/prod'));
+      const after = jobs(await kustomize('k8s/overlays/prod', copy));
+      expect(before.length).toBe(SERVICES.filter((s) => s.migrates).length);
+      for (const [name, tag] of before)
+        expect(name).toBe(`${name?.split('-migrate')[0]}-migrate-${tag}`);
+      expect(after).toEqual(before.map(([name]) => [name?.replace(/0\.1\.0$/, '0.2.0'), '0.2.0']));
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("names in the prod overlay's comment every key of itp-secrets the pods read", async () => {
+    const objects = await kustomize('deploy/k8s/overlays/prod');
+    const keys = new Set<string>();
+    for (const workload of [...of(objects, 'Deployment'), ...of(objects, 'Job')]) {
+      for (const env of workload.spec.template.spec.containers[0].env ?? []) {
+        const ref = env.valueFrom?.secretKeyRef;
+        // Per-service rotation keys are named once, as INTERNAL_API_ACCEPTED_TOKENS_<SERVICE>.
+        if (ref) keys.add(ref.key.replace(/^(INTERNAL_API_ACCEPTED_TOKENS_).+$/, '$1<SERVICE>'));
+      }
+    }
+    const comment = readFileSync(join(root, 'deploy/k8s/overlays/prod/kustomization.yaml'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join(' ');
+    expect([...keys].filter((key) => !comment.includes(key)).sort()).toEqual([]);
+    expect(keys.size).toBeGreaterThanOrEqual(11);
+    // The shared token was retired (ADR 0020): an overlay must not tell operators to set it.
+    expect(comment).not.toMatch(/\bINTERNAL_API_TOKEN\b/);
+  }, 30_000);
 
   it('writes every 0x… value quoted in the YAML it keeps (a hex integer to YAML parsers otherwise)', () => {
     const files = [
