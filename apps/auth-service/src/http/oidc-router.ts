@@ -203,7 +203,14 @@ function sendPage(
   const { assets, issuerPath } = paths;
   const html =
     page.kind === 'expired'
-      ? renderExpiredInteractionPage(assets)
+      ? renderExpiredInteractionPage(
+          assets,
+          page.restart && {
+            startAgain: `${issuerPath}/auth?${page.restart.query}`,
+            ...(page.restart.clientName ? { clientName: page.restart.clientName } : {}),
+            ...(page.restart.siteUrl ? { siteUrl: page.restart.siteUrl } : {}),
+          },
+        )
       : renderLoginPage({
           ...page.view,
           assets,
@@ -219,6 +226,8 @@ function sendPage(
  *   Sign-In with Ethereum); its URLs are absolute paths, so the same page answering a refused
  *   form post (at `interaction/:uid/login`) keeps every way in working;
  * - `POST interaction/:uid/login`: the password form (auth-user's rate limits);
+ * - `POST interaction/:uid/abort`: the page's cancel button: back to the site with
+ *   `error=access_denied` (and its state);
  * - `POST interaction/:uid/siwe/message`, `interaction/:uid/siwe`: Sign-In with Ethereum's steps;
  * - `GET  interaction/:uid/status`: the page's poll of its QR logins
  *   (`pending`, `done` + `redirectTo`, `expired`, `refused` + `message`);
@@ -266,6 +275,12 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
         clientIp: clientIpOf(req),
       });
     }),
+  );
+  // The page's cancel button: the site gets access_denied (CSRF: the origin check, the cookie).
+  router.post(
+    '/interaction/:uid/abort',
+    sameOrigin(deps.publicUrl),
+    page((req, res) => login.cancel(req, res, String(req.params.uid))),
   );
   const siweJson = express.json({ limit: deps.bodyLimitBytes });
   const sendStep = (res: Response, step: SiweStep) => {

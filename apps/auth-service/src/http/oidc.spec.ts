@@ -700,12 +700,76 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     const again = (await browser.open(page.url)) as BrowserPage;
     expect(again.status).toBe(400);
     expect(again.html).toContain('This login page has expired');
+    expect(again.html).toContain('The login took too long');
+    // A way back: to the site, or the same authorization request again (a new login page).
+    expect(attributeOf(again.html, 'back-to-site', 'href')).toBe('https://shop.example/');
+    const startAgain = attributeOf(again.html, 'start-again', 'href')!;
+    expect(startAgain).toMatch(/^\/v2\/auth\/oidc\/auth\?/);
+    const fresh = await loginPage(browser, new URL(startAgain, page.url));
+    expect(fresh.url).not.toBe(page.url);
+    expect(fresh.html).toContain('<form method="post" action="/v2/auth/oidc/interaction/');
+    // Its state is the site's: the site's callback takes the new login's code.
+    const action = /<form method="post" action="([^"]+)"/.exec(fresh.html)![1]!;
+    const done = await browser.submit(fresh, action, { id: 'alice', password: 'alice-password' });
+    expect(typeof done).toBe('string');
+    expect((await redeem(done as string, request)).claims()?.sub).toBe('alice');
+    // The form of the expired page's interaction still logs nobody in.
     const after = await browser.submit(page, `${uid}/login`, {
       id: 'alice',
       password: 'alice-password',
     });
     expect(typeof after).not.toBe('string');
     expect((after as BrowserPage).status).toBe(400);
+  });
+
+  it('cancel on the login page: the site gets access_denied with its state (openid-client); not from another origin', async () => {
+    const request = await authorization();
+    const browser = new OidcTestBrowser(SITE.redirectUri);
+    const page = await loginPage(browser, request.url);
+    const cancel = attributeOf(page.html, 'cancel-form', 'action')!;
+    expect(cancel).toMatch(/^\/v2\/auth\/oidc\/interaction\/[\w-]+\/abort$/);
+    const foreign = await browser.submit(page, cancel, {}, 'https://evil.example');
+    expect((foreign as BrowserPage).status).toBe(403);
+    const back = await browser.submit(page, cancel, {});
+    expect(typeof back).toBe('string');
+    const callback = new URL(back as string);
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('state')).toBe(request.state);
+    await expect(redeem(back as string, request)).rejects.toMatchObject({
+      error: 'access_denied',
+      error_description: 'The user cancelled the login',
+    });
+    // The interaction is over: cancelling again is the expired page.
+    const again = (await browser.submit(page, cancel, {})) as BrowserPage;
+    expect(again.status).toBe(400);
+    expect(again.html).toContain('This login page has expired');
+  });
+
+  it("shows the site's name, escaped; a site without a name as 'the site', never its client id", async () => {
+    const unnamed = await loginPage(
+      new OidcTestBrowser(SITE.redirectUri),
+      (await authorization()).url,
+    );
+    expect(unnamed.html).toContain('<h1>Log in to continue to the site</h1>');
+    expect(unnamed.html).toContain('Cancel and return to the site');
+    expect(unnamed.html).not.toMatch(/>[^<]*\bshop\b[^<]*</);
+    const named = { id: 'named-shop', secret: 'named-shop-secret-123456' };
+    await a.domain.clientAdmin.add({
+      ...named,
+      name: 'Shop <b>&</b> Co',
+      requestIdPrefixes: ['https://shop.example/'],
+      redirectUris: [SITE.redirectUri],
+    });
+    const namedRp = await oidc.discovery(new URL(issuer), named.id, named.secret, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const page = await loginPage(
+      new OidcTestBrowser(SITE.redirectUri),
+      (await authorization({}, namedRp)).url,
+    );
+    expect(page.html).toContain('<h1>Log in to Shop &lt;b&gt;&amp;&lt;/b&gt; Co</h1>');
+    expect(page.html).toContain('Cancel and return to Shop &lt;b&gt;&amp;&lt;/b&gt; Co');
+    expect(page.html).not.toContain('<b>');
   });
 
   it('logs in with Sign-In with Ethereum on the login page (amr siwe); refusals answer the page as JSON', async () => {

@@ -35,8 +35,38 @@ export type OidcPage =
       view: Omit<LoginPageView, 'assets' | 'interaction'>;
       retryAfterSeconds?: number;
     }
-  | { kind: 'expired'; status: number }
+  | { kind: 'expired'; status: number; restart?: LoginRestart }
   | { kind: 'redirect'; location: string };
+
+/**
+ * How the expired page leads back (kept per interaction, `oidc-restart:<uid>`, longer than the
+ * interaction): the authorization request's parameters (the router makes `<issuer>/auth?<query>`
+ * of them: the same request again, a new login page), the site's name and the origin of its
+ * redirect URI (http(s) only).
+ */
+export interface LoginRestart {
+  query: string;
+  clientName?: string;
+  siteUrl?: string;
+}
+
+/** How long the expired page can still offer to start again: a day after the page was shown. */
+const RESTART_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The error the site gets when the user cancels the login (RFC 6749 §4.1.2.1). */
+export const CANCELLED = {
+  error: 'access_denied',
+  error_description: 'The user cancelled the login',
+} as const;
+
+/**
+ * The name the pages show for a client: its name, or none when it has no name of its own (the
+ * client admin then stores its id as the name; a bare id is no name for a person to read).
+ */
+export function clientDisplayName(client: Pick<Client, 'id' | 'name'>): string | undefined {
+  const name = client.name.trim();
+  return name && name !== client.id ? name : undefined;
+}
 
 /** The login page's poll of its QR logins. */
 export type QrStatus =
@@ -118,7 +148,7 @@ export class OidcLogin {
       // token): clients are first-party, so consent is implicit.
       const { details } = found;
       const accountId = details.session?.accountId;
-      if (!accountId) return { kind: 'expired', status: 400 };
+      if (!accountId) return this.expired(uid);
       const grantId = await this.grantFor(details, accountId);
       const location = await this.deps.provider.interactionResult(
         req,
@@ -128,15 +158,16 @@ export class OidcLogin {
       );
       return { kind: 'redirect', location };
     }
-    if (found?.details.prompt.name !== 'login') return { kind: 'expired', status: 400 };
+    if (found?.details.prompt.name !== 'login') return this.expired(uid);
     const { details, client } = found;
+    await this.keepRestart(details, client);
     const qr = await this.qrFor(details, client, clientIp);
     return {
       kind: 'login',
       status: 200,
       view: {
         uid,
-        clientName: client.name,
+        clientName: clientDisplayName(client),
         ...('notice' in qr ? { notice: qr.notice } : { qr: qr.qr }),
         siwe: this.deps.siwe !== undefined,
       },
@@ -214,7 +245,7 @@ export class OidcLogin {
     credentials: Omit<PasswordLoginRequest, 'token'>,
   ): Promise<OidcPage> {
     const found = await this.interaction(req, res, uid);
-    if (!found) return { kind: 'expired', status: 400 };
+    if (!found) return this.expired(uid);
     const { details, client } = found;
     const refused = async ({ status, error, retryAfterSeconds }: PageRefusal) => {
       // The form again with its refusal and every way in the page had: Sign-In with Ethereum,
@@ -227,7 +258,7 @@ export class OidcLogin {
         status,
         view: {
           uid,
-          clientName: client.name,
+          clientName: clientDisplayName(client),
           userId: credentials.id,
           error,
           ...(qr ? { qr } : {}),
@@ -251,6 +282,51 @@ export class OidcLogin {
       throw err;
     }
     return { kind: 'redirect', location: await this.finish(req, res, details, userId, 'pwd') };
+  }
+
+  /**
+   * The page's cancel button: the site gets `access_denied` at its redirect URI (with its state),
+   * as oidc-provider sends an interaction's error result; an expired interaction: the expired page.
+   */
+  async cancel(req: IncomingMessage, res: ServerResponse, uid: string): Promise<OidcPage> {
+    const found = await this.lookup(req, res, uid);
+    if (!found) return this.expired(uid);
+    const location = await this.deps.provider.interactionResult(
+      req,
+      res,
+      { ...CANCELLED },
+      { mergeWithLastSubmission: false },
+    );
+    return { kind: 'redirect', location };
+  }
+
+  /** The expired page of `uid`, with the way back kept when its page was shown. */
+  private async expired(uid: string): Promise<OidcPage> {
+    const raw = await this.deps.kv.get(restartKey(uid)).catch(() => null);
+    const restart = raw === null ? undefined : (JSON.parse(raw) as LoginRestart);
+    return { kind: 'expired', status: 400, ...(restart ? { restart } : {}) };
+  }
+
+  /** Keeps how to start the interaction's login again, for its expired page. */
+  private async keepRestart(details: Details, client: Client): Promise<void> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(details.params)) {
+      if (typeof value === 'string') query.set(name, value);
+    }
+    const redirectUri = details.params.redirect_uri;
+    let siteUrl: string | undefined;
+    if (typeof redirectUri === 'string' && /^https?:\/\//.test(redirectUri)) {
+      siteUrl = `${new URL(redirectUri).origin}/`;
+    }
+    const clientName = clientDisplayName(client);
+    const restart: LoginRestart = {
+      query: query.toString(),
+      ...(clientName ? { clientName } : {}),
+      ...(siteUrl ? { siteUrl } : {}),
+    };
+    await this.deps.kv.set(restartKey(details.uid), JSON.stringify(restart), {
+      ttlMs: RESTART_TTL_MS,
+    });
   }
 
   async pollQr(req: IncomingMessage, res: ServerResponse, uid: string): Promise<QrStatus> {
@@ -483,6 +559,10 @@ async function siweStep(step: () => Promise<SiweStep>): Promise<SiweStep> {
     }
     throw err;
   }
+}
+
+function restartKey(uid: string): string {
+  return `oidc-restart:${uid}`;
 }
 
 function qrKey(uid: string): string {

@@ -62,7 +62,8 @@ export interface LoginPageView {
    */
   interaction: string;
   uid: string;
-  clientName: string;
+  /** The site's name; none: the page says "the site" (never a bare client id). */
+  clientName?: string;
   /** The id typed before (after a refused password). */
   userId?: string;
   error?: string;
@@ -116,10 +117,11 @@ ${
 </section>
 `
     : '';
+  const site = view.clientName === undefined ? 'the site' : escapeHtml(view.clientName);
   return layout(
     'Log in',
     view.assets,
-    `<h1>Log in to ${escapeHtml(view.clientName)}</h1>
+    `<h1>${view.clientName === undefined ? 'Log in to continue to the site' : `Log in to ${site}`}</h1>
 ${error}<section aria-labelledby="password-heading">
 <h2 id="password-heading">With your password</h2>
 <form method="post" action="${base}/login" autocomplete="on">
@@ -130,7 +132,10 @@ ${error}<section aria-labelledby="password-heading">
 <button type="submit">Log in</button>
 </form>
 </section>
-${siweSection}${qrSections}`,
+${siweSection}${qrSections}<form method="post" action="${base}/abort" id="cancel-form">
+<button type="submit" id="cancel" class="secondary">Cancel and return to ${site}</button>
+</form>
+`,
     qr !== undefined || view.siwe === true,
   );
 }
@@ -162,12 +167,38 @@ export function renderMessagePage(assets: string, title: string, message: string
   );
 }
 
-/** An expired or unknown login page: start again at the site. */
-export function renderExpiredInteractionPage(assets: string): string {
-  return renderMessagePage(
+/** How an expired login page leads back: the same authorization request again, the site. */
+export interface ExpiredPageWayBack {
+  /** `<issuer path>/auth?<the request's parameters>`: a new login page for the same request. */
+  startAgain: string;
+  clientName?: string;
+  /** The origin of the site's redirect URI. */
+  siteUrl?: string;
+}
+
+/** An expired or unknown login page: start again, or back to the site. */
+export function renderExpiredInteractionPage(assets: string, wayBack?: ExpiredPageWayBack): string {
+  const title = 'This login page has expired';
+  if (!wayBack) {
+    return renderMessagePage(
+      assets,
+      title,
+      'The login took too long or was already completed. Return to the site you came from and start the login again.',
+    );
+  }
+  const site = wayBack.clientName === undefined ? 'the site' : escapeHtml(wayBack.clientName);
+  return layout(
+    title,
     assets,
-    'This login page has expired',
-    'The login took too long or was already completed. Return to the site you came from and start the login again.',
+    `<h1>${title}</h1>
+<p class="error" role="alert" id="login-error">The login took too long or was already completed.</p>
+<p><a id="start-again" href="${escapeHtml(wayBack.startAgain)}">Start the login to ${site} again</a></p>
+${
+  wayBack.siteUrl
+    ? `<p><a id="back-to-site" href="${escapeHtml(wayBack.siteUrl)}">Back to ${site}</a></p>
+`
+    : ''
+}`,
   );
 }
 
@@ -196,6 +227,7 @@ h1 { font-size: 1.5rem; }
 h2 { font-size: 1.1rem; margin-top: 2rem; }
 label { display: block; margin-top: 0.75rem; font-weight: 600; }
 input { display: block; width: 100%; box-sizing: border-box; padding: 0.5rem; font-size: 1rem; }
+button.secondary { background: none; border: none; padding: 0; text-decoration: underline; color: inherit; }
 button { margin-top: 1rem; padding: 0.6rem 1.2rem; font-size: 1rem; cursor: pointer; }
 .error { color: #b00020; font-weight: 600; }
 .qr { width: 14rem; height: 14rem; image-rendering: pixelated; }
