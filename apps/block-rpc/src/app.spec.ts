@@ -357,7 +357,9 @@ describe('the JSON-RPC envelope at POST /block', () => {
       'getTransactionStats',
     ]);
     const getBlock = doc.methods.find((m) => m.name === 'getBlock');
-    expect(getBlock?.params.map((p) => p.name)).toEqual(['block', 'fullTransactions']);
+    expect(getBlock?.params.map((p) => p.name)).toEqual(['block', 'fullTransactions', 'options']);
+    const getTransaction = doc.methods.find((m) => m.name === 'getTransaction');
+    expect(getTransaction?.params.map((p) => p.name)).toEqual(['transactionHash', 'options']);
   });
 
   it('answers a batch in order, leaving out notifications', async () => {

@@ -30,7 +30,9 @@ export async function cachedGetBlockAnswer(
   if (method !== 'getBlock' || !hasId || !Array.isArray(params)) return undefined;
   const parsed = getBlockParamsSchema.safeParse(params);
   if (!parsed.success) return undefined;
-  const [block, fullTransactions] = parsed.data;
+  const [block, fullTransactions, options] = parsed.data;
+  // The cached text is the record; the node format is converted by the RpcServer's handler.
+  if (options?.format === 'node') return undefined;
   const text = await blocks.memoryText(toBlockSelector(block), fullTransactions ?? false);
   return text === undefined ? undefined : rawSuccessAnswer(id, text);
 }

@@ -24,6 +24,9 @@ describe('getBlockParamsSchema', () => {
     [['0x00000001']],
     [['latest', true]],
     [[7, false]],
+    [[7, false, {}]],
+    [[7, true, { format: 'node' }]],
+    [['latest', false, { format: 'record' }]],
   ])('accepts %j', (params) => {
     expect(getBlockParamsSchema.safeParse(params).success).toBe(true);
   });
@@ -47,17 +50,24 @@ describe('getBlockParamsSchema', () => {
     [['latest', 'true'], 'string as the flag'],
     [['latest', 1], 'number as the flag'],
     [['latest', null], 'null as the flag'],
-    [['latest', true, 3], 'a third element'],
+    [['latest', true, 3], 'a number as the third element'],
+    [['latest', true, { format: 'hex' }], 'an unknown format'],
+    [['latest', true, { format: 'node', x: 1 }], 'an unknown option'],
+    [['latest', true, {}, 4], 'a fourth element'],
     [{ block: 'latest' }, 'an object'],
   ])('refuses %j (%s)', (params) => {
     expect(getBlockParamsSchema.safeParse(params).success).toBe(false);
   });
 
-  it('documents the two positions by name in JSON Schema', () => {
+  it('documents the three positions by name in JSON Schema', () => {
     const json = z.toJSONSchema(getBlockParamsSchema, { io: 'input' }) as {
       prefixItems: Array<{ title?: string }>;
     };
-    expect(json.prefixItems.map((item) => item.title)).toEqual(['block', 'fullTransactions']);
+    expect(json.prefixItems.map((item) => item.title)).toEqual([
+      'block',
+      'fullTransactions',
+      'options',
+    ]);
   });
 });
 

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { blockRecordSchema } from './block-record.js';
 import { blockSelectorSchema } from './block-selector.js';
+import { answerOptionsSchema, nodeBlockSchema } from './node-format.js';
 
-/** getBlock params: `[]` (latest), `[block]` or `[block, fullTransactions]`. */
+/**
+ * getBlock params: `[]` (latest), `[block]`, `[block, fullTransactions]` or
+ * `[block, fullTransactions, { format }]` (node-format.ts).
+ */
 export const getBlockParamsSchema = z
   .tuple([
     blockSelectorSchema.optional().meta({
@@ -14,9 +18,11 @@ export const getBlockParamsSchema = z
       title: 'fullTransactions',
       description: 'true: transaction records; false (default): transaction hashes',
     }),
+    answerOptionsSchema.optional(),
   ])
   .meta({ title: 'GetBlockParams' });
 export type GetBlockParams = z.infer<typeof getBlockParamsSchema>;
 
-export const getBlockResultSchema = blockRecordSchema;
+/** The block record (default), or the node's block with `{ format: "node" }`. */
+export const getBlockResultSchema = z.union([blockRecordSchema, nodeBlockSchema]);
 export type GetBlockResult = z.infer<typeof getBlockResultSchema>;

@@ -26,3 +26,4 @@ export * from './get-transaction.js';
 export * from './get-transaction-receipt.js';
 export * from './get-transaction-stats.js';
 export * from './service-errors.js';
+export * from './node-format.js';
