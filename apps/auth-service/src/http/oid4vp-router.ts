@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
 import { oid4vpAuthorizationResponseSchema } from '@itp/schemas';
 import { oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
@@ -13,6 +14,22 @@ export interface Oid4vpRouterDeps {
 
 /** The media type of a request object (RFC 9101 §10.2). */
 export const REQUEST_OBJECT_MEDIA_TYPE = 'application/oauth-authz-req+jwt';
+
+/**
+ * A wallet's error response to the response URI (OpenID4VP 1.0 §8.5, RFC 6749 §4.1.2.1):
+ * `error` (e.g. access_denied: the user declined), the request's `state`, optionally
+ * `error_description` / `error_uri`.
+ */
+const walletErrorResponseSchema = z.object({
+  error: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/),
+  state: z.string().min(1).max(512),
+  error_description: z.string().max(2048).optional(),
+  error_uri: z.string().max(2048).optional(),
+});
 
 /** The router's own refusals (OAuthError) as thrown, a 503 with its Retry-After. */
 function oid4vpRefusal(err: unknown): OAuthRefusal | undefined {
@@ -46,6 +63,20 @@ export function oid4vpRouter(deps: Oid4vpRouterDeps): Router {
   });
 
   router.post('/response/:id', form, async (req, res) => {
+    if (typeof req.body === 'object' && req.body !== null && 'error' in req.body) {
+      const declined = walletErrorResponseSchema.safeParse(req.body);
+      if (!declined.success) {
+        throw new OAuthError(
+          400,
+          'invalid_request',
+          'An error response needs error and state, once each',
+        );
+      }
+      await deps.oid4vp.decline(req.params.id, declined.data.state, declined.data.error);
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(200).json({});
+      return;
+    }
     const parsed = oid4vpAuthorizationResponseSchema.safeParse(req.body);
     if (!parsed.success) {
       const members = [

@@ -1,5 +1,8 @@
-/** States of a web-site login request: pending → approved → consumed, or → cancelled. */
-export type LoginRequestStatus = 'pending' | 'approved' | 'consumed' | 'cancelled';
+/**
+ * States of a web-site login request: pending → approved → consumed, or → cancelled, or pending →
+ * declined (the user refused in an OpenID4VP wallet: an error response, docs/api.md §8).
+ */
+export type LoginRequestStatus = 'pending' | 'approved' | 'consumed' | 'cancelled' | 'declined';
 
 /**
  * How the user approved: `app` (the phone app, auth-user-with-vp) or `vp` (any wallet, OpenID4VP).

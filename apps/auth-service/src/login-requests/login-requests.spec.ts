@@ -8,7 +8,7 @@ import { CREDENTIAL_ENDED_MESSAGE } from '../users/account-rules.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import { LoginRequestStore } from './login-request-store.js';
-import { LoginRequests } from './login-requests.js';
+import { LoginRequestDeclinedError, LoginRequests } from './login-requests.js';
 
 const client = (id: string, prefixes = ['https://site.example/']): Client => ({
   id,
@@ -174,6 +174,31 @@ function suite(name: string, makeKv: () => KvStore) {
       await expect(requests.takeResult(SITE, b.requestId)).rejects.toBeInstanceOf(
         LoginRequestUnknownError,
       );
+    });
+
+    it('declined (an OpenID4VP error response): the result is 400 access_denied at once, no approval after it', async () => {
+      const { requestId } = await requests.create(SITE, 'https://site.example/', 60);
+      await requests.declineLoginRequest(requestId);
+      for (let i = 0; i < 2; i += 1) {
+        const refused = await requests.takeResult(SITE, requestId).catch((err: unknown) => err);
+        expect(refused).toBeInstanceOf(LoginRequestDeclinedError);
+        expect(refused).toBeInstanceOf(LoginRequestUnknownError);
+        expect((refused as LoginRequestDeclinedError).code).toBe('access_denied');
+        expect((refused as LoginRequestDeclinedError).status).toBe(400);
+      }
+      await expect(requests.approveLoginRequest(requestId, 'alice')).rejects.toBeInstanceOf(
+        LoginRequestUnknownError,
+      );
+      await expect(requests.declineLoginRequest(requestId)).rejects.toBeInstanceOf(
+        LoginRequestUnknownError,
+      );
+      await expect(requests.cancel(SITE, requestId)).resolves.toBeUndefined();
+      const approved = await requests.create(SITE, 'https://site.example/', 60);
+      await requests.approveLoginRequest(approved.requestId, 'alice');
+      await expect(requests.declineLoginRequest(approved.requestId)).rejects.toBeInstanceOf(
+        LoginRequestUnknownError,
+      );
+      await expect(requests.takeResult(SITE, approved.requestId)).resolves.toBe('alice');
     });
 
     it('cannot cancel a request whose result was handed out', async () => {

@@ -23,6 +23,19 @@ export interface LoginRequestsOptions {
   approvals?: ApprovalLedger;
 }
 
+/**
+ * 400 with error.code "access_denied" (docs/api.md §2.2, §8): the user declined the login in an
+ * OpenID4VP wallet. A LoginRequestUnknownError (the request is over) with its own code, so a site
+ * tells "declined" from "timed out" and stops polling at once.
+ */
+export class LoginRequestDeclinedError extends LoginRequestUnknownError {
+  static override readonly code: string = 'access_denied';
+  constructor() {
+    super({ status: 'declined' });
+    this.message = 'The user declined the login request in the wallet';
+  }
+}
+
 /** Compare-and-swap retries before giving up (only reached under absurd contention). */
 const MAX_ATTEMPTS = 5;
 
@@ -101,7 +114,7 @@ export class LoginRequests {
       requestId,
       client.id,
       (request, now) => {
-        if (request.status === 'cancelled') return { done: true };
+        if (request.status === 'cancelled' || request.status === 'declined') return { done: true };
         if (request.status === 'consumed') return { fail: new LoginRequestUnknownError() };
         if (request.status === 'pending' && now >= request.expiresAt) {
           return { fail: new LoginRequestUnknownError({ status: 'timed out' }) };
@@ -152,6 +165,7 @@ export class LoginRequests {
         if (request.status === 'pending' && now < request.expiresAt) {
           return { fail: new LoginRequestPendingError() };
         }
+        if (request.status === 'declined') return { fail: new LoginRequestDeclinedError() };
         return { fail: new LoginRequestUnknownError({ status: request.status }) };
       },
       // Redis lost the request (restarted empty): an approval is still handed out, once.
@@ -225,6 +239,21 @@ export class LoginRequests {
       }
       throw err;
     }
+  }
+
+  /**
+   * An OpenID4VP wallet's error response (the user declined): the pending request named by
+   * `requestId` is declined, and the site's poll answers 400 access_denied at once (until the
+   * request's TTL) instead of 401 until waitTime. LoginRequestUnknownError for a request that is
+   * not pending or timed out.
+   */
+  async declineLoginRequest(requestId: string): Promise<void> {
+    await this.transition(requestId, undefined, (request, now) => {
+      if (request.status !== 'pending' || now >= request.expiresAt) {
+        return { fail: new LoginRequestUnknownError({ status: request.status }) };
+      }
+      return { next: { ...request, status: 'declined' } };
+    });
   }
 
   /** Marks an approval handed out or cancelled; a failure only costs the durable copy. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { submitOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
 import { createTestDatabase, type TestDatabase } from '@itp/testing';
 import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
 import {
@@ -117,6 +118,19 @@ async function walletSession(waitTime = 60) {
   expect(res.status).toBe(200);
   const claims = requestObjectClaims(await res.text());
   return { ...created, id, claims };
+}
+
+/**
+ * A wallet's error response (OpenID4VP 1.0 §8.5) as @openid4vc/openid4vp submits it: the payload
+ * form-encoded (direct_post) to the response_uri of the request.
+ */
+async function submitError(id: string, payload: Record<string, string>) {
+  const { response } = await submitOpenid4vpAuthorizationResponse({
+    authorizationRequestPayload: { response_uri: `${auth.url}/v2/auth/oid4vp/response/${id}` },
+    authorizationResponsePayload: payload as never,
+    callbacks: {},
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
 }
 
 const poll = (requestId: string) =>
@@ -293,6 +307,71 @@ describe('POST /v2/auth/oid4vp/response/{id}', () => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect((await poll(session.requestId)).status).toBe(200);
+  });
+
+  it('takes a wallet’s error response (access_denied): the site poll answers 400 access_denied at once', async () => {
+    const session = await walletSession();
+    const checked = did.calls('/internal/v1/oid4vp/verify-response').length;
+    expect((await poll(session.requestId)).status).toBe(401);
+    const declined = await submitError(session.id, {
+      error: 'access_denied',
+      error_description: 'The user declined',
+      state: session.claims.state,
+    });
+    expect(declined).toEqual({ status: 200, body: {} });
+    // Nothing to check at did-service.
+    expect(did.calls('/internal/v1/oid4vp/verify-response')).toHaveLength(checked);
+    // Not 401 "still waiting" until waitTime: declined, with its own code, on every poll.
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await poll(session.requestId);
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 400,
+        body: { error: { code: 'access_denied', message: expect.any(String) } },
+      });
+    }
+    // The session is used up: neither another error response nor an answer goes through.
+    const again = await submitError(session.id, {
+      error: 'access_denied',
+      state: session.claims.state,
+    });
+    expect(again).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.any(String) },
+    });
+    const answer = await postResponse(session.id, {
+      vp_token: did.vpTokenFor('alice', session.claims.nonce),
+      state: session.claims.state,
+    });
+    expect(answer.status).toBe(400);
+    // Cancelling a declined request is fine.
+    const cancel = await postJson(
+      `${auth.url}/v2/auth/cancel-auth-user-by-app`,
+      { requestId: session.requestId },
+      shop,
+    );
+    expect(cancel.status).toBe(200);
+  });
+
+  it('refuses an error response with a wrong state or without state (400 invalid_request) and leaves the request pending', async () => {
+    const session = await walletSession();
+    const invalid = { error: 'invalid_request', error_description: expect.any(String) };
+    expect(
+      await submitError(session.id, { error: 'access_denied', state: 'x'.repeat(43) }),
+    ).toEqual({ status: 400, body: invalid });
+    expect(await submitError(session.id, { error: 'access_denied' })).toEqual({
+      status: 400,
+      body: invalid,
+    });
+    expect(await submitError('A'.repeat(43), { error: 'access_denied', state: 'x' })).toEqual({
+      status: 400,
+      body: invalid,
+    });
+    expect((await poll(session.requestId)).status).toBe(401);
+    const right = await postResponse(session.id, {
+      vp_token: did.vpTokenFor('alice', session.claims.nonce),
+      state: session.claims.state,
+    });
+    expect(right.status).toBe(200);
   });
 
   it('answers 400 access_denied for a refused presentation, saying nothing about the user', async () => {

@@ -202,6 +202,33 @@ export class Oid4vpLogin {
     }
   }
 
+  /**
+   * POST response/<id> with an error response (OpenID4VP 1.0 §8.5; e.g. `access_denied` when the
+   * user declined in the wallet): the session must be pending with this `state`, as for an
+   * answer, and is claimed once; the pending login request is then declined, so that the site's
+   * poll answers 400 access_denied at once. Refused like an answer: 400 invalid_request for an
+   * unknown, expired, answered session or a wrong state, and after an accepted answer (its mark in
+   * SQL) also when Redis went back in time.
+   */
+  async decline(id: string, state: string, error: string): Promise<void> {
+    const claimed = await this.claim(id, state);
+    const answeredKey = oneTimeKey('oid4vp-response', id);
+    if (
+      await this.settled(id, claimed, () => this.deps.marks.isMarked(answeredKey, this.clock()))
+    ) {
+      throw this.replayed();
+    }
+    this.deps.logger.info({ error }, 'OpenID4VP error response: the login request is declined');
+    try {
+      await this.deps.loginRequests.declineLoginRequest(claimed.session.requestId);
+    } catch (err) {
+      if (err instanceof LoginRequestUnknownError) {
+        throw new OAuthError(400, 'invalid_request', 'The login request is no longer pending');
+      }
+      throw await this.failed(id, claimed, err, 'the login request');
+    }
+  }
+
   /** A one-time-mark call after the claim: a database outage releases the claim (503). */
   private async settled(
     id: string,

@@ -40,6 +40,11 @@ export class BadRequestError extends ItpError {
 /** "400" of auth-user-result-by-app / cancel: the login request never existed, timed out, was cancelled or already handed out. */
 export class LoginRequestUnknownError extends BadRequestError {}
 
+/** "access_denied" (HTTP 400) of auth-user-result-by-app: the user declined the login in an OpenID4VP wallet; stop polling. */
+export class LoginRequestDeclinedError extends LoginRequestUnknownError {
+  static override readonly code: string = 'access_denied';
+}
+
 /** "401": missing or bad credentials (bearer JWT, wallet secret, hashKey or signature, VP). */
 export class UnauthorizedError extends ItpError {
   static override readonly code: string = '401';

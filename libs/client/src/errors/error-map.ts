@@ -14,6 +14,7 @@ import {
   InvalidCredentialsError,
   InvalidParamsRpcError,
   InvalidRequestRpcError,
+  LoginRequestDeclinedError,
   LoginRequestPendingError,
   LoginRequestUnknownError,
   MethodNotFoundRpcError,
@@ -50,6 +51,7 @@ const byCode = (classes: ItpErrorClass[]): ReadonlyMap<string | number, ItpError
  */
 export const CODE_CLASSES = byCode([
   BadRequestError,
+  LoginRequestDeclinedError,
   UnauthorizedError,
   InvalidClientError,
   StepUpRequiredError,

@@ -12,6 +12,11 @@ export const AUTH_ERRORS = {
     code: '400',
     when: 'auth-user-result-by-app / cancel: unknown, cancelled, timed-out or already handed-out login request',
   },
+  loginRequestDeclined: {
+    status: 400,
+    code: 'access_denied',
+    when: 'auth-user-result-by-app: the user declined the login in an OpenID4VP wallet (its error response, docs/api.md §8); answered at once, stop polling',
+  },
   badCredentials: {
     status: 401,
     code: '401',

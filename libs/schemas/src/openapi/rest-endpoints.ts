@@ -147,6 +147,7 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     errors: [
       ...AUTH_BODY,
       A.loginRequestGone,
+      A.loginRequestDeclined,
       A.stillWaiting,
       A.invalidClient,
       A.forbidden,
@@ -319,7 +320,9 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       '1.0 §8.6, §14: signed by its holder, `aud` the client id, the `nonce` issued, every VC ' +
       'verifies, comes from an issuer DID of the service, is about the holder and is not ' +
       "revoked); then the pending login request is approved for the credentials' user, and the " +
-      'site collects the login result with auth-user-result-by-app. Answered once. No ' +
+      'site collects the login result with auth-user-result-by-app. A wallet whose user declines ' +
+      'posts an error response instead (`error`, e.g. access_denied, and `state`; OpenID4VP 1.0 ' +
+      '§8.5): 200 `{}`, and the poll answers 400 access_denied at once. Answered once. No ' +
       '`redirect_uri` (cross-device).',
     pathParameters: [
       {
