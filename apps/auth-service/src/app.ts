@@ -493,6 +493,13 @@ async function wireAuthService(
       issuerPath: new URL(domain.oidc.issuer).pathname,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       logger,
+      branding: {
+        ...(config.LOGIN_PAGE_PRODUCT_NAME ? { productName: config.LOGIN_PAGE_PRODUCT_NAME } : {}),
+        ...(config.LOGIN_PAGE_LOGO_URL ? { logoUrl: config.LOGIN_PAGE_LOGO_URL } : {}),
+        ...(config.LOGIN_PAGE_PRIMARY_COLOR
+          ? { primaryColor: config.LOGIN_PAGE_PRIMARY_COLOR }
+          : {}),
+      },
       ...(config.OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE > 0
         ? {
             authorizationsPerIp: new FailureCounter(kv, {

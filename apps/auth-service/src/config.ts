@@ -119,6 +119,30 @@ export const authServiceConfigSchema = z
      * with Retry-After (a page). 0 = no limit (the benchmark's run).
      */
     OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+    /** The login pages' product name (a header and the title); none: no header. */
+    LOGIN_PAGE_PRODUCT_NAME: z.string().trim().min(1).max(100).optional(),
+    /**
+     * The login pages' logo, served by the operator: an https URL (its origin joins the pages'
+     * CSP img-src) or an absolute path on PUBLIC_URL's origin (`/brand/logo.svg`). None: the
+     * pages load nothing from outside.
+     */
+    LOGIN_PAGE_LOGO_URL: z
+      .string()
+      .trim()
+      .max(2048)
+      .refine(
+        (v) =>
+          /^\/(?![/\\])\S*$/.test(v) ||
+          (URL.canParse(v) && new URL(v).protocol === 'https:' && !new URL(v).username),
+        'must be an https URL or an absolute path on the service origin (/…)',
+      )
+      .optional(),
+    /** The login pages' primary colour (buttons, links): a CSS hex colour, `#rgb` or `#rrggbb`. */
+    LOGIN_PAGE_PRIMARY_COLOR: z
+      .string()
+      .trim()
+      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a CSS hex colour (#rgb or #rrggbb)')
+      .optional(),
     /**
      * Sign-In with Ethereum signature checks that need the chain (smart accounts: ERC-1271,
      * ERC-6492 — an eth_call each) one client address (IPv6: its /64) may make per minute; then

@@ -15,10 +15,11 @@ import {
 } from '../oidc/authorization-bounds.js';
 import type { OidcLogin, OidcPage, SiweStep } from '../oidc/oidc-login.js';
 import {
-  OIDC_CSS,
   OIDC_LOGIN_SCRIPT,
-  OIDC_PAGE_CSP,
   OIDC_REFERRER_POLICY,
+  oidcCss,
+  oidcPageCsp,
+  type LoginBranding,
   renderExpiredInteractionPage,
   renderLoginPage,
   renderMessagePage,
@@ -41,6 +42,8 @@ export interface OidcRouterDeps {
   issuerPath: string;
   bodyLimitBytes: number;
   logger: Logger;
+  /** The operator's branding of the login pages (LOGIN_PAGE_*): none, the plain pages. */
+  branding?: LoginBranding;
   /**
    * Authorization requests one client address (IPv6: its /64) may make per window
    * (OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE): each one stores an Interaction in Redis for the
@@ -50,18 +53,22 @@ export interface OidcRouterDeps {
 }
 
 /**
- * Headers of every answer under the issuer: a strict CSP, nothing sniffed or framed, no referrer
+ * Headers of every answer under the issuer: a strict CSP (img-src with the operator's logo
+ * origin, when one is configured), nothing sniffed or framed, no referrer
  * to other origins. `same-origin`, not `no-referrer`: under `no-referrer` a browser sends
  * `Origin: null` with the login form's POST (Fetch: serializing a request origin), which
  * sameOrigin below refuses (403).
  */
-const pageHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('Content-Security-Policy', OIDC_PAGE_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', OIDC_REFERRER_POLICY);
-  next();
-};
+function pageHeaders(branding: LoginBranding = {}): RequestHandler {
+  const csp = oidcPageCsp(branding);
+  return (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', OIDC_REFERRER_POLICY);
+    next();
+  };
+}
 
 /**
  * Every request is seen by the provider as made to PUBLIC_URL (its URLs, its cookies' `secure`),
@@ -190,7 +197,7 @@ function authorizationGuard(deps: OidcRouterDeps): RequestHandler {
 function sendPage(
   res: Response,
   page: OidcPage,
-  paths: { assets: string; issuerPath: string },
+  paths: { assets: string; issuerPath: string; branding?: LoginBranding },
 ): void {
   res.setHeader('Cache-Control', 'no-store');
   if (page.kind === 'redirect') {
@@ -200,7 +207,7 @@ function sendPage(
   if (page.kind === 'login' && page.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(page.retryAfterSeconds));
   }
-  const { assets, issuerPath } = paths;
+  const { assets, issuerPath, branding } = paths;
   const html =
     page.kind === 'expired'
       ? renderExpiredInteractionPage(
@@ -210,11 +217,13 @@ function sendPage(
             ...(page.restart.clientName ? { clientName: page.restart.clientName } : {}),
             ...(page.restart.siteUrl ? { siteUrl: page.restart.siteUrl } : {}),
           },
+          branding,
         )
       : renderLoginPage({
           ...page.view,
           assets,
           interaction: `${issuerPath}/interaction/${encodeURIComponent(page.view.uid)}`,
+          ...(branding ? { branding } : {}),
         });
   res.status(page.status).type('html').send(html);
 }
@@ -236,7 +245,7 @@ function sendPage(
 export function oidcRouter(deps: OidcRouterDeps): Router {
   const { login, assets } = deps;
   const router = express.Router();
-  router.use(publicView(deps.publicUrl), pageHeaders);
+  router.use(publicView(deps.publicUrl), pageHeaders(deps.branding));
 
   const asset =
     (type: string, body: string): RequestHandler =>
@@ -244,7 +253,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
       res.setHeader('Cache-Control', 'public, max-age=300');
       res.type(type).send(body);
     };
-  router.get('/assets/oidc.css', asset('text/css', OIDC_CSS));
+  router.get('/assets/oidc.css', asset('text/css', oidcCss(deps.branding)));
   router.get('/assets/login.js', asset('application/javascript', OIDC_LOGIN_SCRIPT));
 
   // The provider's authorization endpoint: bounded parameters, limited per client address.
@@ -254,7 +263,12 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
     (handler: (req: Request, res: Response) => Promise<OidcPage>): RequestHandler =>
     (req, res, next) => {
       handler(req, res).then(
-        (result) => sendPage(res, result, { assets, issuerPath: deps.issuerPath }),
+        (result) =>
+          sendPage(res, result, {
+            assets,
+            issuerPath: deps.issuerPath,
+            ...(deps.branding ? { branding: deps.branding } : {}),
+          }),
         next,
       );
     };

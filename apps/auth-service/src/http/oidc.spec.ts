@@ -8,6 +8,7 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { sha256Hex } from '@itp/crypto';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
+import { loadConfig } from '@itp/service-kit';
 import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
@@ -22,6 +23,7 @@ import {
 } from '@itp/testing';
 import { attributeOf, OidcTestBrowser, type BrowserPage } from '../testing/oidc-browser.js';
 import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
+import { authServiceConfigSchema } from '../config.js';
 import {
   newSigningKeysSecret,
   postJson,
@@ -47,11 +49,12 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
   let b: RunningAuthService;
   let issuer: string;
   let rp: oidc.Configuration;
+  let shared: Record<string, string>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     const port = await freePort();
-    const shared = {
+    shared = {
       DATABASE_URL: db.url,
       REDIS_KEY_PREFIX: uniquePrefix('auth'),
       JWT_SIGNING_KEYS: await newSigningKeysSecret(),
@@ -770,6 +773,66 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(page.html).toContain('<h1>Log in to Shop &lt;b&gt;&amp;&lt;/b&gt; Co</h1>');
     expect(page.html).toContain('Cancel and return to Shop &lt;b&gt;&amp;&lt;/b&gt; Co');
     expect(page.html).not.toContain('<b>');
+  });
+
+  it("shows the operator's branding (LOGIN_PAGE_*) escaped; the CSP allows the logo's origin only when one is set", async () => {
+    const plain = await loginPage(
+      new OidcTestBrowser(SITE.redirectUri),
+      (await authorization()).url,
+    );
+    expect(plain.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
+    expect(plain.html).not.toContain('class="brand"');
+    expect(plain.html).not.toMatch(/(src|href)="https?:/);
+    const branded = await startAuthService({
+      ...shared,
+      LOGIN_PAGE_PRODUCT_NAME: 'Acme <ID> & "Co"',
+      LOGIN_PAGE_LOGO_URL: 'https://cdn.acme.example/brand/logo.svg?v=1&x="y"',
+      LOGIN_PAGE_PRIMARY_COLOR: '#0a7',
+    });
+    try {
+      const url = new URL((await authorization()).url);
+      const page = await loginPage(
+        new OidcTestBrowser(SITE.redirectUri),
+        new URL(`${url.pathname}${url.search}`, branded.url),
+      );
+      expect(page.html).toContain(
+        '<span class="product" id="brand-name">Acme &lt;ID&gt; &amp; &quot;Co&quot;</span>',
+      );
+      expect(page.html).toContain('<title>Log in · Acme &lt;ID&gt; &amp; &quot;Co&quot;</title>');
+      expect(attributeOf(page.html, 'brand-logo', 'src')).toBe(
+        'https://cdn.acme.example/brand/logo.svg?v=1&x="y"',
+      );
+      expect(page.html).toContain(
+        'src="https://cdn.acme.example/brand/logo.svg?v=1&amp;x=&quot;y&quot;"',
+      );
+      const csp = page.headers.get('content-security-policy')!;
+      expect(csp).toContain("img-src 'self' data: https://cdn.acme.example;");
+      expect(csp).toContain("default-src 'none'");
+      const css = await (await fetch(`${branded.url}/v2/auth/oidc/assets/oidc.css`)).text();
+      expect(css).toContain('background: #0a7');
+    } finally {
+      await branded.close();
+    }
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(authServiceConfigSchema, { APP_ENV: 'test', ...env });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    expect(refused({ LOGIN_PAGE_PRIMARY_COLOR: 'red;}' })).toMatch(
+      /LOGIN_PAGE_PRIMARY_COLOR: must be a CSS hex colour/,
+    );
+    for (const logo of [
+      'http://cdn.acme.example/logo.svg',
+      '//cdn.acme.example/logo.svg',
+      'javascript:x',
+    ]) {
+      expect(refused({ LOGIN_PAGE_LOGO_URL: logo })).toMatch(
+        /LOGIN_PAGE_LOGO_URL: must be an https URL or an absolute path/,
+      );
+    }
   });
 
   it('logs in with Sign-In with Ethereum on the login page (amr siwe); refusals answer the page as JSON', async () => {

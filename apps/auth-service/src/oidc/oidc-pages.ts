@@ -1,7 +1,8 @@
 /**
  * The provider's HTML: the login page (password, the phone app's QR, any wallet's OpenID4VP QR),
- * error, logout and logged-out pages. Server-rendered, no external assets, no inline script or
- * style (OIDC_PAGE_CSP); every interpolated value is escaped.
+ * error, logout and logged-out pages. Server-rendered, no external assets (but the operator's
+ * logo, when configured), no inline script or style (OIDC_PAGE_CSP); every interpolated value
+ * is escaped.
  */
 import { escapeHtml, pageCsp } from '@itp/service-kit';
 
@@ -10,6 +11,27 @@ import { escapeHtml, pageCsp } from '@itp/service-kit';
  * posts are not restricted (the login form's post is redirected on to the site's redirect URI).
  */
 export const OIDC_PAGE_CSP = pageCsp();
+
+/**
+ * The operator's branding of the login pages (LOGIN_PAGE_PRODUCT_NAME, LOGIN_PAGE_LOGO_URL,
+ * LOGIN_PAGE_PRIMARY_COLOR; config.ts validates them): none set, the pages load nothing from
+ * outside the provider's origin.
+ */
+export interface LoginBranding {
+  productName?: string;
+  /** An https URL (its origin joins the CSP's img-src) or a same-origin absolute path. */
+  logoUrl?: string;
+  /** A CSS hex colour (`#rgb` or `#rrggbb`): buttons and links. */
+  primaryColor?: string;
+}
+
+/** OIDC_PAGE_CSP, with the origin of an https logo URL in img-src (a path: 'self' has it). */
+export function oidcPageCsp(branding: LoginBranding = {}): string {
+  const logo = branding.logoUrl;
+  if (!logo || !logo.startsWith('https://')) return OIDC_PAGE_CSP;
+  const origin = new URL(logo).origin;
+  return OIDC_PAGE_CSP.replace("img-src 'self' data:", `img-src 'self' data: ${origin}`);
+}
 
 /**
  * The Referrer-Policy of every page under the issuer (header and meta tag): no referrer leaves
@@ -24,20 +46,33 @@ export const OIDC_REFERRER_POLICY = 'same-origin';
  * `assets` is the absolute path of the issuer's `assets/` (`/v2/auth/oidc/assets/`, below
  * PUBLIC_URL's path when it has one): pages sit at different depths below the issuer.
  */
-function layout(title: string, assets: string, body: string, script = false): string {
+function layout(
+  title: string,
+  assets: string,
+  body: string,
+  script = false,
+  branding: LoginBranding = {},
+): string {
+  const product = branding.productName;
+  const logo = branding.logoUrl
+    ? `<img class="logo" id="brand-logo" src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(product ?? '')}">`
+    : '';
+  const name = product ? `<span class="product" id="brand-name">${escapeHtml(product)}</span>` : '';
+  const header = logo || name ? `<header class="brand">${logo}${name}</header>\n` : '';
+  const fullTitle = product ? `${title} · ${product}` : title;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="${OIDC_REFERRER_POLICY}">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(fullTitle)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets}oidc.css">
 ${script ? `<script src="${assets}login.js" defer></script>\n` : ''}</head>
 <body>
 <main>
-${body}
+${header}${body}
 </main>
 </body>
 </html>
@@ -72,6 +107,7 @@ export interface LoginPageView {
   notice?: string;
   /** Offer Sign-In with Ethereum (the browser's wallet, EIP-1193). */
   siwe?: boolean;
+  branding?: LoginBranding;
 }
 
 /**
@@ -137,6 +173,7 @@ ${siweSection}${qrSections}<form method="post" action="${base}/abort" id="cancel
 </form>
 `,
     qr !== undefined || view.siwe === true,
+    view.branding,
   );
 }
 
@@ -177,13 +214,20 @@ export interface ExpiredPageWayBack {
 }
 
 /** An expired or unknown login page: start again, or back to the site. */
-export function renderExpiredInteractionPage(assets: string, wayBack?: ExpiredPageWayBack): string {
+export function renderExpiredInteractionPage(
+  assets: string,
+  wayBack?: ExpiredPageWayBack,
+  branding?: LoginBranding,
+): string {
   const title = 'This login page has expired';
   if (!wayBack) {
-    return renderMessagePage(
-      assets,
+    return layout(
       title,
-      'The login took too long or was already completed. Return to the site you came from and start the login again.',
+      assets,
+      `<h1>${title}</h1>
+<p class="error" role="alert" id="login-error">The login took too long or was already completed. Return to the site you came from and start the login again.</p>`,
+      false,
+      branding,
     );
   }
   const site = wayBack.clientName === undefined ? 'the site' : escapeHtml(wayBack.clientName);
@@ -199,6 +243,8 @@ ${
 `
     : ''
 }`,
+    false,
+    branding,
   );
 }
 
@@ -231,7 +277,19 @@ button.secondary { background: none; border: none; padding: 0; text-decoration: 
 button { margin-top: 1rem; padding: 0.6rem 1.2rem; font-size: 1rem; cursor: pointer; }
 .error { color: #b00020; font-weight: 600; }
 .qr { width: 14rem; height: 14rem; image-rendering: pixelated; }
+.brand { display: flex; align-items: center; gap: 0.75rem; }
+.logo { max-height: 3rem; max-width: 12rem; }
+.product { font-weight: 600; font-size: 1.1rem; }
 `;
+
+/** The pages' stylesheet, with the operator's primary colour (a validated hex colour) if set. */
+export function oidcCss(branding: LoginBranding = {}): string {
+  const color = branding.primaryColor;
+  if (!color || !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color)) return OIDC_CSS;
+  return `${OIDC_CSS}button:not(.secondary) { background: ${color}; border: 1px solid ${color}; color: #fff; border-radius: 0.25rem; }
+a, button.secondary { color: ${color}; }
+`;
+}
 
 /**
  * The login page's script. The QR logins: polls their status; on approval the browser continues
