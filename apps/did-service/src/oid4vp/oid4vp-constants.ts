@@ -30,14 +30,28 @@ export function itpClientMetadata() {
   };
 }
 
-/** The DCQL query of this service's authorization requests: one jwt_vc_json credential. */
+/**
+ * The VC types asked for after JSON-LD expansion (OpenID4VP 1.0 Appendix B.1.1: `type_values` are
+ * the fully expanded types): with the context of the VCs of this service (VCDM 1.1),
+ * `VerifiableCredential` expands to this IRI; `Profile` is no term of it and stays `Profile`.
+ */
+export const ITP_CREDENTIAL_EXPANDED_TYPES = [
+  'https://www.w3.org/2018/credentials#VerifiableCredential',
+  'Profile',
+] as const;
+
+/**
+ * The DCQL query of this service's authorization requests: one jwt_vc_json credential. Two
+ * alternatives of `type_values`: the types as written (what @openid4vc's dcql and most wallets
+ * compare) and as expanded (what a strict wallet compares, Appendix B.1.1); one of them is enough.
+ */
 export function itpDcqlQuery() {
   return {
     credentials: [
       {
         id: ITP_CREDENTIAL_QUERY_ID,
         format: 'jwt_vc_json' as const,
-        meta: { type_values: [[...ITP_CREDENTIAL_TYPES]] },
+        meta: { type_values: [[...ITP_CREDENTIAL_TYPES], [...ITP_CREDENTIAL_EXPANDED_TYPES]] },
       },
     ],
   };

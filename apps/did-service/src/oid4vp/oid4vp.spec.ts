@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DcqlQuery } from 'dcql';
 import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
@@ -19,6 +21,37 @@ import {
 
 /** The request object's `iss`, as jose decodes it. */
 const decodeProtectedIss = (jwt: string) => decodeJwt(jwt).iss;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The `@type` of a VC after JSON-LD expansion (jsonld.js, the contexts from the W3C packages, no
+ * network), as a strict wallet matches `type_values`.
+ */
+async function expandedTypes(vc: unknown): Promise<string[]> {
+  const jsonld = require('jsonld') as {
+    expand(
+      doc: unknown,
+      options: { documentLoader: (url: string) => Promise<unknown> },
+    ): Promise<Array<Record<string, unknown>>>;
+  };
+  const contexts = new Map<string, unknown>([
+    ...(require('@digitalbazaar/credentials-context') as { contexts: Map<string, unknown> })
+      .contexts,
+    ...(
+      (await import('@digitalbazaar/vc-bitstring-status-list-context' as string)) as {
+        contexts: Map<string, unknown>;
+      }
+    ).contexts,
+  ]);
+  const documentLoader = async (url: string) => {
+    const document = contexts.get(url);
+    if (!document) throw new Error(`no local context ${url}`);
+    return { document, documentUrl: url, contextUrl: null };
+  };
+  const [expanded] = await jsonld.expand(vc, { documentLoader });
+  return (expanded?.['@type'] ?? []) as string[];
+}
 
 const RESPONSE_URI = 'http://127.0.0.1:8081/v2/auth/oid4vp/response';
 
@@ -107,7 +140,12 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
             {
               id: 'itp_credential',
               format: 'jwt_vc_json',
-              meta: { type_values: [['VerifiableCredential', 'Profile']] },
+              meta: {
+                type_values: [
+                  ['VerifiableCredential', 'Profile'],
+                  ['https://www.w3.org/2018/credentials#VerifiableCredential', 'Profile'],
+                ],
+              },
             },
           ],
         },
@@ -124,6 +162,29 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] },
       });
       expect(decodeProtectedIss(res.body.requestObject)).toBe(resolved.client.identifier);
+    });
+
+    it('asks for types that a VC of this service has both as written and after JSON-LD expansion (Appendix B.1.1)', async () => {
+      const { resolved } = await newRequest();
+      const query = DcqlQuery.parse(resolved.dcql?.query as DcqlQuery.Input);
+      // What a wallet holding the jwt_vc_json credential has: the JWT's `vc` claim.
+      const vc = decodeJWT(dora.vcJwt).payload.vc as { type: string[] };
+      const expanded = await expandedTypes(vc);
+      expect(expanded).toEqual([
+        'https://www.w3.org/2018/credentials#VerifiableCredential',
+        'Profile',
+      ]);
+      for (const type of [vc.type, expanded]) {
+        const result = DcqlQuery.query(query, [
+          {
+            credential_format: 'jwt_vc_json',
+            type,
+            claims: {},
+            cryptographic_holder_binding: true,
+          },
+        ]);
+        expect({ type, satisfied: result.can_be_satisfied }).toEqual({ type, satisfied: true });
+      }
     });
 
     it('defaults to 300 s', async () => {
