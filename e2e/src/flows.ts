@@ -1,5 +1,5 @@
 /** Multi-step flows the suites share, through the gateway as a phone app or a web site runs them. */
-import { getJson, ok, post, type Json, type Wallet } from './http.js';
+import { getJson, ok, post, type Answer, type Json, type Wallet } from './http.js';
 
 /** The demo user and relying party that development mode seeds in every stack. */
 export const DEMO_USER = { id: 'demo', password: 'demo-password', name: 'Demo User' } as const;
@@ -59,4 +59,21 @@ export async function credentialAndPresentation(
   );
   if (vp.status !== 200) throw new Error(`create-vp: HTTP ${vp.status}`);
   return { did: did.body.did as string, credential: vc.body, presentation: vp.body };
+}
+
+/**
+ * The phone app approves the web-site login `requestId` for the demo user: a fresh credential
+ * and presentation (under `alias`), sent to auth-user-with-vp with the requestId. The answer.
+ */
+export async function approveWithPhoneApp(
+  gatewayUrl: string,
+  requestId: string,
+  alias: string,
+): Promise<Answer> {
+  const { presentation } = await credentialAndPresentation(
+    gatewayUrl,
+    await bearerOfDemoUser(gatewayUrl),
+    alias,
+  );
+  return post(`${gatewayUrl}/v2/auth/auth-user-with-vp`, { vp: presentation, requestId });
 }

@@ -27,7 +27,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { runAuthCli } from '@itp/harness';
 import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
 import { decodeQr } from '@itp/testing/qr';
-import { DEMO_USER, bearerOfDemoUser, credentialAndPresentation } from '../flows.js';
+import { DEMO_USER, approveWithPhoneApp, bearerOfDemoUser } from '../flows.js';
 import { post } from '../http.js';
 import type { Suite } from './context.js';
 import { ownHolder } from './oid4vp.suite.js';
@@ -392,15 +392,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         expect(await qr.getAttribute('data-request-id')).toBe(requestId);
 
         // The phone app: its user's credential presented to the verifier, for that requestId.
-        const { presentation } = await credentialAndPresentation(
-          gw,
-          await bearerOfDemoUser(gw),
-          'oidc-phone-app',
-        );
-        const approved = await post(`${gw}/v2/auth/auth-user-with-vp`, {
-          vp: presentation,
-          requestId,
-        });
+        const approved = await approveWithPhoneApp(gw, requestId!, 'oidc-phone-app');
         expect(approved.status).toBe(200);
         expect(approved.body.userId).toBe(DEMO_USER.id);
 
@@ -507,15 +499,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         expect(poll.url()).toBe(`${interaction}/status`);
         await expect(poll.json()).resolves.toEqual({ status: 'pending' });
 
-        const { presentation } = await credentialAndPresentation(
-          gw,
-          await bearerOfDemoUser(gw),
-          'oidc-phone-app-after-refusal',
-        );
-        const approved = await post(`${gw}/v2/auth/auth-user-with-vp`, {
-          vp: presentation,
-          requestId,
-        });
+        const approved = await approveWithPhoneApp(gw, requestId!, 'oidc-phone-app-after-refusal');
         expect(approved.status).toBe(200);
         await redeem(await arrival, request, 'app');
         expectNoPageErrorsBut401(errors);
