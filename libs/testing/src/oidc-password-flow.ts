@@ -70,6 +70,40 @@ export async function discover(gateway: string): Promise<OidcEndpoints> {
   };
 }
 
+/**
+ * The authorization request of a login (PKCE S256): scope `openid profile`, with `offline`
+ * also offline_access and prompt=consent (a refresh token comes with the tokens).
+ */
+export function authorizationUrl(
+  endpoints: OidcEndpoints,
+  client: OidcClient,
+  request: { state: string; nonce: string; challenge: string; offline?: boolean },
+): string {
+  return `${endpoints.authorization}?${new URLSearchParams({
+    client_id: client.id,
+    redirect_uri: client.redirectUri,
+    response_type: 'code',
+    scope: request.offline ? 'openid profile offline_access' : 'openid profile',
+    ...(request.offline ? { prompt: 'consent' } : {}),
+    state: request.state,
+    nonce: request.nonce,
+    code_challenge: request.challenge,
+    code_challenge_method: 'S256',
+  })}`;
+}
+
+/** The login page's password form as a browser posts it (from the provider's origin). */
+export function passwordFormPost(
+  user: { id: string; password: string },
+  publicOrigin: string,
+): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin },
+    body: new URLSearchParams({ id: user.id, password: user.password }).toString(),
+  };
+}
+
 /** The action of the login page's password form (`<uid>/login`, relative to the page). */
 export function formAction(html: string): string {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
@@ -128,16 +162,7 @@ export async function passwordFlow(
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(12).toString('base64url');
   const nonce = randomBytes(12).toString('base64url');
-  const authorize = `${endpoints.authorization}?${new URLSearchParams({
-    client_id: client.id,
-    redirect_uri: client.redirectUri,
-    response_type: 'code',
-    scope: 'openid profile',
-    state,
-    nonce,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  })}`;
+  const authorize = authorizationUrl(endpoints, client, { state, nonce, challenge });
   const pageUrl = follow(
     await expectRedirect(await go(authorize), 'authorization request'),
     authorize,
@@ -151,14 +176,7 @@ export async function passwordFlow(
   const loginUrl = new URL(formAction(html), pageUrl).href;
   const resume = follow(
     await expectRedirect(
-      await go(loginUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: endpoints.publicOrigin,
-        },
-        body: new URLSearchParams({ id: user.id, password: user.password }).toString(),
-      }),
+      await go(loginUrl, passwordFormPost(user, endpoints.publicOrigin)),
       'form post',
     ),
     loginUrl,

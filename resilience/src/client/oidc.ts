@@ -8,8 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { CookieJar } from '@itp/testing/cookie-jar';
 import {
+  authorizationUrl,
   discover,
   formAction,
+  passwordFormPost,
   pkcePair,
   rebase,
   type OidcClient,
@@ -79,31 +81,19 @@ export async function authorizationCode(
 
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(12).toString('base64url');
-  const authorize = `${endpoints.authorization}?${new URLSearchParams({
-    client_id: client.id,
-    redirect_uri: client.redirectUri,
-    response_type: 'code',
-    scope: options.offline ? 'openid profile offline_access' : 'openid profile',
-    ...(options.offline ? { prompt: 'consent' } : {}),
+  const authorize = authorizationUrl(endpoints, client, {
     state,
     nonce: randomBytes(12).toString('base64url'),
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  })}`;
+    challenge,
+    ...(options.offline ? { offline: true } : {}),
+  });
   const pageUrl = await redirect(await go(authorize), 'authorization request', authorize);
   const page = await go(pageUrl);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`OpenID Connect login page: HTTP ${page.status}`);
   const loginUrl = new URL(formAction(html), pageUrl).href;
   let next = await redirect(
-    await go(loginUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: endpoints.publicOrigin,
-      },
-      body: new URLSearchParams({ id: user.id, password: user.password }).toString(),
-    }),
+    await go(loginUrl, passwordFormPost(user, endpoints.publicOrigin)),
     'form post',
     loginUrl,
   );
