@@ -1,64 +1,10 @@
 /**
  * The message types of the SDK. Every payload type comes from the zod schemas of @itp/schemas
- * (the ones the services validate with); nothing is declared twice. Only the SDK's own shapes
+ * (the ones the services validate with); nothing is declared twice. Those passed on unchanged are
+ * re-exported once, below; the others are read as `schemas.<Name>`. Only the SDK's own shapes
  * (options, wallet helpers) are declared here.
  */
-import type {
-  AccountResponse,
-  AuthJwks,
-  BitstringStatusListEntry,
-  CredentialOfferResult,
-  RevokeVcResult,
-  AuthUserByAppResponse,
-  BlockRecord,
-  BlockSelectorParam,
-  CreateAddressResult,
-  CreateDidRequest,
-  CreateTokenParams,
-  CreateVcRequest,
-  CreateVpRequest,
-  DidRecord,
-  Erc20AllowanceParams,
-  Erc20AllowanceResult,
-  Erc20ApproveParams,
-  Erc20BalanceOfParams,
-  Erc20BalanceOfResult,
-  Erc20ContractParams,
-  Erc20DecimalsResult,
-  Erc20NameResult,
-  Erc20SymbolResult,
-  Erc20TotalSupplyResult,
-  Erc20TransferFromParams,
-  Erc20TransferParams,
-  GetBalanceParams,
-  GetBalanceResult,
-  GetBlockNumberResult,
-  GetTempKeyParams,
-  GetTempKeyResult,
-  GetTransactionStatusResult,
-  GetTransactionStatsResult,
-  ImportAddressParams,
-  ImportAddressResult,
-  IssuedCredential,
-  IssuedCredentialsResponse,
-  LinkAddressResponse,
-  LoginResult,
-  ServiceDidEntry,
-  SignDataParams,
-  SiweNonceResponse,
-  SiweSignedMessage,
-  StatsRange,
-  TempKeyType,
-  TransactionReceipt,
-  TransactionRecord,
-  TransferParams,
-  UnlinkAddressResponse,
-  VerifiableCredentialBody,
-  VerifiablePresentationBody,
-  verificationResultSchema,
-  verificationFailureSchema,
-  userInfoSchema,
-} from '@itp/schemas';
+import type * as schemas from '@itp/schemas';
 
 import type { StepUpRequiredError } from './errors/error-classes.js';
 
@@ -113,19 +59,19 @@ export type {
   TransactionRecord,
   TransferParams,
   UnlinkAddressResponse,
-};
+} from '@itp/schemas';
 
 /** A verifiable credential (docs/api.md §3.2), as create-vc answers it. */
-export type VerifiableCredential = VerifiableCredentialBody;
+export type VerifiableCredential = schemas.VerifiableCredentialBody;
 /** A verifiable presentation (docs/api.md §3.3), as create-vp answers it. */
-export type VerifiablePresentation = VerifiablePresentationBody;
+export type VerifiablePresentation = schemas.VerifiablePresentationBody;
 /** create-vc's userInfo: free key/value pairs (reserved claim names are refused with 400). */
-export type UserInfo = InputOf<typeof userInfoSchema>;
+export type UserInfo = InputOf<typeof schemas.userInfoSchema>;
 /** create-vc request: `holder`, `issuer`, optional `userInfo`. */
-export type CreateVcParams = Omit<CreateVcRequest, 'userInfo'> & { userInfo?: UserInfo };
+export type CreateVcParams = Omit<schemas.CreateVcRequest, 'userInfo'> & { userInfo?: UserInfo };
 /** verify-vc / verify-vp answer: `verified: true` with the details, or `verified: false` with `error`. */
-export type VerificationResult = OutputOf<typeof verificationResultSchema>;
-export type VerificationFailure = OutputOf<typeof verificationFailureSchema>;
+export type VerificationResult = OutputOf<typeof schemas.verificationResultSchema>;
+export type VerificationFailure = OutputOf<typeof schemas.verificationFailureSchema>;
 
 /**
  * The `credentialStatus` create-vc puts in every VC (W3C Bitstring Status List v1.0 §2.1): the
@@ -133,7 +79,7 @@ export type VerificationFailure = OutputOf<typeof verificationFailureSchema>;
  * credential as a compact JWT, or as this API's VC JSON with `Accept: application/json`); `id` is
  * `<statusListCredential>#<statusListIndex>`.
  */
-export type CredentialStatusEntry = BitstringStatusListEntry;
+export type CredentialStatusEntry = schemas.BitstringStatusListEntry;
 
 /**
  * POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT — exactly one of
@@ -142,7 +88,7 @@ export type CredentialStatusEntry = BitstringStatusListEntry;
 export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
 
 /** revoke-vc's answer; the same when the VC was revoked before. */
-export type { RevokeVcResult };
+export type { RevokeVcResult } from '@itp/schemas';
 
 /**
  * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10): `txCode` (default true) asks for a
@@ -154,7 +100,7 @@ export interface CredentialOfferParams {
   userInfo?: UserInfo;
 }
 /** credential-offer's answer: the `openid-credential-offer://` URI (a QR code), the tx_code. */
-export type { CredentialOfferResult };
+export type { CredentialOfferResult } from '@itp/schemas';
 
 // ---- options -----------------------------------------------------------------------------------
 
@@ -283,35 +229,38 @@ export interface WaitForLoginOptions {
 /** The web-server side of QR login, authenticated with the relying party's client credentials. */
 export interface RelyingPartyApi {
   /** auth-user-by-app: a new login request; show `requestId` as a QR code. */
-  startLogin(params: StartLoginParams, options?: CallOptions): Promise<AuthUserByAppResponse>;
+  startLogin(
+    params: StartLoginParams,
+    options?: CallOptions,
+  ): Promise<schemas.AuthUserByAppResponse>;
   /** cancel-auth-user-by-app. */
   cancelLogin(requestId: string, options?: CallOptions): Promise<void>;
   /**
    * auth-user-result-by-app, once: the login result, or LoginRequestPendingError (not yet),
    * LoginRequestUnknownError (gone), SlowDownError (polled too fast).
    */
-  loginResult(requestId: string, options?: CallOptions): Promise<LoginResult>;
+  loginResult(requestId: string, options?: CallOptions): Promise<schemas.LoginResult>;
   /** Polls loginResult until the user approves, honouring the interval and slow_down. */
-  waitForLogin(requestId: string, options?: WaitForLoginOptions): Promise<LoginResult>;
+  waitForLogin(requestId: string, options?: WaitForLoginOptions): Promise<schemas.LoginResult>;
 }
 
 export interface AuthApi {
   /** auth-user: id + password (optionally extending a token). */
-  login(params: PasswordLogin, options?: CallOptions): Promise<LoginResult>;
+  login(params: PasswordLogin, options?: CallOptions): Promise<schemas.LoginResult>;
   /** auth-user-with-vp: login with a VP; with `requestId` it also approves that web-site login. */
-  loginWithVp(params: VpLogin, options?: CallOptions): Promise<LoginResult>;
+  loginWithVp(params: VpLogin, options?: CallOptions): Promise<schemas.LoginResult>;
   /** The phone side of QR login: approves `requestId` with a VP (auth-user-with-vp). */
   approveLogin(
     requestId: string,
     vp: VerifiablePresentation,
     options?: CallOptions,
-  ): Promise<LoginResult>;
+  ): Promise<schemas.LoginResult>;
   /**
    * POST /v2/auth/siwe/nonce: a one-time nonce (5 minutes) and the domain, URI and chain id a
    * Sign-In with Ethereum message for this service must carry (for callers that build and sign
    * the message themselves, then call auth-user-with-siwe through `loginWithSiweMessage`).
    */
-  siweNonce(options?: CallOptions): Promise<SiweNonceResponse>;
+  siweNonce(options?: CallOptions): Promise<schemas.SiweNonceResponse>;
   /**
    * Sign-In with Ethereum (EIP-4361): fetches a nonce, builds the message for it (viem's
    * `createSiweMessage`: the nonce answer's domain, URI, chain id and nonce, the signer's
@@ -324,9 +273,12 @@ export interface AuthApi {
     signer: SiweSigner,
     siwe?: SiweOptions,
     options?: CallOptions,
-  ): Promise<LoginResult>;
+  ): Promise<schemas.LoginResult>;
   /** auth-user-with-siwe with a message signed elsewhere (a browser wallet, another library). */
-  loginWithSiweMessage(signed: SiweSignedMessage, options?: CallOptions): Promise<LoginResult>;
+  loginWithSiweMessage(
+    signed: schemas.SiweSignedMessage,
+    options?: CallOptions,
+  ): Promise<schemas.LoginResult>;
   /**
    * link-address: links the signer's address to the user of the bearer JWT (the client's, from
    * `withToken`, or the call's `token`), proven by a Sign-In with Ethereum message it signs for a
@@ -337,20 +289,20 @@ export interface AuthApi {
     signer: SiweSigner,
     siwe?: SiweOptions,
     options?: CallOptions,
-  ): Promise<LinkAddressResponse>;
+  ): Promise<schemas.LinkAddressResponse>;
   /**
    * unlink-address (bearer JWT): the address no longer logs in as the caller. Throws
    * AddressNotLinkedError (404) when it is not linked to the caller.
    */
-  unlinkAddress(address: string, options?: CallOptions): Promise<UnlinkAddressResponse>;
+  unlinkAddress(address: string, options?: CallOptions): Promise<schemas.UnlinkAddressResponse>;
   /** GET /v2/auth/.well-known/jwks.json: the public keys of the JWTs. */
-  jwks(options?: CallOptions): Promise<AuthJwks>;
+  jwks(options?: CallOptions): Promise<schemas.AuthJwks>;
   /**
    * GET /v2/auth/account (bearer JWT): the caller's account and the ways in auth-service keeps —
    * linked Ethereum addresses and the sites (OpenID Connect clients) holding a grant. The
    * credentials issued for the user: `did.credentials()`.
    */
-  account(options?: CallOptions): Promise<AccountResponse>;
+  account(options?: CallOptions): Promise<schemas.AccountResponse>;
   /**
    * POST /v2/auth/logout-everywhere (bearer JWT): ends every platform JWT of the user — the one
    * that asks too — and every site's grant. Log in again afterwards.
@@ -370,7 +322,7 @@ export interface AuthApi {
 
 export interface DidApi {
   /** create-did (idempotent); with a bearer JWT it also binds the DID to that user. */
-  createDid(params: CreateDidRequest, options?: CallOptions): Promise<DidRecord>;
+  createDid(params: schemas.CreateDidRequest, options?: CallOptions): Promise<schemas.DidRecord>;
   /** create-vc (bearer JWT of the user the holder DID is bound to). */
   createVc(params: CreateVcParams, options?: CallOptions): Promise<VerifiableCredential>;
   /**
@@ -387,17 +339,17 @@ export interface DidApi {
   revokeVc(
     credential: VerifiableCredential | string,
     options?: CallOptions,
-  ): Promise<RevokeVcResult>;
+  ): Promise<schemas.RevokeVcResult>;
   /** create-vp (bearer JWT of the user the holder DID is bound to). */
-  createVp(params: CreateVpRequest, options?: CallOptions): Promise<VerifiablePresentation>;
+  createVp(params: schemas.CreateVpRequest, options?: CallOptions): Promise<VerifiablePresentation>;
   verifyVp(vp: VerifiablePresentation, options?: CallOptions): Promise<VerificationResult>;
-  issuers(options?: CallOptions): Promise<ServiceDidEntry[]>;
-  verifiers(options?: CallOptions): Promise<ServiceDidEntry[]>;
+  issuers(options?: CallOptions): Promise<schemas.ServiceDidEntry[]>;
+  verifiers(options?: CallOptions): Promise<schemas.ServiceDidEntry[]>;
   /**
    * GET /v2/did/credentials (bearer JWT): the credentials issued for the caller (create-vc and
    * OpenID4VCI), newest first, each with its status (`valid` / `revoked`) and how it was issued.
    */
-  credentials(options?: CallOptions): Promise<IssuedCredentialsResponse>;
+  credentials(options?: CallOptions): Promise<schemas.IssuedCredentialsResponse>;
   /**
    * credential-offer (OpenID4VCI 1.0, bearer JWT of the user): an offer any standard wallet
    * redeems once within 5 minutes, receiving the user's Profile VC bound to the wallet's own DID.
@@ -405,7 +357,7 @@ export interface DidApi {
   credentialOffer(
     params?: CredentialOfferParams,
     options?: CallOptions,
-  ): Promise<CredentialOfferResult>;
+  ): Promise<schemas.CredentialOfferResult>;
 }
 
 // ---- token -------------------------------------------------------------------------------------
@@ -420,7 +372,7 @@ export interface TransactionResult<T = string> {
 export interface WaitForTransactionOptions {
   signal?: AbortSignal;
   /** Called after every status read that was not final yet. */
-  onPoll?: (status: GetTransactionStatusResult, attempt: number) => void;
+  onPoll?: (status: schemas.GetTransactionStatusResult, attempt: number) => void;
   /** Milliseconds between status reads (default 500). */
   intervalMs?: number;
   /** Give up (TimeoutError) after this many milliseconds (default 120000). */
@@ -430,7 +382,7 @@ export interface WaitForTransactionOptions {
 /** A wallet address and its secretKey: the SDK does tempKey → hashKey → signData → method. */
 export interface Wallet {
   readonly address: string;
-  balance(options?: CallOptions): Promise<GetBalanceResult>;
+  balance(options?: CallOptions): Promise<schemas.GetBalanceResult>;
   /** Native coin transfer of `amount` wei (decimal string). */
   transfer(
     params: { to: string; amount: string },
@@ -438,7 +390,7 @@ export interface Wallet {
   ): Promise<TransactionResult>;
   /** Deploys an ERC-20 token; `resultData` is the contract address. */
   createToken(
-    params: Pick<CreateTokenParams, 'name' | 'symbol' | 'decimals' | 'initialSupply'>,
+    params: Pick<schemas.CreateTokenParams, 'name' | 'symbol' | 'decimals' | 'initialSupply'>,
     options?: CallOptions,
   ): Promise<TransactionResult>;
   /** The ERC-20 token at `contract`, as this wallet. */
@@ -448,7 +400,7 @@ export interface Wallet {
    * signature over SHA-256 of `fields|tempKey|hashKey` (fields in the method's order, as sent).
    */
   authorize(
-    keyType: TempKeyType,
+    keyType: schemas.TempKeyType,
     fields: readonly string[],
     options?: CallOptions,
   ): Promise<{ tempKey: string; hashKey: string; signature: string }>;
@@ -456,7 +408,7 @@ export interface Wallet {
 
 export interface WalletErc20 {
   readonly contract: string;
-  balance(options?: CallOptions): Promise<Erc20BalanceOfResult>;
+  balance(options?: CallOptions): Promise<schemas.Erc20BalanceOfResult>;
   transfer(
     params: { to: string; amount: string },
     options?: CallOptions,
@@ -480,20 +432,29 @@ export interface CreatedWallet extends Wallet {
 }
 
 export interface TokenApi {
-  createAddress(options?: CallOptions): Promise<CreateAddressResult>;
-  importAddress(params: ImportAddressParams, options?: CallOptions): Promise<ImportAddressResult>;
-  getBalance(params: GetBalanceParams, options?: CallOptions): Promise<GetBalanceResult>;
+  createAddress(options?: CallOptions): Promise<schemas.CreateAddressResult>;
+  importAddress(
+    params: schemas.ImportAddressParams,
+    options?: CallOptions,
+  ): Promise<schemas.ImportAddressResult>;
+  getBalance(
+    params: schemas.GetBalanceParams,
+    options?: CallOptions,
+  ): Promise<schemas.GetBalanceResult>;
   /** net_getTempKey */
-  getTempKey(params: GetTempKeyParams, options?: CallOptions): Promise<GetTempKeyResult>;
+  getTempKey(
+    params: schemas.GetTempKeyParams,
+    options?: CallOptions,
+  ): Promise<schemas.GetTempKeyResult>;
   /** signData: the signature (0x + 130 hex digits). */
-  signData(params: SignDataParams, options?: CallOptions): Promise<string>;
-  transfer(params: TransferParams, options?: CallOptions): Promise<TransactionResult>;
+  signData(params: schemas.SignDataParams, options?: CallOptions): Promise<string>;
+  transfer(params: schemas.TransferParams, options?: CallOptions): Promise<TransactionResult>;
   /** createToken; `resultData` is the contract address. */
-  createToken(params: CreateTokenParams, options?: CallOptions): Promise<TransactionResult>;
+  createToken(params: schemas.CreateTokenParams, options?: CallOptions): Promise<TransactionResult>;
   getTransactionStatus(
     params: { transactionId: string },
     options?: CallOptions,
-  ): Promise<GetTransactionStatusResult>;
+  ): Promise<schemas.GetTransactionStatusResult>;
   /**
    * Waits until the transaction is final and returns its status record: final in the service's
    * record (getTransactionStatus: mined, failed, dropped) or in a block by its receipt (block API
@@ -503,7 +464,7 @@ export interface TokenApi {
   waitForTransaction(
     transactionId: string,
     options?: WaitForTransactionOptions,
-  ): Promise<GetTransactionStatusResult>;
+  ): Promise<schemas.GetTransactionStatusResult>;
   /** A wallet for an existing address and its secretKey. */
   wallet(credentials: { address: string; secretKey: string }): Wallet;
   /** createAddress, as a wallet. */
@@ -513,15 +474,36 @@ export interface TokenApi {
 }
 
 export interface Erc20Api {
-  name(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20NameResult>;
-  symbol(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20SymbolResult>;
-  decimals(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20DecimalsResult>;
-  totalSupply(params: Erc20ContractParams, options?: CallOptions): Promise<Erc20TotalSupplyResult>;
-  balanceOf(params: Erc20BalanceOfParams, options?: CallOptions): Promise<Erc20BalanceOfResult>;
-  allowance(params: Erc20AllowanceParams, options?: CallOptions): Promise<Erc20AllowanceResult>;
-  transfer(params: Erc20TransferParams, options?: CallOptions): Promise<TransactionResult>;
-  approve(params: Erc20ApproveParams, options?: CallOptions): Promise<TransactionResult>;
-  transferFrom(params: Erc20TransferFromParams, options?: CallOptions): Promise<TransactionResult>;
+  name(
+    params: schemas.Erc20ContractParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20NameResult>;
+  symbol(
+    params: schemas.Erc20ContractParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20SymbolResult>;
+  decimals(
+    params: schemas.Erc20ContractParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20DecimalsResult>;
+  totalSupply(
+    params: schemas.Erc20ContractParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20TotalSupplyResult>;
+  balanceOf(
+    params: schemas.Erc20BalanceOfParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20BalanceOfResult>;
+  allowance(
+    params: schemas.Erc20AllowanceParams,
+    options?: CallOptions,
+  ): Promise<schemas.Erc20AllowanceResult>;
+  transfer(params: schemas.Erc20TransferParams, options?: CallOptions): Promise<TransactionResult>;
+  approve(params: schemas.Erc20ApproveParams, options?: CallOptions): Promise<TransactionResult>;
+  transferFrom(
+    params: schemas.Erc20TransferFromParams,
+    options?: CallOptions,
+  ): Promise<TransactionResult>;
   /** Any method of /token/erc20 by name (`resultData` of the answer). */
   call<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>;
 }
@@ -535,12 +517,18 @@ export interface GetBlockOptions extends CallOptions {
 
 export interface BlockApi {
   /** getBlock: `block` = number, 0x-hex number, tag or 0x block hash (default latest). */
-  getBlock(block?: BlockSelectorParam, options?: GetBlockOptions): Promise<BlockRecord>;
-  getBlockNumber(options?: CallOptions): Promise<GetBlockNumberResult>;
-  getTransaction(hash: string, options?: CallOptions): Promise<TransactionRecord>;
-  getTransactionReceipt(hash: string, options?: CallOptions): Promise<TransactionReceipt>;
+  getBlock(
+    block?: schemas.BlockSelectorParam,
+    options?: GetBlockOptions,
+  ): Promise<schemas.BlockRecord>;
+  getBlockNumber(options?: CallOptions): Promise<schemas.GetBlockNumberResult>;
+  getTransaction(hash: string, options?: CallOptions): Promise<schemas.TransactionRecord>;
+  getTransactionReceipt(hash: string, options?: CallOptions): Promise<schemas.TransactionReceipt>;
   /** Transactions per UTC day, both ends inclusive (YYYY-MM-DD). */
-  getTransactionStats(range: StatsRange, options?: CallOptions): Promise<GetTransactionStatsResult>;
+  getTransactionStats(
+    range: schemas.StatsRange,
+    options?: CallOptions,
+  ): Promise<schemas.GetTransactionStatsResult>;
   /** Any method of /block by name (`resultData` of the answer). */
   call<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>;
 }
