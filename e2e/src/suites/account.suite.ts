@@ -102,6 +102,10 @@ async function walletLogin(stack: GatewayStack, key: DidJwkKey, vcJwt: string, p
   return { answer, poll: await login.poll() };
 }
 
+/**
+ * The account's key ring through the gateway: a password reset ends what an intruder added (his
+ * JWT, his linked address, the credential in his wallet); the new password logs in.
+ */
 export const accountSuite: Suite = ({ stack }) => {
   describe('the account key ring through the gateway', () => {
     it('a password reset ends the intruder’s JWT, his linked address and the credential in his standard wallet; the new password logs in', async () => {
