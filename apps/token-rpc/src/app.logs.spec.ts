@@ -165,7 +165,7 @@ describe('token-rpc logs', () => {
     ).trim();
     remember(internalToken);
     for (const secretKey of [wallet.secretKey, 'f'.repeat(64)]) {
-      await fetch(`${app.internalUrl}/internal/v1/wallet/verify-secret`, {
+      await fetch(`${app.internalUrl}/internal/v1/wallet/register-did`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${internalToken}` },
         body: JSON.stringify({ address: wallet.address, secretKey }),

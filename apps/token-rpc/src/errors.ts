@@ -47,7 +47,7 @@ export class BadSignatureError extends UnauthorizedError {
   }
 }
 
-/** verify-secret: the same answer for an unknown address and a wrong secretKey. */
+/** register-did: the same answer for an unknown address and a wrong secretKey. */
 export class WrongSecretError extends UnauthorizedError {
   constructor() {
     super('address and secretKey do not match a wallet address');

@@ -67,71 +67,17 @@ describe('internal wallet API', () => {
     expect(app.internalUrl).not.toBe(app.url);
   });
 
-  describe('POST /verify-secret', () => {
-    it('answers the uncompressed public key of a matching address + secretKey', async () => {
-      const answer = await post('/verify-secret', {
-        address: wallet.address.toLowerCase(),
-        secretKey: wallet.secretKey,
-      });
-      expect(answer.status).toBe(200);
-      expect(answer.body.address).toBe(wallet.address);
-      expect(answer.body.publicKeyHex).toMatch(/^0x04[0-9a-f]{128}$/);
-      expect(computeAddress(answer.body.publicKeyHex)).toBe(wallet.address);
-    });
-
-    it('401 with the same answer for a wrong secret and an unknown address', async () => {
-      const wrong = await post('/verify-secret', {
-        address: wallet.address,
-        secretKey: 'f'.repeat(64),
-      });
-      const unknown = await post('/verify-secret', {
-        address: '0x000000000000000000000000000000000000dEaD',
-        secretKey: wallet.secretKey,
-      });
-      expect(wrong).toEqual({
-        status: 401,
-        body: {
-          error: { code: '401', message: 'address and secretKey do not match a wallet address' },
-        },
-      });
-      expect(unknown).toEqual(wrong);
-    });
-
-    it('400 for a malformed body, never echoing the secret', async () => {
-      const missing = await post('/verify-secret', { address: wallet.address });
-      expect(missing.status).toBe(400);
-      expect(missing.body.error.code).toBe('400');
-      const badAddress = await post('/verify-secret', {
-        address: 'nope',
-        secretKey: 'my-secret-value',
-      });
-      expect(badAddress.status).toBe(400);
-      expect(JSON.stringify(badAddress.body)).not.toContain('my-secret-value');
-      const notJson = await post('/verify-secret', '{not json');
-      expect(notJson).toEqual({
-        status: 400,
-        body: { error: { code: '400', message: 'Malformed JSON body' } },
-      });
-    });
-
-    it('401 without the internal token or with a wrong one', async () => {
-      const body = { address: wallet.address, secretKey: wallet.secretKey };
-      expect((await post('/verify-secret', body, null)).status).toBe(401);
-      expect((await post('/verify-secret', body, 'wrong-token')).status).toBe(401);
-    });
-  });
-
   describe('POST /register-did', () => {
-    it('answers like verify-secret and the same 401 for a wrong secret or an unknown address', async () => {
+    it('answers the uncompressed public key of a matching address + secretKey and the same 401 for a wrong secret or an unknown address', async () => {
       const other = await createAddress(app.url);
       const answer = await post('/register-did', {
         address: other.address.toLowerCase(),
         secretKey: other.secretKey,
       });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual(
-        (await post('/verify-secret', { address: other.address, secretKey: other.secretKey })).body,
-      );
+      expect(answer.body.address).toBe(other.address);
+      expect(answer.body.publicKeyHex).toMatch(/^0x04[0-9a-f]{128}$/);
+      expect(computeAddress(answer.body.publicKeyHex)).toBe(other.address);
       // Idempotent.
       expect(
         await post('/register-did', { address: other.address, secretKey: other.secretKey }),
@@ -152,6 +98,34 @@ describe('internal wallet API', () => {
       });
       expect(unknown).toEqual(wrong);
       expect((await post('/register-did', { address: wallet.address }, null)).status).toBe(401);
+    });
+
+    it('400 for a malformed body, never echoing the secret', async () => {
+      const missing = await post('/register-did', { address: wallet.address });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.code).toBe('400');
+      const badAddress = await post('/register-did', {
+        address: 'nope',
+        secretKey: 'my-secret-value',
+      });
+      expect(badAddress.status).toBe(400);
+      expect(JSON.stringify(badAddress.body)).not.toContain('my-secret-value');
+      const notJson = await post('/register-did', '{not json');
+      expect(notJson).toEqual({
+        status: 400,
+        body: { error: { code: '400', message: 'Malformed JSON body' } },
+      });
+    });
+
+    it('401 without the internal token or with a wrong one', async () => {
+      const body = { address: wallet.address, secretKey: wallet.secretKey };
+      expect((await post('/register-did', body, null)).status).toBe(401);
+      expect((await post('/register-did', body, 'wrong-token')).status).toBe(401);
+    });
+
+    it('has no verify-secret route any more (404)', async () => {
+      const body = { address: wallet.address, secretKey: wallet.secretKey };
+      expect((await post('/verify-secret', body)).status).toBe(404);
     });
   });
 
@@ -281,8 +255,7 @@ describe('internal wallet API', () => {
     });
 
     it('refuses (403) an address never registered for a DID, 404 an unknown one', async () => {
-      // `wallet` exists and its secretKey is known to the caller of verify-secret, but it never
-      // went through register-did.
+      // `wallet` exists and its secretKey is known, but it never went through register-did.
       const unregistered = await post('/sign-jws', {
         address: wallet.address,
         signingInput: jws({ alg: 'ES256K' }, { iss: didOf(wallet.address) }),

@@ -2,10 +2,8 @@ import express, { type Router } from 'express';
 import {
   walletRegisterDidRequestSchema,
   walletSignJwsRequestSchema,
-  walletVerifySecretRequestSchema,
   type WalletRegisterDidResponse,
   type WalletSignJwsResponse,
-  type WalletVerifySecretResponse,
 } from '@itp/schemas';
 import { jsonBody, parseBody, requireInternalToken } from '@itp/service-kit';
 import type { WalletService } from '../wallet/wallet-service.js';
@@ -19,9 +17,9 @@ export interface InternalRouterOptions {
 /**
  * token-rpc's internal API for did-service (mounted at /internal/v1/wallet; bearer
  * INTERNAL_TOKEN_DID_TO_TOKEN_RPC; errors in the REST shape):
- * - POST /verify-secret {address, secretKey} → {address, publicKeyHex} | 401 | 400
- * - POST /register-did {address, secretKey} → as verify-secret, and marks the address as
- *   registered for a DID
+ * - POST /register-did {address, secretKey} → {address, publicKeyHex} | 401 (the same answer for
+ *   an unknown address and a wrong secretKey) | 400; on success marks the address as registered
+ *   for a DID
  * - POST /sign-jws {address, signingInput} → {signature, r, s, recoveryParam} | 400 (not an
  *   ES256K/ES256K-R JWS issued by did:ethr:<address>) | 404 (unknown address) | 403 (address not
  *   registered for a DID)
@@ -34,15 +32,6 @@ export function internalWalletRouter(
   const router = express.Router();
   router.use(requireInternalToken(options.token));
   router.use(jsonBody({ limit: options.bodyLimitBytes, type: () => true }));
-
-  router.post('/verify-secret', async (req, res) => {
-    const body = parseBody(walletVerifySecretRequestSchema, req.body);
-    const answer: WalletVerifySecretResponse = await wallets.verifySecret(
-      body.address,
-      body.secretKey,
-    );
-    res.json(answer);
-  });
 
   router.post('/register-did', async (req, res) => {
     const body = parseBody(walletRegisterDidRequestSchema, req.body);

@@ -7,8 +7,8 @@ import type {
   CreateAddressResult,
   ImportAddressResult,
   TempKeyType,
+  WalletRegisterDidResponse,
   WalletSignJwsResponse,
-  WalletVerifySecretResponse,
 } from '@itp/schemas';
 import type { Logger } from '@itp/service-kit';
 import { hashKeyMatches } from '../auth/hash-key.js';
@@ -238,17 +238,12 @@ export class WalletService {
     return { address: record.address, signingKey: this.signingKeyOf(record) };
   }
 
-  /** Internal API: address + secretKey → the public key; one answer for unknown and wrong. */
-  async verifySecret(address: string, secretKey: string): Promise<WalletVerifySecretResponse> {
-    const record = await this.checkSecret(address, secretKey);
-    return { address: record.address, publicKeyHex: this.signingKeyOf(record).publicKey };
-  }
-
   /**
-   * Internal API (did-service's create-did): verify-secret's checks and answer, and on success
-   * the address is marked as registered for a DID: from then on sign-jws signs for it.
+   * Internal API (did-service's create-did): address + secretKey → the public key (one answer for
+   * an unknown address and a wrong secretKey), and on success the address is marked as registered
+   * for a DID: from then on sign-jws signs for it.
    */
-  async registerDid(address: string, secretKey: string): Promise<WalletVerifySecretResponse> {
+  async registerDid(address: string, secretKey: string): Promise<WalletRegisterDidResponse> {
     const record = await this.checkSecret(address, secretKey);
     const answer = { address: record.address, publicKeyHex: this.signingKeyOf(record).publicKey };
     if (record.didRegisteredAt === null) {

@@ -6,16 +6,20 @@ import { addressParam, addressResult } from './primitives.js';
  * INTERNAL_TOKEN_DID_TO_TOKEN_RPC; never routed by the gateway).
  */
 
-/** POST /internal/v1/wallet/verify-secret */
-export const walletVerifySecretRequestSchema = z
+/**
+ * POST /internal/v1/wallet/register-did: the owner proves the secretKey of an address for a DID
+ * (did-service's create-did); from then on the address may sign JWS for its DID (sign-jws).
+ * Without this mark token-rpc signs nothing for the address.
+ */
+export const walletRegisterDidRequestSchema = z
   .object({
     address: addressParam,
     secretKey: z.string().min(1).max(256),
   })
-  .meta({ title: 'WalletVerifySecretRequest' });
-export type WalletVerifySecretRequest = z.infer<typeof walletVerifySecretRequestSchema>;
+  .meta({ title: 'WalletRegisterDidRequest' });
+export type WalletRegisterDidRequest = z.infer<typeof walletRegisterDidRequestSchema>;
 
-export const walletVerifySecretResponseSchema = z
+export const walletRegisterDidResponseSchema = z
   .object({
     address: addressResult,
     publicKeyHex: z
@@ -23,21 +27,7 @@ export const walletVerifySecretResponseSchema = z
       .regex(/^0x04[0-9a-f]{128}$/)
       .meta({ description: 'uncompressed secp256k1 public key (0x04 + X + Y)' }),
   })
-  .meta({ title: 'WalletVerifySecretResponse' });
-export type WalletVerifySecretResponse = z.infer<typeof walletVerifySecretResponseSchema>;
-
-/**
- * POST /internal/v1/wallet/register-did: the owner proves the secretKey of an address for a DID
- * (did-service's create-did). Same answer as verify-secret; from then on the address may sign
- * JWS for its DID (sign-jws). Without this mark token-rpc signs nothing for the address.
- */
-export const walletRegisterDidRequestSchema = walletVerifySecretRequestSchema.meta({
-  title: 'WalletRegisterDidRequest',
-});
-export type WalletRegisterDidRequest = z.infer<typeof walletRegisterDidRequestSchema>;
-export const walletRegisterDidResponseSchema = walletVerifySecretResponseSchema.meta({
-  title: 'WalletRegisterDidResponse',
-});
+  .meta({ title: 'WalletRegisterDidResponse' });
 export type WalletRegisterDidResponse = z.infer<typeof walletRegisterDidResponseSchema>;
 
 /** Longest JWS signing input token-rpc accepts (a VP with several VCs stays far below it). */
