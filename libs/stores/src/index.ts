@@ -32,6 +32,11 @@ export {
   UNKNOWN_CLIENT,
   type RateLimit,
 } from './rate-limit/rate-limiter.js';
+export {
+  FixedWindowLimiter,
+  type FixedWindow,
+  type OverLimit,
+} from './rate-limit/fixed-window-limiter.js';
 
 export { kvReadinessCheck } from './readiness/kv-readiness-check.js';
 export { sqlReadinessCheck } from './readiness/sql-readiness-check.js';

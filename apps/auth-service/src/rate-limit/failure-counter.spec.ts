@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { TooManyRequestsError } from '@itp/errors';
-import { MemoryKvStore } from '@itp/stores';
+import { MemoryKvStore, RedisKvStore } from '@itp/stores';
+import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import { FailureCounter } from './failure-counter.js';
 
 describe('FailureCounter', () => {
@@ -38,5 +39,22 @@ describe('FailureCounter', () => {
     await a.recordFailure('alice@example.com');
     await expect(b.check('alice@example.com')).resolves.toBeUndefined();
     await expect(a.check('alice@example.com')).rejects.toBeInstanceOf(TooManyRequestsError);
+  });
+
+  it('take on real Redis: exactly `max` of 40 concurrent attempts pass', async () => {
+    const redis = new RedisKvStore({ url: testRedisUrl(), keyPrefix: uniquePrefix('failures') });
+    try {
+      const counter = new FailureCounter(redis, { name: 'nonce', max: 7, windowMs: 60_000 });
+      const results = await Promise.allSettled(
+        Array.from({ length: 40 }, () => counter.take('10.0.0.9')),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused).toHaveLength(33);
+      for (const r of refused) expect(r.reason).toBeInstanceOf(TooManyRequestsError);
+      expect(await counter.failures('10.0.0.9')).toBe(40);
+    } finally {
+      await redis.close();
+    }
   });
 });

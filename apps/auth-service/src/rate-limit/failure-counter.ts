@@ -1,6 +1,6 @@
 import { TooManyRequestsError } from '@itp/errors';
 import { sha256Hex } from '@itp/crypto';
-import type { KvStore } from '@itp/stores';
+import { FixedWindowLimiter, type KvStore, type OverLimit } from '@itp/stores';
 
 export interface FailureCounterOptions {
   /** Names the counter in its keys, e.g. `login-id`. */
@@ -13,9 +13,10 @@ export interface FailureCounterOptions {
 }
 
 /**
- * Failure counters in the KvStore (shared by every instance): `rl:<name>:<sha256(subject)>`,
- * created by the first failure with a TTL of the window (a fixed window). A subject at the limit
- * gets TooManyRequestsError with Retry-After = the counter's remaining time to live.
+ * Failure counters over @itp/stores' FixedWindowLimiter (the platform's one limiter, ADR 0029),
+ * in the KvStore (shared by every instance): `rl:<name>:<sha256(subject)>`, created by the first
+ * count with a TTL of the window (a fixed window). A subject at the limit gets
+ * TooManyRequestsError with Retry-After = the counter's remaining time to live.
  *
  * Two ways to count:
  * - `check` before the work and `recordFailure` after a failure: successes and errors that are
@@ -26,45 +27,45 @@ export interface FailureCounterOptions {
  *   lock a user out (password login uses FailureBackoff per id instead).
  */
 export class FailureCounter {
+  private readonly limiter: FixedWindowLimiter;
+
   constructor(
-    private readonly kv: KvStore,
+    kv: KvStore,
     private readonly options: FailureCounterOptions,
-  ) {}
+  ) {
+    this.limiter = new FixedWindowLimiter(kv);
+  }
 
   private key(subject: string): string {
     return `rl:${this.options.name}:${sha256Hex(subject)}`;
   }
 
-  private async refuse(key: string): Promise<never> {
-    const ttl = (await this.kv.ttlMs(key)) ?? this.options.windowMs;
+  private refuse(over: OverLimit | null): void {
+    if (over === null) return;
     const message = this.options.message ?? 'Too many failed attempts; try again later';
-    throw new TooManyRequestsError(message, ttl / 1000, {
+    throw new TooManyRequestsError(message, over.retryAfterSeconds, {
       details: { limit: this.options.name },
     });
   }
 
   async check(subject: string): Promise<void> {
-    const key = this.key(subject);
-    const count = Number((await this.kv.get(key)) ?? '0');
-    if (count >= this.options.max) await this.refuse(key);
+    this.refuse(await this.limiter.check(this.key(subject), this.options));
   }
 
   /** The failures counted for `subject` in the current window (0 when none). */
-  async failures(subject: string): Promise<number> {
-    return Number((await this.kv.get(this.key(subject))) ?? '0');
+  failures(subject: string): Promise<number> {
+    return this.limiter.count(this.key(subject));
   }
 
   async recordFailure(subject: string): Promise<void> {
-    await this.kv.incr(this.key(subject), { ttlMs: this.options.windowMs });
+    await this.limiter.add(this.key(subject), this.options.windowMs);
   }
 
   async take(subject: string): Promise<void> {
-    const key = this.key(subject);
-    const count = await this.kv.incr(key, { ttlMs: this.options.windowMs });
-    if (count > this.options.max) await this.refuse(key);
+    this.refuse(await this.limiter.hit(this.key(subject), this.options));
   }
 
   async reset(subject: string): Promise<void> {
-    await this.kv.del(this.key(subject));
+    await this.limiter.reset(this.key(subject));
   }
 }
