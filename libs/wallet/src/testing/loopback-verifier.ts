@@ -1,22 +1,21 @@
 /**
- * The e2e wallet against the library's own verifier side (`Openid4vpVerifier` of
- * @openid4vc/openid4vp) on loopback, without a stack: what the suite's wallet sends is checked
- * here, so a failing oid4vp.suite.ts points at the server. DID documents come from a stub
- * resolver shaped as ethr-did-resolver shapes a did:ethr address DID.
+ * A verifier for the wallet's specs: the library's own verifier side (`Openid4vpVerifier` of
+ * @openid4vc/openid4vp) makes and signs request objects, a loopback server serves them and keeps
+ * what the wallet posts. DID documents come from a stub resolver shaped as ethr-did-resolver
+ * shapes a did:ethr address DID with no registry changes.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Openid4vpVerifier } from '@openid4vc/openid4vp';
-import { ES256KSigner, createJWS, decodeJWT, hexToBytes, type JWTHeader } from 'did-jwt';
-import { createVerifiableCredentialJwt, verifyPresentation } from 'did-jwt-vc';
+import { setGlobalConfig } from '@openid4vc/utils';
+import { ES256KSigner, createJWS, hexToBytes, type JWTHeader } from 'did-jwt';
+import { createVerifiableCredentialJwt } from 'did-jwt-vc';
 import type { DIDResolutionResult, Resolvable } from 'did-resolver';
 import { Wallet } from 'ethers';
-import { Oid4vpWallet } from './oid4vp-wallet.js';
 
 const VC_CONTEXT = 'https://www.w3.org/2018/credentials/v1';
-const QUERY = {
+export const PROFILE_QUERY = {
   credentials: [
     {
       id: 'itp_credential',
@@ -27,7 +26,7 @@ const QUERY = {
 };
 
 /** did:ethr:<address> documents as ethr-did-resolver answers them for a DID with no changes. */
-const resolver: Resolvable = {
+export const stubEthrResolver: Resolvable = {
   resolve: async (did: string): Promise<DIDResolutionResult> => {
     const id = `${did}#controller`;
     return {
@@ -50,18 +49,33 @@ const resolver: Resolvable = {
   },
 };
 
-const keyOf = () => {
+/** A new did:ethr key: its DID and private key (0x hex). */
+export const newEthrKey = () => {
   const key = Wallet.createRandom();
   return { did: `did:ethr:${key.address}`, privateKey: key.privateKey };
 };
 
+/** A VC JWT of `type` issued (by a new did:ethr issuer) to `holderDid` (its `sub`). */
+export async function credentialFor(holderDid: string, type: string[]): Promise<string> {
+  const issuer = newEthrKey();
+  return createVerifiableCredentialJwt(
+    {
+      sub: holderDid,
+      vc: { '@context': [VC_CONTEXT], type, credentialSubject: { sub: 'demo' } },
+    },
+    { did: issuer.did, signer: ES256KSigner(hexToBytes(issuer.privateKey)), alg: 'ES256K' },
+  );
+}
+
 /** A verifier: the library makes and signs the request object, a loopback server serves it. */
-class LoopbackVerifier {
-  readonly key = keyOf();
+export class LoopbackVerifier {
+  readonly key = newEthrKey();
   readonly clientId = `decentralized_identifier:${this.key.did}`;
   /** The request object served at /request/<id>, and the form bodies posted to /response/<id>. */
   readonly requests = new Map<string, string>();
   readonly responses: URLSearchParams[] = [];
+  /** What /response/<id> answers. */
+  answer: { status: number; body: string } = { status: 200, body: '{}' };
   private server: Server | undefined;
   private base = '';
 
@@ -77,7 +91,8 @@ class LoopbackVerifier {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         this.responses.push(new URLSearchParams(body));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        res.writeHead(this.answer.status, { 'content-type': 'application/json' });
+        res.end(this.answer.body);
       });
     });
     this.server.listen(0, '127.0.0.1');
@@ -90,17 +105,26 @@ class LoopbackVerifier {
     if (this.server) await once(this.server, 'close');
   }
 
-  /** A request by reference, signed with `signingKey` (the verifier DID's key unless given). */
+  /** The response URI of request `id`. */
+  responseUri(id: string): string {
+    return `${this.base}/response/${id}`;
+  }
+
+  /**
+   * A request by reference, signed with `signingKey` (the verifier DID's key unless given);
+   * `payload` replaces parts of the authorization request (e.g. its response mode).
+   */
   async request(
     id: string,
     signingKey = this.key.privateKey,
+    payload: Record<string, unknown> = {},
   ): Promise<{ uri: string; nonce: string; state: string }> {
     const verifier = new Openid4vpVerifier({
       callbacks: {
-        signJwt: async (_signer, { header, payload }) => ({
+        signJwt: async (_signer, { header, payload: claims }) => ({
           // did-jwt types `typ` as "JWT" only; this header's is "oauth-authz-req+jwt".
           jwt: await createJWS(
-            payload,
+            claims,
             ES256KSigner(hexToBytes(signingKey)),
             header as unknown as Partial<JWTHeader>,
           ),
@@ -114,16 +138,19 @@ class LoopbackVerifier {
     });
     const nonce = `nonce-${id}-0123456789abcdef`;
     const state = `state-${id}`;
+    // http URLs on loopback for making the request: the wallet decides for itself (resolve).
+    setGlobalConfig({ allowInsecureUrls: true });
     const created = await verifier.createOpenId4vpAuthorizationRequest({
       authorizationRequestPayload: {
         response_type: 'vp_token',
         client_id: this.clientId,
         response_mode: 'direct_post',
-        response_uri: `${this.base}/response/${id}`,
+        response_uri: this.responseUri(id),
         nonce,
         state,
-        dcql_query: QUERY,
-      },
+        dcql_query: PROFILE_QUERY,
+        ...payload,
+      } as never,
       jar: {
         requestUri: `${this.base}/request/${id}`,
         jwtSigner: { method: 'did', didUrl: `${this.key.did}#controller`, alg: 'ES256K' },
@@ -135,71 +162,3 @@ class LoopbackVerifier {
     return { uri: created.authorizationRequest, nonce, state };
   }
 }
-
-async function credential(holderDid: string, type: string[]): Promise<string> {
-  const issuer = keyOf();
-  return createVerifiableCredentialJwt(
-    {
-      sub: holderDid,
-      vc: { '@context': [VC_CONTEXT], type, credentialSubject: { sub: 'demo' } },
-    },
-    { did: issuer.did, signer: ES256KSigner(hexToBytes(issuer.privateKey)), alg: 'ES256K' },
-  );
-}
-
-describe('the e2e OpenID4VP wallet against the library’s verifier side', () => {
-  const verifier = new LoopbackVerifier();
-  const holder = keyOf();
-  const wallet = new Oid4vpWallet({ resolver, holder, allowInsecureUrls: true });
-
-  beforeAll(() => verifier.start());
-  afterAll(() => verifier.stop());
-
-  it('resolves a signed request by reference and posts vp_token (keyed by the query id) and state', async () => {
-    const { uri, nonce, state } = await verifier.request('1');
-    const vcJwt = await credential(holder.did, ['VerifiableCredential', 'Profile']);
-
-    const { resolved, answer } = await wallet.logIn(uri, [vcJwt]);
-    expect(resolved).toMatchObject({
-      clientId: verifier.clientId,
-      verifierDid: verifier.key.did,
-      signerKid: `${verifier.key.did}#controller`,
-      nonce,
-      state,
-    });
-    expect(answer).toEqual({ status: 200, contentType: 'application/json', body: {} });
-
-    const form = verifier.responses.at(-1)!;
-    expect([...form.keys()].sort()).toEqual(['state', 'vp_token']);
-    expect(form.get('state')).toBe(state);
-    const vpToken = JSON.parse(form.get('vp_token')!) as Record<string, string[]>;
-    expect(Object.keys(vpToken)).toEqual(['itp_credential']);
-    const [vpJwt] = vpToken['itp_credential']!;
-    expect(decodeJWT(vpJwt!).header).toMatchObject({
-      alg: 'ES256K',
-      kid: `${holder.did}#controller`,
-    });
-    // A verifier's check of the VP: the holder's signature, aud the full client id, the nonce.
-    const verified = await verifyPresentation(vpJwt!, resolver, {
-      audience: verifier.clientId,
-      challenge: nonce,
-    });
-    expect(verified.issuer).toBe(holder.did);
-    expect(verified.payload).toMatchObject({ aud: verifier.clientId, nonce });
-    expect(verified.verifiablePresentation.verifiableCredential?.[0]?.proof).toMatchObject({
-      jwt: vcJwt,
-    });
-  });
-
-  it('refuses a request object signed by a key other than the client id’s DID', async () => {
-    const { uri } = await verifier.request('2', keyOf().privateKey);
-    await expect(wallet.resolve(uri)).rejects.toThrow(/verification of jwt/);
-  });
-
-  it('finds no credential for the query when the types do not match', async () => {
-    const { uri } = await verifier.request('3');
-    const resolved = await wallet.resolve(uri);
-    const other = await credential(holder.did, ['VerifiableCredential']);
-    expect(() => wallet.select(resolved, [other])).toThrow(/no credential/);
-  });
-});
