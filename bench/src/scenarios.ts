@@ -84,7 +84,10 @@ async function rpcOk<T>(url: string, method: string, params: unknown): Promise<T
   return (answer.result.TransactionID ?? answer.result.resultData) as T;
 }
 
-/** 1. The same cached endpoint direct and through the gateway; the gateway alone vs bare node:http. */
+/**
+ * 1. `GET /v2/did/issuers` (cached) through the gateway, 50 and 1 connections, vs the same
+ * endpoint direct to did-service; the gateway alone (`/health/live`) vs a bare node:http server.
+ */
 export async function gatewayScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, connections } = ctx.budget;
@@ -159,7 +162,10 @@ export async function gatewayScenario(ctx: ScenarioContext): Promise<ScenarioRes
   }
 }
 
-/** 2. getBlock [0] (final, cached): direct vs bare express of the same size; through the gateway vs the node. */
+/**
+ * 2. block-rpc `getBlock [0]` (final, cached) direct vs bare express answering a fixed JSON of the
+ * same size; through the gateway (50 and 1 connections) vs the chain node for the same block.
+ */
 export async function getBlockScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, connections } = ctx.budget;
@@ -326,7 +332,10 @@ export function recoveriesNote(jwt: string): string {
   return `this run's credential signature has recovery id ${id} (${id + 1} key recover${id === 0 ? 'y' : 'ies'} per verification)`;
 }
 
-/** 3. verify-vc through the gateway vs in-process did-jwt verification with a cached resolver. */
+/**
+ * 3. `POST /v2/did/verify-vc` through the gateway vs did-jwt `verifyJWT` of the same JWT in
+ * process, the service's DID document in memory (a cached resolver).
+ */
 export async function verifyVcScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, cryptoConnections } = ctx.budget;
@@ -377,7 +386,10 @@ export async function verifyVcScenario(ctx: ScenarioContext): Promise<ScenarioRe
   };
 }
 
-/** 4. create-vc through the gateway vs in-process signing of the same credential. */
+/**
+ * 4. `POST /v2/did/create-vc` through the gateway vs did-jwt `createJWT` (ES256K) of the same
+ * payload in process.
+ */
 export async function createVcScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, cryptoConnections } = ctx.budget;
@@ -421,7 +433,10 @@ export async function createVcScenario(ctx: ScenarioContext): Promise<ScenarioRe
   };
 }
 
-/** 5. auth-user through the gateway vs raw argon2id verification (same parameters and concurrency). */
+/**
+ * 5. `POST /v2/auth/auth-user` (demo user) through the gateway vs `@node-rs/argon2` verify with
+ * auth-service's parameters, at the same concurrency.
+ */
 export async function authUserScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, cryptoConnections } = ctx.budget;
@@ -470,7 +485,10 @@ async function chainCall(chain: string, method: string, params: unknown[]): Prom
   return answer.result;
 }
 
-/** 6. transfer flows (tempKey → signData → transfer) through the gateway vs raw ethers sends. */
+/**
+ * 6. Whole transfer flows through the gateway (net_getTempKey → signData → transfer), nonce gaps
+ * checked, vs ethers `Wallet.sendTransaction` to the same node.
+ */
 export async function transferScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { urls } = ctx.stack;
   const { seconds, transferLanes } = ctx.budget;
@@ -555,7 +573,10 @@ export async function transferScenario(ctx: ScenarioContext): Promise<ScenarioRe
   };
 }
 
-/** 7. Start-up time and resident memory of the whole stack. */
+/**
+ * 7. Start-up and memory: the time until the gateway's `/health/ready`; PSS (and RSS) of every
+ * process of the stack. No reference.
+ */
 export async function startupScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const byProcess = Object.entries(ctx.stack.residentMiB());
   const sum = (pick: (m: ProcessMemory) => number) =>

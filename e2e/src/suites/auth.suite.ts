@@ -7,7 +7,10 @@ import type { Suite } from './context.js';
 
 const site = { authorization: basicAuth(DEMO_SITE.id, DEMO_SITE.secret) };
 
-/** /v2/auth through the gateway: password login, the JWKS, errors, limits, web-site login. */
+/**
+ * /v2/auth through the gateway: password login (the token checked against the JWKS), REST errors,
+ * the body limit, the per-address login limit, a web-site login approved by the app.
+ */
 export const authSuite: Suite = ({ stack }) => {
   describe('auth-service through the gateway', () => {
     it('logs in; the token verifies against the JWKS served through the gateway', async () => {

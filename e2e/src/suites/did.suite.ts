@@ -3,7 +3,10 @@ import { bearerOfDemoUser, credentialAndPresentation } from '../flows.js';
 import { post } from '../http.js';
 import type { Suite } from './context.js';
 
-/** /v2/did through the gateway: the identity flow, its refusals, no internal API. */
+/**
+ * /v2/did through the gateway: create-did → create-vc → verify-vc → create-vp → verify-vp, its
+ * refusals; the internal API is not reachable.
+ */
 export const didSuite: Suite = ({ stack }) => {
   describe('did-service through the gateway', () => {
     it('runs the identity flow: create-did → create-vc → verify-vc → create-vp → verify-vp', async () => {

@@ -13,7 +13,10 @@ interface Envelope {
   error?: RpcError;
 }
 
-/** The JSON-RPC envelope of the API reference, every case sent to the gateway's /block. */
+/**
+ * The JSON-RPC 2.0 envelope of the API reference, every case sent to the gateway's /block: parse
+ * errors, invalid requests, notifications, batches, rpc.discover.
+ */
 export const jsonRpcEnvelopeSuite: Suite = ({ stack }) => {
   describe('the JSON-RPC envelope through the gateway (/block)', () => {
     const send = (body: string): Promise<Response> =>

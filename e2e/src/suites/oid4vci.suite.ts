@@ -21,7 +21,11 @@ const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 const CONFIGURATION_ID = 'itp_profile_jwt_vc_json';
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** /v2/did/credential-offer and /v2/did/oid4vci/* through the gateway, then a login with the VC. */
+/**
+ * /v2/did/credential-offer and /v2/did/oid4vci/* through the gateway: OpenID4VCI 1.0
+ * (pre-authorized code, tx_code) into a third-party did:jwk wallet; that wallet's OpenID4VP
+ * login, refused once the VC is revoked.
+ */
 export const oid4vciSuite: Suite = ({ stack }) => {
   describe('OpenID4VCI 1.0 issuance through the gateway into a third-party did:jwk wallet', () => {
     it('the wallet receives a VC for the demo user, logs the user in with it through OpenID4VP, and not once it is revoked', async () => {

@@ -125,7 +125,10 @@ export function expectRefusal(answer: SubmitAnswer, error?: string): void {
   expect(text).not.toContain(DEMO_USER.name);
 }
 
-/** /v2/auth/oid4vp through the gateway, answered by a third-party wallet holding its own key. */
+/**
+ * /v2/auth/oid4vp through the gateway: an OpenID4VP 1.0 web-site login answered by a third-party
+ * wallet holding its own key; one-time request objects, replays and wrong audiences refused.
+ */
 export const oid4vpSuite: Suite = ({ stack }) => {
   describe('OpenID4VP 1.0 login through the gateway (third-party wallet)', () => {
     it('a wallet holding its own key logs the demo user in to the site from the QR code’s URI', async () => {

@@ -74,7 +74,10 @@ interface AuthorizationRequest {
   state: string;
 }
 
-/** OpenID Connect login through the gateway: openid-client as the site, chromium as the browser. */
+/**
+ * OpenID Connect login through the gateway, openid-client as the site and chromium as the
+ * browser: password, phone-app QR, wallet QR, Sign-In with Ethereum.
+ */
 export const oidcSuite: Suite = ({ stack }) => {
   describe('OpenID Connect provider (oidc) through the gateway: openid-client, chromium', () => {
     let browser: Browser | undefined;

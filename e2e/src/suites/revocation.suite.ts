@@ -94,7 +94,11 @@ async function foreignCredentialJwt(holder: string, entry: StatusEntry): Promise
   );
 }
 
-/** /v2/did/revoke-vc and the status lists through the gateway, read with third-party code only. */
+/**
+ * /v2/did/revoke-vc and the status lists through the gateway, read with third-party code only: a
+ * VC's Bitstring Status List read by a third party; revoking flips the bit and refuses the VC and
+ * a login with it.
+ */
 export const revocationSuite: Suite = ({ stack }) => {
   describe('revocation through the gateway (W3C Bitstring Status List)', () => {
     it('issues a VC whose status a third party reads; revoking it flips the bit, and the platform refuses the VC and a login with it', async () => {

@@ -7,7 +7,10 @@ import type { Suite } from './context.js';
 const ONE_ETH = 10n ** 18n;
 const TO = '0x000000000000000000000000000000000000bEEF';
 
-/** /token and /token/erc20 through the gateway: the seed transfer flow, errors, routing. */
+/**
+ * /token and /token/erc20 through the gateway: the seed transfer flow end to end, errors passed
+ * through, routing, concurrent transfers without a nonce gap.
+ */
 export const tokenSuite: Suite = ({ stack }) => {
   describe('token-rpc through the gateway', () => {
     it('runs the seed transfer flow end to end; the transaction is mined; a retry is idempotent', async () => {
