@@ -44,6 +44,18 @@ const MODULE_BOUNDARIES = {
 const DECLARED_APP_ENTRY_POINTS = appPackages.flatMap(({ name, entryPoints }) =>
   entryPoints.map((entry) => `^${escapeRegex(`${name}${entry.slice(1)}`)}$`),
 );
+/** The browser scripts (apps/<app>/src/…/browser/*.js), and the browser globals they may use. */
+const BROWSER_SCRIPTS = 'apps/*/src/**/browser/*.js';
+const BROWSER_GLOBALS = [
+  'window',
+  'document',
+  'fetch',
+  'setTimeout',
+  'clearTimeout',
+  'localStorage',
+  'TextEncoder',
+  'URL',
+];
 const APP_CODE_MESSAGE =
   "Tools reach an app only through an entry point it declares in its package.json `exports` (e.g. '@itp/token-rpc/testing'): declare one there and import it by package name.";
 
@@ -149,7 +161,25 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs'],
+    ignores: [BROWSER_SCRIPTS],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    // The pages' scripts (classic scripts served as they are: ES2017, no modules, no build step;
+    // type-checked by tsconfig.browser.json): the browser's globals they use, none of Node's.
+    files: [BROWSER_SCRIPTS],
+    languageOptions: {
+      ecmaVersion: 2017,
+      sourceType: 'script',
+      globals: Object.fromEntries(BROWSER_GLOBALS.map((name) => [name, 'readonly'])),
+    },
+    rules: {
+      'no-console': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
   },
   prettier,
 );

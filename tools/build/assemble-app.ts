@@ -8,6 +8,7 @@
  *   <out>/dist/<entry>.js        more entries (src/cli.ts, src/migrate.ts, one-shot jobs)
  *   <out>/dist/itp.js            the one CLI (apps/cli), in every image
  *   <out>/dist/healthcheck.js    the image's HEALTHCHECK (GET /health/live, no curl needed)
+ *   <out>/dist/browser/*.js      the pages' scripts (the app's src/…/browser/*.js), read at start
  *   <out>/node_modules/…         only the packages esbuild must leave external (native addons,
  *                                packages that load files or drivers at run time), with their
  *                                runtime dependencies, copied from this repository's node_modules
@@ -26,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -262,6 +263,35 @@ export function folderBytes(dir: string): number {
   return total;
 }
 
+/**
+ * The pages' scripts of an app: every `src/…/browser/<name>.js`, served as it is (no build step).
+ * The module that serves one reads `new URL('./browser/<name>.js', import.meta.url)`: beside it in
+ * the repository, `dist/browser/<name>.js` from the bundle; so the names must be unique per app.
+ * Copied there; returns the names (`browser/<name>.js`).
+ */
+export function copyBrowserScripts(app: string, outDir: string): string[] {
+  const found = new Map<string, string>(); // name → source file
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.isFile() && basename(dir) === 'browser' && entry.name.endsWith('.js')) {
+        const other = found.get(entry.name);
+        if (other) {
+          throw new Error(
+            `two browser scripts named ${entry.name} in apps/${app}: ${relative(repoRoot, other)}, ${relative(repoRoot, path)}`,
+          );
+        }
+        found.set(entry.name, path);
+      }
+    }
+  };
+  visit(join(repoRoot, 'apps', app, 'src'));
+  if (found.size > 0) mkdirSync(join(outDir, 'dist', 'browser'), { recursive: true });
+  for (const [name, source] of found) cpSync(source, join(outDir, 'dist', 'browser', name));
+  return [...found.keys()].sort().map((name) => `browser/${name}`);
+}
+
 /** Bundles the app's entries and copies the external packages into `outDir` (empty or absent). */
 export async function assembleApp(app: string, outDir: string): Promise<AssembledApp> {
   if (!/^[a-z][a-z0-9-]*$/.test(app)) throw new Error(`not an app name: "${app}"`);
@@ -304,6 +334,7 @@ export async function assembleApp(app: string, outDir: string): Promise<Assemble
     logLevel: 'silent',
   });
   writeFileSync(join(outDir, 'dist', 'healthcheck.js'), HEALTHCHECK);
+  copyBrowserScripts(app, outDir);
   writeFileSync(
     join(outDir, 'package.json'),
     `${JSON.stringify({ name: `@itp/${app}-image`, private: true, type: 'module' }, null, 2)}\n`,

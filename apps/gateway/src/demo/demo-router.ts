@@ -3,7 +3,7 @@ import { pageCsp, qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { demoOidcSite } from './demo-oidc-site.js';
 import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
-import { DEMO_PHONE_SCRIPT, DEMO_SITE_SCRIPT } from './demo-scripts.js';
+import { readDemoScript } from './demo-scripts.js';
 import {
   DemoSiteError,
   DemoSiteLogin,
@@ -58,8 +58,8 @@ export function demoRouter(config: DemoConfig): Router {
   router.get(['/demo', '/demo/'], demoHeaders, page(DEMO_INDEX_PAGE));
   router.get('/demo/site', demoHeaders, page(DEMO_SITE_PAGE));
   router.get('/demo/phone', demoHeaders, page(DEMO_PHONE_PAGE));
-  router.get('/demo/site.js', demoHeaders, file('application/javascript', DEMO_SITE_SCRIPT));
-  router.get('/demo/phone.js', demoHeaders, file('application/javascript', DEMO_PHONE_SCRIPT));
+  router.get('/demo/site.js', demoHeaders, file('text/javascript', readDemoScript('site')));
+  router.get('/demo/phone.js', demoHeaders, file('text/javascript', readDemoScript('phone')));
   router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
   router.use(demoOidcSite(demoIssuer(config), demoHeaders));
 

@@ -1,0 +1,173 @@
+// @ts-check
+/**
+ * The login page's script (oidc-pages.ts renderLoginPage), served as `<issuer>/assets/login.js`
+ * (oidc-router.ts; read once at start by browser-assets.ts). A classic script, no modules, no
+ * build step; checked by tsconfig.browser.json (`npm run typecheck`) and eslint (browser globals).
+ * It reads what it needs from the page's data- attributes only.
+ *
+ * The QR logins: polls their status; on approval the browser continues to the provider (which
+ * redirects to the site), on expiry the page says so. Sign-In with Ethereum: asks the browser's
+ * wallet (EIP-1193 `window.ethereum`) for an account, has this service build the EIP-4361 message
+ * for it, has the wallet sign it (`personal_sign`) and posts it; on success the browser continues
+ * like after a QR approval.
+ */
+'use strict';
+
+/**
+ * `GET <interaction>/status`.
+ * @typedef {{ status: 'pending' }
+ *   | { status: 'done', redirectTo: string }
+ *   | { status: 'expired' }
+ *   | { status: 'refused', message: string }} QrStatus
+ */
+
+/**
+ * An EIP-1193 provider (the part this script uses).
+ * @typedef {{ request: (args: { method: string, params?: unknown[] }) => Promise<unknown> }} Eip1193
+ */
+
+(function () {
+  const status = document.getElementById('qr-status');
+  const url = status && status.getAttribute('data-status-url');
+  if (!status || !url) return;
+  let failures = 0;
+  const poll = function () {
+    fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (res) {
+        return res.json();
+      })
+      .then(
+        /** @param {QrStatus} body */
+        function (body) {
+          failures = 0;
+          if (body.status === 'done') {
+            window.location.assign(body.redirectTo);
+            return;
+          }
+          if (body.status === 'expired') {
+            status.textContent = 'The QR codes have expired: reload the page for new ones.';
+            return;
+          }
+          if (body.status === 'refused') {
+            status.textContent = body.message;
+            return;
+          }
+          setTimeout(poll, 1500);
+        },
+      )
+      .catch(function () {
+        failures += 1;
+        if (failures > 5) {
+          status.textContent = 'Cannot reach the login service: reload the page.';
+          return;
+        }
+        setTimeout(poll, 3000);
+      });
+  };
+  setTimeout(poll, 1000);
+})();
+
+(function () {
+  const section = document.getElementById('siwe');
+  if (!section) return;
+  const button = /** @type {HTMLButtonElement | null} */ (document.getElementById('siwe-button'));
+  const status = document.getElementById('siwe-status');
+  const messageUrl = section.getAttribute('data-message-url');
+  const loginUrl = section.getAttribute('data-login-url');
+  if (!button || !status || !messageUrl || !loginUrl) return;
+  /** @param {string} text */
+  const say = function (text) {
+    status.textContent = text;
+  };
+  /**
+   * POSTs `body` as JSON; a refusal is an Error with the service's `error`.
+   * @param {string} url
+   * @param {unknown} body
+   * @returns {Promise<any>}
+   */
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    }).then(function (res) {
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(
+          /** @param {{ error?: string }} json */
+          function (json) {
+            if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
+            return json;
+          },
+        );
+    });
+  }
+  /**
+   * `0x` + the hex of `text`'s UTF-8 bytes (personal_sign's message).
+   * @param {string} text
+   */
+  function utf8Hex(text) {
+    let out = '0x';
+    new TextEncoder().encode(text).forEach(function (byte) {
+      out += (byte < 16 ? '0' : '') + byte.toString(16);
+    });
+    return out;
+  }
+  button.addEventListener('click', function () {
+    const wallet = /** @type {{ ethereum?: Eip1193 }} */ (/** @type {unknown} */ (window)).ethereum;
+    if (!wallet || typeof wallet.request !== 'function') {
+      say('No Ethereum wallet was found in this browser.');
+      return;
+    }
+    /** @type {string} */
+    let address;
+    /** @type {string} */
+    let message;
+    button.disabled = true;
+    say('Waiting for the wallet…');
+    wallet
+      .request({ method: 'eth_requestAccounts' })
+      .then(
+        /** @param {unknown} accounts */
+        function (accounts) {
+          const first = Array.isArray(accounts) ? accounts[0] : undefined;
+          if (!first) throw new Error('The wallet shared no account.');
+          address = String(first);
+          return post(messageUrl, { address: address });
+        },
+      )
+      .then(
+        /** @param {{ message: string }} body */
+        function (body) {
+          message = body.message;
+          say('Sign the message in your wallet…');
+          return wallet.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
+        },
+      )
+      .then(function (signature) {
+        say('Checking the signature…');
+        return post(loginUrl, { message: message, signature: signature });
+      })
+      .then(
+        /** @param {{ redirectTo: string }} body */
+        function (body) {
+          window.location.assign(body.redirectTo);
+        },
+      )
+      .catch(
+        /** @param {{ code?: unknown, message?: string } | undefined} err */
+        function (err) {
+          button.disabled = false;
+          say(
+            err && err.code === 4001
+              ? 'The request was rejected in the wallet.'
+              : (err && err.message) || 'Sign-In with Ethereum failed.',
+          );
+        },
+      );
+  });
+})();
