@@ -254,7 +254,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
       res.type(type).send(body);
     };
   router.get('/assets/oidc.css', asset('text/css', oidcCss(deps.branding)));
-  router.get('/assets/login.js', asset('application/javascript', OIDC_LOGIN_SCRIPT));
+  router.get('/assets/login.js', asset('text/javascript', OIDC_LOGIN_SCRIPT));
 
   // The provider's authorization endpoint: bounded parameters, limited per client address.
   router.get('/auth', authorizationGuard(deps));

@@ -1,9 +1,10 @@
 /**
  * The provider's HTML: the login page (password, the phone app's QR, any wallet's OpenID4VP QR),
  * error, logout and logged-out pages. Server-rendered, no external assets (but the operator's
- * logo, when configured), no inline script or style (OIDC_PAGE_CSP); every interpolated value
- * is escaped.
+ * logo, when configured), no inline script or style (OIDC_PAGE_CSP): the login page's script is
+ * the file browser/login-page.js (OIDC_LOGIN_SCRIPT); every interpolated value is escaped.
  */
+import { readFileSync } from 'node:fs';
 import { escapeHtml, pageCsp } from '@itp/service-kit';
 
 /**
@@ -292,94 +293,13 @@ a, button.secondary { color: ${color}; }
 }
 
 /**
- * The login page's script. The QR logins: polls their status; on approval the browser continues
- * to the provider (which redirects to the site), on expiry the page says so. Sign-In with
- * Ethereum: asks the browser's wallet (EIP-1193 \`window.ethereum\`) for an account, has this
- * service build the EIP-4361 message for it, has the wallet sign it (\`personal_sign\`) and
- * posts it; on success the browser continues like after a QR approval.
+ * The login page's script (`<issuer>/assets/login.js`): the file browser/login-page.js beside this
+ * module (QR logins' status poll, Sign-In with Ethereum), type-checked by tsconfig.browser.json
+ * and linted with browser globals, read once when this module loads. The images carry it as
+ * dist/browser/login-page.js (tools/build/assemble-app.ts), where `./browser/` points from the
+ * bundle. The page passes it its URLs in data- attributes (renderLoginPage).
  */
-export const OIDC_LOGIN_SCRIPT = `'use strict';
-(function () {
-  var status = document.getElementById('qr-status');
-  if (!status) return;
-  var url = status.getAttribute('data-status-url');
-  var failures = 0;
-  function poll() {
-    fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-      .then(function (res) { return res.json(); })
-      .then(function (body) {
-        failures = 0;
-        if (body.status === 'done') { window.location.assign(body.redirectTo); return; }
-        if (body.status === 'expired') {
-          status.textContent = 'The QR codes have expired: reload the page for new ones.';
-          return;
-        }
-        if (body.status === 'refused') { status.textContent = body.message; return; }
-        setTimeout(poll, 1500);
-      })
-      .catch(function () {
-        failures += 1;
-        if (failures > 5) { status.textContent = 'Cannot reach the login service: reload the page.'; return; }
-        setTimeout(poll, 3000);
-      });
-  }
-  setTimeout(poll, 1000);
-})();
-(function () {
-  var section = document.getElementById('siwe');
-  if (!section) return;
-  var button = document.getElementById('siwe-button');
-  var status = document.getElementById('siwe-status');
-  function say(text) { status.textContent = text; }
-  function post(url, body) {
-    return fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body)
-    }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (json) {
-        if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
-        return json;
-      });
-    });
-  }
-  function utf8Hex(text) {
-    var bytes = new TextEncoder().encode(text);
-    var out = '0x';
-    for (var i = 0; i < bytes.length; i += 1) out += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
-    return out;
-  }
-  button.addEventListener('click', function () {
-    var wallet = window.ethereum;
-    if (!wallet || typeof wallet.request !== 'function') {
-      say('No Ethereum wallet was found in this browser.');
-      return;
-    }
-    var address;
-    var message;
-    button.disabled = true;
-    say('Waiting for the wallet…');
-    wallet.request({ method: 'eth_requestAccounts' })
-      .then(function (accounts) {
-        address = accounts && accounts[0];
-        if (!address) throw new Error('The wallet shared no account.');
-        return post(section.getAttribute('data-message-url'), { address: address });
-      })
-      .then(function (body) {
-        message = body.message;
-        say('Sign the message in your wallet…');
-        return wallet.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
-      })
-      .then(function (signature) {
-        say('Checking the signature…');
-        return post(section.getAttribute('data-login-url'), { message: message, signature: signature });
-      })
-      .then(function (body) { window.location.assign(body.redirectTo); })
-      .catch(function (err) {
-        button.disabled = false;
-        say(err && err.code === 4001 ? 'The request was rejected in the wallet.' : (err && err.message) || 'Sign-In with Ethereum failed.');
-      });
-  });
-})();
-`;
+export const OIDC_LOGIN_SCRIPT = readFileSync(
+  new URL('./browser/login-page.js', import.meta.url),
+  'utf8',
+);
