@@ -1,19 +1,21 @@
 /**
  * The internal-API matrix of docs/security.md (which service calls which `/internal/v1/*` endpoint
- * of which other service, with which bearer token), read from the code:
+ * of which other service, with which bearer token), read from the code of apps/<app>/src (not
+ * specs, not `testing/`):
  *
- * - served: each app's `src/app.ts` mounts routers on its internal listener
- *   (`service.internal.use([prefix,] someRouter(…))`); each such router's file declares its routes
- *   (`router.post('/path', …)`); endpoint = prefix + path.
- * - called: every other source file of an app (not a spec, not `src/testing/`) that holds a
- *   literal `'/internal/v1/…'` path (the internal API clients' adapters).
+ * - served: an internal router is a file that calls `requireInternalToken(…)`; its routes are its
+ *   `router.<method>('/path', …)` calls; it is mounted where its factory is called, with the path
+ *   literal beside that call (`service.internal.use('/internal/v1/wallet', walletRouter(…))` or
+ *   `{ path: '/internal/v1', router: internalRouter(…) }`); endpoint = mount path + route path.
+ * - called: every other file of an app that holds a literal `'/internal/v1/…'` path (the internal
+ *   API clients' adapters).
  * - the token of a (caller, callee) pair: @itp/crypto's INTERNAL_TOKENS.
  *
- * An endpoint no service calls is listed with "—" as its caller; a called path no service serves
+ * An endpoint no service calls is listed with "— (no caller)"; a called path no service serves
  * is an error.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { INTERNAL_TOKENS } from '@itp/crypto';
 import { cell, parseSource } from './generated-block.js';
@@ -21,6 +23,8 @@ import { cell, parseSource } from './generated-block.js';
 export const APPS_DIR = 'apps';
 
 const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+/** A whole internal path (not a sentence that names one). */
+const INTERNAL_PATH = /^\/internal\/v\d+(\/[\w.-]+)+$/;
 
 export interface InternalEndpoint {
   /** The app that serves it (its folder under apps/). */
@@ -46,79 +50,25 @@ export interface MatrixRow extends InternalEndpoint {
   token?: string;
 }
 
+interface AppSource {
+  file: string;
+  source: ts.SourceFile;
+}
+
 const literalText = (node: ts.Node | undefined): string | undefined =>
   node && ts.isStringLiteralLike(node) ? node.text : undefined;
 
-function visitCalls(source: ts.SourceFile, onCall: (call: ts.CallExpression) => void): void {
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) onCall(node);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
+function visit(node: ts.Node, onNode: (node: ts.Node) => void): void {
+  onNode(node);
+  ts.forEachChild(node, (child) => visit(child, onNode));
 }
 
-const propertyName = (call: ts.CallExpression): string | undefined =>
-  ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
-
-/** Where each name imported by a relative path comes from (a `.ts` file under root). */
-function importedFiles(source: ts.SourceFile, fileDir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement)) continue;
-    const specifier = literalText(statement.moduleSpecifier);
-    const bindings = statement.importClause?.namedBindings;
-    if (!specifier?.startsWith('.') || !bindings || !ts.isNamedImports(bindings)) continue;
-    for (const element of bindings.elements) {
-      files.set(element.name.text, join(fileDir, specifier.replace(/\.js$/, '.ts')));
-    }
-  }
-  return files;
-}
-
-function read(root: string, file: string): ts.SourceFile {
-  return parseSource(file, readFileSync(join(root, file), 'utf8'));
-}
-
-/** The routes of the routers an app mounts on its internal listener. */
-export function servedEndpoints(root: string, app: string): InternalEndpoint[] {
-  const appFile = join(APPS_DIR, app, 'src', 'app.ts');
-  if (!existsSync(join(root, appFile))) return [];
-  const source = read(root, appFile);
-  const imports = importedFiles(source, dirname(appFile));
-  const endpoints: InternalEndpoint[] = [];
-  visitCalls(source, (call) => {
-    const target = call.expression;
-    if (
-      !ts.isPropertyAccessExpression(target) ||
-      target.name.text !== 'use' ||
-      !ts.isPropertyAccessExpression(target.expression) ||
-      target.expression.name.text !== 'internal'
-    ) {
-      return;
-    }
-    const prefix = literalText(call.arguments[0]);
-    const mounted = call.arguments[prefix === undefined ? 0 : 1];
-    if (!mounted || !ts.isCallExpression(mounted) || !ts.isIdentifier(mounted.expression)) {
-      throw new Error(`${appFile}: ${call.getText()} mounts no router made by a named function`);
-    }
-    const routerFile = imports.get(mounted.expression.text);
-    if (!routerFile) {
-      throw new Error(`${appFile}: ${mounted.expression.text} is not imported from this app`);
-    }
-    visitCalls(read(root, routerFile), (route) => {
-      const method = propertyName(route);
-      const path = literalText(route.arguments[0]);
-      if (!method || !ROUTE_METHODS.has(method) || path === undefined) return;
-      endpoints.push({
-        callee: app,
-        method: method.toUpperCase(),
-        path: `${prefix ?? ''}${path}`,
-        servedIn: routerFile,
-      });
-    });
-  });
-  return endpoints;
-}
+const calledName = (call: ts.CallExpression): string | undefined => {
+  const callee = call.expression;
+  if (ts.isIdentifier(callee)) return callee.text;
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
+  return undefined;
+};
 
 function sourceFiles(root: string, dir: string): string[] {
   const files: string[] = [];
@@ -135,28 +85,106 @@ function sourceFiles(root: string, dir: string): string[] {
   return files;
 }
 
-/** A whole internal path (not a sentence that names one). */
-const INTERNAL_PATH = /^\/internal\/v\d+(\/[\w.-]+)+$/;
+function appSources(root: string, app: string): AppSource[] {
+  return sourceFiles(root, join(APPS_DIR, app, 'src')).map((file) => ({
+    file,
+    source: parseSource(file, readFileSync(join(root, file), 'utf8')),
+  }));
+}
 
-/** The literal `/internal/…` paths in an app's code, outside its app.ts and the given files. */
-export function internalCalls(
-  root: string,
-  app: string,
-  skip: ReadonlySet<string>,
-): InternalCall[] {
-  const calls: InternalCall[] = [];
-  for (const file of sourceFiles(root, join(APPS_DIR, app, 'src'))) {
-    if (skip.has(file) || file === join(APPS_DIR, app, 'src', 'app.ts')) continue;
-    const visit = (node: ts.Node): void => {
-      const path = literalText(node);
-      if (path !== undefined && INTERNAL_PATH.test(path)) {
-        calls.push({ caller: app, path, calledIn: file });
+/** The functions of a file that call `requireInternalToken` (the internal routers' factories). */
+function routerFactories(source: ts.SourceFile): string[] {
+  const names = new Set<string>();
+  visit(source, (node) => {
+    if (!ts.isCallExpression(node) || calledName(node) !== 'requireInternalToken') return;
+    for (let up: ts.Node | undefined = node.parent; up; up = up.parent) {
+      if (ts.isFunctionDeclaration(up) && up.name) {
+        names.add(up.name.text);
+        break;
       }
-      ts.forEachChild(node, visit);
-    };
-    visit(read(root, file));
+    }
+  });
+  return [...names];
+}
+
+/** The path literal mounted beside a call of a router factory, and that literal's node. */
+function mountPath(call: ts.CallExpression): ts.Node | undefined {
+  const parent = call.parent;
+  if (ts.isCallExpression(parent)) {
+    return parent.arguments.find((arg) => literalText(arg)?.startsWith('/'));
   }
-  return calls;
+  if (ts.isPropertyAssignment(parent) && ts.isObjectLiteralExpression(parent.parent)) {
+    for (const sibling of parent.parent.properties) {
+      if (ts.isPropertyAssignment(sibling) && literalText(sibling.initializer)?.startsWith('/')) {
+        return sibling.initializer;
+      }
+    }
+  }
+  return undefined;
+}
+
+interface Served {
+  endpoints: InternalEndpoint[];
+  /** Router files and mount path literals (`file:position`): not calls. */
+  routerFiles: Set<string>;
+  mountLiterals: Set<string>;
+}
+
+function served(app: string, sources: readonly AppSource[]): Served {
+  const result: Served = { endpoints: [], routerFiles: new Set(), mountLiterals: new Set() };
+  for (const router of sources) {
+    const factories = routerFactories(router.source);
+    if (factories.length === 0) continue;
+    result.routerFiles.add(router.file);
+    const routes: Array<{ method: string; path: string }> = [];
+    visit(router.source, (node) => {
+      if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return;
+      const method = node.expression.name.text;
+      const path = literalText(node.arguments[0]);
+      if (ROUTE_METHODS.has(method) && path !== undefined) {
+        routes.push({ method: method.toUpperCase(), path });
+      }
+    });
+    const prefixes = new Set<string>();
+    for (const { file, source } of sources) {
+      visit(source, (node) => {
+        if (!ts.isCallExpression(node) || !ts.isIdentifier(node.expression)) return;
+        if (!factories.includes(node.expression.text) || file === router.file) return;
+        const literal = mountPath(node);
+        prefixes.add(literalText(literal) ?? '');
+        if (literal) result.mountLiterals.add(`${file}:${literal.pos}`);
+      });
+    }
+    if (prefixes.size === 0) {
+      throw new Error(`${router.file}: ${factories.join(', ')} is mounted nowhere in ${app}`);
+    }
+    for (const prefix of prefixes) {
+      for (const route of routes) {
+        result.endpoints.push({
+          callee: app,
+          method: route.method,
+          path: `${prefix}${route.path}`,
+          servedIn: router.file,
+        });
+      }
+    }
+  }
+  return result;
+}
+
+/** The literal `/internal/…` paths of an app's code outside its routers and mount points. */
+function calls(app: string, sources: readonly AppSource[], skip: Served): InternalCall[] {
+  const found: InternalCall[] = [];
+  for (const { file, source } of sources) {
+    if (skip.routerFiles.has(file)) continue;
+    visit(source, (node) => {
+      const path = literalText(node);
+      if (path === undefined || !INTERNAL_PATH.test(path)) return;
+      if (skip.mountLiterals.has(`${file}:${node.pos}`)) return;
+      found.push({ caller: app, path, calledIn: file });
+    });
+  }
+  return found;
 }
 
 export function apps(root: string): string[] {
@@ -173,11 +201,15 @@ const tokenOf = (caller: string, callee: string): string | undefined =>
 
 /** Every internal endpoint with its callers, from the sources under root. */
 export function internalApiMatrix(root: string): MatrixRow[] {
-  const names = apps(root);
-  const endpoints = names.flatMap((app) => servedEndpoints(root, app));
-  const routerFiles = new Set(endpoints.map((endpoint) => endpoint.servedIn));
-  const calls = names.flatMap((app) => internalCalls(root, app, routerFiles));
-  for (const call of calls) {
+  const endpoints: InternalEndpoint[] = [];
+  const made: InternalCall[] = [];
+  for (const app of apps(root)) {
+    const sources = appSources(root, app);
+    const servedByApp = served(app, sources);
+    endpoints.push(...servedByApp.endpoints);
+    made.push(...calls(app, sources, servedByApp));
+  }
+  for (const call of made) {
     if (!endpoints.some((endpoint) => endpoint.path === call.path)) {
       throw new Error(
         `${call.calledIn}: calls ${call.path}, which no app's internal listener serves`,
@@ -186,9 +218,7 @@ export function internalApiMatrix(root: string): MatrixRow[] {
   }
   const rows: MatrixRow[] = [];
   for (const endpoint of endpoints) {
-    const callers = [
-      ...new Set(calls.filter((c) => c.path === endpoint.path).map((c) => c.caller)),
-    ];
+    const callers = [...new Set(made.filter((c) => c.path === endpoint.path).map((c) => c.caller))];
     if (callers.length === 0) rows.push({ ...endpoint, calledIn: [] });
     for (const caller of callers) {
       const token = tokenOf(caller, endpoint.callee);
@@ -197,7 +227,7 @@ export function internalApiMatrix(root: string): MatrixRow[] {
           `${caller} calls ${endpoint.callee}'s ${endpoint.path}, a pair with no INTERNAL_TOKENS entry (@itp/crypto)`,
         );
       }
-      const calledIn = calls
+      const calledIn = made
         .filter((c) => c.caller === caller && c.path === endpoint.path)
         .map((c) => c.calledIn);
       rows.push({ ...endpoint, caller, token, calledIn: [...new Set(calledIn)].sort() });

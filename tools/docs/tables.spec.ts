@@ -75,12 +75,39 @@ describe('internal-API matrix', () => {
     `// not a call: '/internal/v1/wallet/unused'
      export const sign = () => client.post('/internal/v1/wallet/sign-jws', {});`,
   );
+  write(
+    'apps/auth-service/src/users/wire.ts',
+    `export const wire = () => ({ internalRoutes: [{ path: '/internal/v1', router: usersRouter(deps) }] });`,
+  );
+  write(
+    'apps/auth-service/src/http/users-router.ts',
+    `export function usersRouter(deps) {
+       const router = express.Router();
+       router.use(requireInternalToken(deps.token));
+       router.post('/users/status', handler);
+       return router;
+     }`,
+  );
+  write(
+    'apps/did-service/src/users/status.ts',
+    `const PATH = '/internal/v1/users/status';
+     export const status = () => client.post(PATH, {});`,
+  );
   write('apps/did-service/src/wallet/client.spec.ts', `post('/internal/v1/wallet/unused');`);
   write('apps/did-service/src/testing/stand-in.ts', `post('/internal/v1/wallet/unused');`);
 
   it('lists each served endpoint with the apps whose code names it, the pair’s token, and endpoints nobody calls', () => {
     const rows = internalApiMatrix(root);
     expect(rows).toEqual([
+      {
+        caller: 'did-service',
+        callee: 'auth-service',
+        method: 'POST',
+        path: '/internal/v1/users/status',
+        token: 'INTERNAL_TOKEN_DID_TO_AUTH',
+        calledIn: ['apps/did-service/src/users/status.ts'],
+        servedIn: 'apps/auth-service/src/http/users-router.ts',
+      },
       {
         caller: 'did-service',
         callee: 'token-rpc',
@@ -111,6 +138,20 @@ describe('internal-API matrix', () => {
       );
     } finally {
       rmSync(join(root, 'apps/did-service/src/wallet/other.ts'));
+    }
+  });
+
+  it('refuses an internal router mounted nowhere', () => {
+    write(
+      'apps/token-rpc/src/http/orphan-router.ts',
+      `export function orphanRouter() { router.use(requireInternalToken(t)); router.post('/x', h); }`,
+    );
+    try {
+      expect(() => internalApiMatrix(root)).toThrow(
+        'apps/token-rpc/src/http/orphan-router.ts: orphanRouter is mounted nowhere in token-rpc',
+      );
+    } finally {
+      rmSync(join(root, 'apps/token-rpc/src/http/orphan-router.ts'));
     }
   });
 

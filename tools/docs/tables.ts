@@ -1,6 +1,6 @@
 /**
  * Writes the tables of the documentation that are read from code (`npm run docs:tables`):
- * bench's scenarios, e2e's suites. tables.spec.ts fails when a document
+ * bench's scenarios, e2e's suites, the internal-API matrix of docs/security.md. tables.spec.ts fails when a document
  * drifts from its code. (The API READMEs' error tables: error-tables.ts, `npm run docs:errors`.)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { BENCH_SCENARIOS_FILE, renderBenchReadmeTable } from './bench-table.js';
 import { E2E_SUITES_INDEX, renderE2eReadmeTable } from './e2e-table.js';
 import { regenerateTable, type GeneratedTable } from './generated-block.js';
+import { renderSecurityMatrix } from './internal-api-matrix.js';
 import { ROOT } from './error-tables.js';
 
 export const TABLES: GeneratedTable[] = [
@@ -23,6 +24,13 @@ export const TABLES: GeneratedTable[] = [
     file: 'e2e/README.md',
     sources: `SUITES of ${E2E_SUITES_INDEX} and the suites' doc comments`,
     render: renderE2eReadmeTable,
+  },
+  {
+    name: 'internal-api',
+    file: 'docs/security.md',
+    sources:
+      "the apps' internal routers (requireInternalToken) and their calls of /internal/… paths",
+    render: renderSecurityMatrix,
   },
 ];
 
