@@ -2,7 +2,7 @@
  * Records the examples of the API documents from real answers:
  *   npx tsx tools/api-docs/record-examples.ts
  * starts a private dev stack (`npm start` on a free port, fresh temporary data folder), calls
- * every REST endpoint (the OpenID4VP ones through the CLI's wallet, `@itp/cli/oid4vp-wallet`)
+ * every REST endpoint (the OpenID4VP ones through the repository's wallet, `@itp/wallet`)
  * and every /token and /token/erc20 method through the gateway, replaces the
  * secrets by placeholders (recorder/placeholders.ts), and writes
  *   libs/schemas/src/openapi/rest-examples.json   (OpenAPI: request, response and error examples)
@@ -23,7 +23,7 @@ import { startDevStack } from '@itp/harness';
 import type { RestExamplesFile } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
-import type { DidChain } from '@itp/cli/oid4vp-wallet';
+import type { DidChain } from '@itp/wallet';
 import { ApiClient } from './recorder/api-client.js';
 import { addUser } from './recorder/operator-cli.js';
 import { assertNoSecrets, redactSecrets } from './recorder/placeholders.js';

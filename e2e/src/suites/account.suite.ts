@@ -10,12 +10,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { runAuthCli } from '@itp/harness';
 import { waitFor } from '@itp/testing/wait-for';
+import { Oid4vpWallet } from '@itp/wallet';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { post, type Json } from '../http.js';
 import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '../oid4vci-wallet.js';
-import { Oid4vpWallet } from '../oid4vp-wallet.js';
 import type { GatewayStack, Suite } from './context.js';
 import { expectRefusal, siteLogin } from './oid4vp.suite.js';
 

@@ -3,17 +3,17 @@
  * logs the user in with it (issue 23's end-to-end proof): the wallet holds its own did:jwk key
  * (P-256, jose), receives a credential with the OpenWallet Foundation's `Openid4vciClient`
  * (../oid4vci-wallet.ts), a third party verifies it with did-jwt-vc, and the same key and VC
- * answer a site's OpenID4VP login with `Openid4vpClient` (../oid4vp-wallet.ts) — until the user
- * revokes the VC.
+ * answer a site's OpenID4VP login with `Openid4vpClient` (@itp/wallet's `Oid4vpWallet`) — until
+ * the user revokes the VC.
  */
 import { describe, expect, it } from '@jest/globals';
 import { decodeJWT } from 'did-jwt';
 import { verifyCredential } from 'did-jwt-vc';
+import { Oid4vpWallet } from '@itp/wallet';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { getJson, post, type Json } from '../http.js';
 import { newDidJwkKey, oid4vciWallet } from '../oid4vci-wallet.js';
-import { Oid4vpWallet } from '../oid4vp-wallet.js';
 import type { Suite } from './context.js';
 import { expectRefusal, siteLogin } from './oid4vp.suite.js';
 

@@ -1,7 +1,7 @@
 /**
  * OpenID4VP 1.0 web-site login through the gateway, with a third-party wallet: the wallet is
- * `Oid4vpWallet` (../oid4vp-wallet.ts: the OpenWallet Foundation's `Openid4vpClient`, `dcql`,
- * did-jwt-vc, a did:ethr resolver of the stack's chain) and holds its own key. The platform
+ * `Oid4vpWallet` (@itp/wallet: the OpenWallet Foundation's `Openid4vpClient`, `dcql`, did-jwt,
+ * a did:ethr resolver of the stack's chain) and holds its own key. The platform
  * only issues the credential (create-vc) and runs the verifier side; the key never leaves the
  * test: the test imports a fresh mnemonic into the token API (so that create-did accepts the
  * address) and derives the same key from it locally.
@@ -9,10 +9,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { decodeJWT } from 'did-jwt';
 import { HDNodeWallet, Wallet, getAddress } from 'ethers';
+import { Oid4vpWallet, verifyDidSignedJwt, type SubmitAnswer } from '@itp/wallet';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { DEMO_SITE, DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { basicAuth, getJson, ok, post, type Json } from '../http.js';
-import { Oid4vpWallet, verifyDidSignedJwt, type SubmitAnswer } from '../oid4vp-wallet.js';
 import type { GatewayStack, Suite } from './context.js';
 
 const site = { authorization: basicAuth(DEMO_SITE.id, DEMO_SITE.secret) };

@@ -5,8 +5,9 @@ import {
   approveWithOpenid4vp,
   heldCredential,
   type DidChain,
+  type HeldCredential,
   type Openid4vpOutcome,
-} from '@itp/cli/oid4vp-wallet';
+} from '@itp/wallet';
 import { bodyOf, type Answer, type ApiClient } from './api-client.js';
 import type { RestRecorder } from './rest-recorder.js';
 
@@ -43,10 +44,10 @@ interface WalletExchange {
 }
 
 /**
- * Runs the repository's wallet (`itp login approve --oid4vp`) with `fetch` watched: its calls to
- * the stack's PUBLIC_URL go to this stack's gateway instead (the stack does not listen there, see
- * record-examples.ts), and each exchange is kept for recording. Everything else (the chain) passes
- * through untouched.
+ * Runs the repository's wallet (`@itp/wallet`, what `itp login approve --oid4vp` runs) with
+ * `fetch` watched: its calls to the stack's PUBLIC_URL go to this stack's gateway instead (the
+ * stack does not listen there, see record-examples.ts), and each exchange is kept for recording.
+ * Everything else (the chain) passes through untouched.
  */
 async function runWallet(
   ctx: Oid4vpFlowContext,
@@ -107,12 +108,12 @@ function jwtPayload(jwt: string): Record<string, unknown> {
 
 /**
  * OpenID4VP 1.0 web-site login (GET /v2/auth/oid4vp/request/{id}, POST
- * /v2/auth/oid4vp/response/{id}) with the CLI's wallet, which holds its own key: a fresh mnemonic
- * imported with importAddress and derived locally (ethers, m/44'/60'/0'/0/0), its DID bound to
- * the demo user, a credential issued to it. The site opens login requests (auth-user-by-app
- * answers an `openid4vpUri`); the wallet fetches the request object and posts its presentation.
- * Then the refusals: the request object fetched again, the answer replayed, a wrong `state`, a
- * revoked credential.
+ * /v2/auth/oid4vp/response/{id}) with the repository's wallet, which holds its own key: a fresh
+ * mnemonic imported with importAddress and derived locally (ethers, m/44'/60'/0'/0/0), its DID
+ * bound to the demo user, a credential issued to it. The site opens login requests
+ * (auth-user-by-app answers an `openid4vpUri`); the wallet fetches the request object and posts
+ * its presentation. Then the refusals: the request object fetched again, the answer replayed, a
+ * wrong `state`, a revoked credential.
  */
 export async function recordOid4vpExamples(ctx: Oid4vpFlowContext): Promise<void> {
   const { client, rec, bearer } = ctx;
@@ -138,8 +139,8 @@ export async function recordOid4vpExamples(ctx: Oid4vpFlowContext): Promise<void
       json: { holder, issuer: ctx.issuer, userInfo: { name: DEMO_USER.name } },
       bearer,
     });
-  const credential = await heldCredential((await issue()).proof.jwt);
-  const wallet = (credentials: Awaited<ReturnType<typeof heldCredential>>[]) => (uri: string) =>
+  const credential = heldCredential((await issue()).proof.jwt);
+  const wallet = (credentials: HeldCredential[]) => (uri: string) =>
     approveWithOpenid4vp(uri, { privateKey: key.privateKey, credentials, chain: ctx.chain });
   const openLogin = async () => {
     const opened = await rec.ok<{ requestId: string; openid4vpUri?: string }>(
@@ -185,7 +186,7 @@ export async function recordOid4vpExamples(ctx: Oid4vpFlowContext): Promise<void
   const refusal = await runWallet(
     ctx,
     await openLogin(),
-    wallet([await heldCredential(revoked.proof.jwt)]),
+    wallet([heldCredential(revoked.proof.jwt)]),
   );
   const refused = exchange(refusal.exchanges, 'POST');
   rec.refused('POST', refused.path, 'accessDenied', refused.answer);

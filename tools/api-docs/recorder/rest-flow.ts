@@ -7,7 +7,7 @@ import type {
   VerifiableCredentialBody,
 } from '@itp/schemas';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
-import type { DidChain } from '@itp/cli/oid4vp-wallet';
+import type { DidChain } from '@itp/wallet';
 import type { ApiClient, SendOptions } from './api-client.js';
 import { recordOid4vpExamples } from './oid4vp-flow.js';
 import { recordAccountExamples } from './account-flow.js';

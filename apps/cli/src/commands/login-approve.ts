@@ -6,10 +6,10 @@
  * to the verifier and prints the verifier's answer (exit 1 when it refuses).
  */
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
+import type { HeldCredential } from '@itp/wallet';
 import { ConfigError, FailedError, UsageError } from '../errors.js';
 import { readText } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
-import type { HeldCredential } from '../oid4vp/openid4vp-wallet.js';
 import type { Command, CommandContext } from './command.js';
 import { WALLET_KEY_HINT } from './key-file-account.js';
 import { optionalString, positionals, requiredString, stringList } from './values.js';
@@ -41,7 +41,7 @@ async function chainIdOf(rpcUrl: string): Promise<number> {
 async function credentialOf(
   ctx: CommandContext,
   source: string,
-  held: (jwt: string) => Promise<HeldCredential>,
+  held: (jwt: string) => HeldCredential,
 ): Promise<HeldCredential> {
   const text = (await readText(source, ctx.stdin, ctx.settings.workDir, 'a VC')).trim();
   let jwt = text;
@@ -59,7 +59,7 @@ async function credentialOf(
     jwt = proofJwt;
   }
   try {
-    return await held(jwt);
+    return held(jwt);
   } catch {
     throw new UsageError(`--vc ${source}: its JWT cannot be decoded`);
   }
@@ -128,7 +128,7 @@ export const loginApproveCommand: Command = {
     }
 
     // Imported here only: the wallet loads ethers, did-jwt and the OpenID4VC packages.
-    const wallet = await import('../oid4vp/openid4vp-wallet.js');
+    const wallet = await import('@itp/wallet');
     const privateKey = (
       await readText(keyFile, ctx.stdin, ctx.settings.workDir, 'the holder key')
     ).trim();
