@@ -147,6 +147,7 @@ describe('docker-compose.yml', () => {
     const auth = resolved.services['auth-service']?.environment ?? {};
     expect(JSON.parse(auth.JWT_SIGNING_KEYS ?? '[]')).toEqual([
       expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256' }),
+      expect.objectContaining({ kty: 'RSA', alg: 'RS256' }),
     ]);
   }, 30_000);
 });

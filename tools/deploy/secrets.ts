@@ -22,6 +22,21 @@ export interface DeploymentSecrets extends InternalTokens {
 }
 
 /** One private ES256 JWK with its RFC 7638 thumbprint as `kid`, as auth-service expects it. */
+/** A private RSA JWK (2048 bits, RS256) for the OpenID Connect provider's RS256 id_tokens. */
+export async function newRsaSigningJwk(): Promise<Record<string, string>> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint({ kty: 'RSA', n: jwk.n, e: jwk.e });
+  const members = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'] as const;
+  return {
+    kty: 'RSA',
+    ...Object.fromEntries(members.map((m) => [m, String(jwk[m])])),
+    kid,
+    alg: 'RS256',
+    use: 'sig',
+  };
+}
+
 export async function newSigningJwk(): Promise<Record<string, string>> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
@@ -48,7 +63,8 @@ export async function generateSecrets(): Promise<DeploymentSecrets> {
     ...newInternalTokens(),
     WALLET_MASTER_KEY: `${newMasterKeyId()}:${randomBytes(32).toString('base64')}`,
     DID_KMS_SECRET_KEY: `${newMasterKeyId()}:${randomBytes(32).toString('hex')}`,
-    JWT_SIGNING_KEYS: JSON.stringify([await newSigningJwk()]),
+    // EC (ES256: platform JWTs, id_tokens by default) and RSA (RS256 id_tokens, Discovery §3).
+    JWT_SIGNING_KEYS: JSON.stringify([await newSigningJwk(), await newRsaSigningJwk()]),
     POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
   };
 }

@@ -110,10 +110,19 @@ function signingJwk(): Record<string, string> {
   return { ...jwk, kid, alg: 'ES256', use: 'sig' };
 }
 
+/** A private RSA JWK (RS256: the OpenID Connect provider's RS256 id_tokens), kid = thumbprint. */
+function rsaSigningJwk(): Record<string, string> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, string>;
+  const thumbprint = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
+  const kid = createHash('sha256').update(thumbprint).digest('base64url');
+  return { ...jwk, kid, alg: 'RS256', use: 'sig' };
+}
+
 /** The deployment secrets APP_ENV=test requires, fresh for this stack. */
 function testSecrets(): Record<string, Record<string, string>> {
   return {
-    'auth-service': { JWT_SIGNING_KEYS: JSON.stringify([signingJwk()]) },
+    'auth-service': { JWT_SIGNING_KEYS: JSON.stringify([signingJwk(), rsaSigningJwk()]) },
     'did-service': { DID_KMS_SECRET_KEY: randomBytes(32).toString('hex') },
     'token-rpc': { WALLET_MASTER_KEY: randomBytes(32).toString('hex') },
   };

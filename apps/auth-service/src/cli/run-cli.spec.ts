@@ -305,6 +305,58 @@ describe('auth-service CLI (real PostgreSQL)', () => {
     ).toBe(1);
   });
 
+  it('clients add / set-id-token-signing-alg choose ES256 or RS256 id_tokens, nothing else', async () => {
+    const repo = new SqlClientRepository(database);
+    const add = await cli([
+      'clients',
+      'add',
+      'rs-site',
+      '--prefix',
+      'https://rs.example/',
+      '--redirect-uri',
+      'https://rs.example/cb',
+      '--id-token-signing-alg',
+      'RS256',
+    ]);
+    expect(add.code).toBe(0);
+    expect(await repo.findById('rs-site')).toMatchObject({ idTokenSigningAlg: 'RS256' });
+    const refused = await cli([
+      'clients',
+      'add',
+      'hs-site',
+      '--prefix',
+      'https://hs.example/',
+      '--id-token-signing-alg',
+      'HS256',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/idTokenSigningAlg.*ES256, RS256/);
+    expect(await repo.findById('hs-site')).toBeUndefined();
+    const set = await cli([
+      'clients',
+      'set-id-token-signing-alg',
+      'rs-site',
+      '--id-token-signing-alg',
+      'ES256',
+    ]);
+    expect(set).toEqual({
+      code: 0,
+      stdout: 'id_tokens of client rs-site are signed ES256\n',
+      stderr: '',
+    });
+    expect(await repo.findById('rs-site')).toMatchObject({ idTokenSigningAlg: 'ES256' });
+    const none = await cli(['clients', 'set-id-token-signing-alg', 'rs-site']);
+    expect(none.code).toBe(2);
+    const nobody = await cli([
+      'clients',
+      'set-id-token-signing-alg',
+      'nobody',
+      '--id-token-signing-alg',
+      'RS256',
+    ]);
+    expect(nobody.code).toBe(1);
+  });
+
   it('runs as a process: tsx apps/auth-service/src/cli.ts', async () => {
     await cli(['users', 'add', 'proc-user', '--name', 'P', '--password', 'proc-password']);
     const entry = fileURLToPath(new URL('../cli.ts', import.meta.url));

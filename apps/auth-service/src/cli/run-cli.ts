@@ -36,6 +36,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
+  'id-token-signing-alg': { type: 'string' },
   json: { type: 'boolean' },
   'keep-keys': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -265,6 +266,7 @@ async function runClients(
         redirectUris: values['redirect-uri'] ?? [],
         postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
         backchannelLogoutUri: values['backchannel-logout-uri'],
+        idTokenSigningAlg: values['id-token-signing-alg'],
       });
       io.stdout.write(`client ${id} added\n`);
       if (result.secret) {
@@ -277,7 +279,7 @@ async function runClients(
         await admins.clients.list(),
         values,
         io,
-        ['id', 'name', 'enabled', 'prefixes', 'redirectUris', 'createdAt'],
+        ['id', 'name', 'enabled', 'prefixes', 'redirectUris', 'idTokenSigningAlg', 'createdAt'],
         (c) => ({
           prefixes: c.requestIdPrefixes.join(' '),
           redirectUris: c.redirectUris.join(' '),
@@ -293,6 +295,15 @@ async function runClients(
         backchannelLogoutUri: values['backchannel-logout-uri'],
       });
       io.stdout.write(`redirect URIs of client ${id} set\n`);
+      return;
+    }
+    case 'set-id-token-signing-alg': {
+      const id = oneId(positionals);
+      const alg = values['id-token-signing-alg'];
+      if (!alg)
+        throw new UsageError('clients set-id-token-signing-alg needs --id-token-signing-alg');
+      await admins.clients.setIdTokenSigningAlg(id, alg);
+      io.stdout.write(`id_tokens of client ${id} are signed ${alg}\n`);
       return;
     }
     case 'disable':

@@ -22,14 +22,18 @@ Relying parties (web sites using QR login or OpenID Connect)
   clients add <id> --prefix <url> [--prefix <url> ...] [--name <name>]
                    [--secret-stdin | --secret <secret>]
                    [--redirect-uri <url> ...] [--post-logout-redirect-uri <url> ...]
-                   [--backchannel-logout-uri <url>]
+                   [--backchannel-logout-uri <url>] [--id-token-signing-alg ES256|RS256]
         without a secret option a random secret is generated and printed once;
         a client with a --redirect-uri may log users in through OpenID Connect;
         the provider posts a logout token to --backchannel-logout-uri when a user
-        logs out at the provider (OpenID Connect Back-Channel Logout)
+        logs out at the provider (OpenID Connect Back-Channel Logout); its
+        id_tokens are signed ES256 unless --id-token-signing-alg RS256 (which needs
+        an RSA key in JWT_SIGNING_KEYS)
   clients set-redirect-uris <id> [--redirect-uri <url> ...]
                    [--post-logout-redirect-uri <url> ...] [--backchannel-logout-uri <url>]
         replaces all three (none given: OpenID Connect logins end for the client)
+  clients set-id-token-signing-alg <id> --id-token-signing-alg ES256|RS256
+        how the client's id_tokens are signed from its next login on
   clients list [--json]
   clients disable <id>
   clients enable <id>

@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from '@itp/errors';
 import { parseBody } from '@itp/service-kit';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import {
+  idTokenSigningAlgSchema,
   newClientFieldsSchema,
   redirectUrisFieldsSchema,
   requestIdPrefixesSchema,
@@ -12,7 +13,11 @@ import {
 import type { ClientSummary } from './client.js';
 import type { ClientRepository } from './client-repository.js';
 
-export type AddClientFields = Omit<NewClientFields, 'secret'> & { secret?: string };
+/** What an operator gives (validated here: a string from the CLI is checked, not trusted). */
+export type AddClientFields = Omit<NewClientFields, 'secret' | 'idTokenSigningAlg'> & {
+  secret?: string;
+  idTokenSigningAlg?: string;
+};
 
 /** Operator operations on relying parties (CLI and the dev seed). */
 export class ClientAdmin {
@@ -44,6 +49,7 @@ export class ClientAdmin {
         redirectUris: [...new Set(valid.redirectUris)],
         postLogoutRedirectUris: [...new Set(valid.postLogoutRedirectUris)],
         backchannelLogoutUri: valid.backchannelLogoutUri ?? null,
+        idTokenSigningAlg: valid.idTokenSigningAlg,
       },
       this.clock(),
     );
@@ -78,6 +84,17 @@ export class ClientAdmin {
       this.clock(),
     );
     if (!changed) throw new NotFoundError(`No client ${id}`);
+  }
+
+  /**
+   * How a client's id_tokens are signed: ES256 (default) or RS256 (the provider needs an RSA key
+   * in JWT_SIGNING_KEYS for it; docs/api.md §9).
+   */
+  async setIdTokenSigningAlg(id: string, alg: string): Promise<void> {
+    const valid = parseBody(idTokenSigningAlgSchema, alg);
+    if (!(await this.clients.setIdTokenSigningAlg(id, valid, this.clock()))) {
+      throw new NotFoundError(`No client ${id}`);
+    }
   }
 
   /** Replaces a client's requestId prefixes (the dev seed: the demo client follows PORT). */

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { ID_TOKEN_SIGNING_ALGS } from './client.js';
+
+/** `--id-token-signing-alg`: ES256 (every site's default) or RS256 (OpenID Connect Discovery §3). */
+export const idTokenSigningAlgSchema = z.enum(ID_TOKEN_SIGNING_ALGS, {
+  message: `must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`,
+});
 
 /**
  * A requestId prefix: an absolute http(s) URL whose origin is followed by `/` (so that
@@ -63,5 +69,6 @@ export const newClientFieldsSchema = z.object({
   secret: z.string().min(12, 'must have at least 12 characters').max(1024),
   requestIdPrefixes: requestIdPrefixesSchema,
   ...redirectUrisFieldsSchema.shape,
+  idTokenSigningAlg: idTokenSigningAlgSchema.default('ES256'),
 });
 export type NewClientFields = z.input<typeof newClientFieldsSchema>;

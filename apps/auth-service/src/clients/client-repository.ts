@@ -1,4 +1,4 @@
-import type { Client, ClientUris, NewClient } from './client.js';
+import type { Client, ClientUris, IdTokenSigningAlg, NewClient } from './client.js';
 
 /** The relying-party port (adapter: SqlClientRepository). */
 export interface ClientRepository {
@@ -10,6 +10,8 @@ export interface ClientRepository {
   setEnabled(id: string, enabled: boolean, now: number): Promise<boolean>;
   /** Replaces the OpenID Connect URIs; false when there is no such client. */
   setRedirectUris(id: string, uris: ClientUris, now: number): Promise<boolean>;
+  /** Sets how the site's id_tokens are signed; false when there is no such client. */
+  setIdTokenSigningAlg(id: string, alg: IdTokenSigningAlg, now: number): Promise<boolean>;
   /** Replaces the requestId prefixes; false when there is no such client. */
   setRequestIdPrefixes(id: string, prefixes: string[], now: number): Promise<boolean>;
 }

@@ -1,3 +1,7 @@
+/** How a site's id_tokens are signed (`id_token_signed_response_alg`); ES256 unless registered otherwise. */
+export const ID_TOKEN_SIGNING_ALGS = ['ES256', 'RS256'] as const;
+export type IdTokenSigningAlg = (typeof ID_TOKEN_SIGNING_ALGS)[number];
+
 /** A relying party (web site using QR login), durable store: auth_clients. */
 export interface Client {
   id: string;
@@ -15,6 +19,8 @@ export interface Client {
    * Connect Back-Channel Logout 1.0); null: none.
    */
   backchannelLogoutUri: string | null;
+  /** The id_token signing algorithm (OpenID Connect Dynamic Client Registration §2 names). */
+  idTokenSigningAlg: IdTokenSigningAlg;
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
@@ -26,7 +32,11 @@ export type ClientUris = Pick<
   'redirectUris' | 'postLogoutRedirectUris' | 'backchannelLogoutUri'
 >;
 
-export type NewClient = Omit<Client, 'enabled' | 'createdAt' | 'updatedAt' | keyof ClientUris> &
-  Partial<ClientUris>;
+export type NewClient = Omit<
+  Client,
+  'enabled' | 'createdAt' | 'updatedAt' | 'idTokenSigningAlg' | keyof ClientUris
+> &
+  Partial<ClientUris> &
+  Partial<Pick<Client, 'idTokenSigningAlg'>>;
 
 export type ClientSummary = Omit<Client, 'secretHash'>;

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of auth-service (all prefixed `auth_`; migrations in ./migrations.ts). */
 export interface AuthUsersTable {
   id: string;
@@ -33,6 +35,8 @@ export interface AuthClientsTable {
   post_logout_redirect_uris: string;
   /** Back-Channel Logout URI (migration 0005); null: none. */
   backchannel_logout_uri: string | null;
+  /** `ES256` or `RS256` (migration 0008); ES256 for every earlier client. */
+  id_token_signing_alg: Generated<string>;
   enabled: number;
   created_at: number;
   updated_at: number;

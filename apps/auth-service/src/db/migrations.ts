@@ -192,6 +192,19 @@ const migrations: Record<string, Migration> = {
       await authOneTimeMarks.down!(db);
     },
   },
+  '0008_id_token_signing_alg': {
+    // RS256 id_tokens for the sites registered with it (OpenID Connect Discovery 1.0 §3, docs/api.md
+    // §9); ES256 for every existing client.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('auth_clients')
+        .addColumn('id_token_signing_alg', 'varchar(16)', (c) => c.notNull().defaultTo('ES256'))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('auth_clients').dropColumn('id_token_signing_alg').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {

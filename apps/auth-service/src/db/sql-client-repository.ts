@@ -1,12 +1,24 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '@itp/stores';
 import type { AuthClientsTable, AuthDatabase } from './database.js';
-import type { Client, ClientUris, NewClient } from '../clients/client.js';
+import {
+  ID_TOKEN_SIGNING_ALGS,
+  type Client,
+  type ClientUris,
+  type IdTokenSigningAlg,
+  type NewClient,
+} from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
 
 function parseStrings(json: string): string[] {
   const value: unknown = JSON.parse(json);
   return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
+}
+
+function idTokenAlg(value: string): IdTokenSigningAlg {
+  return (ID_TOKEN_SIGNING_ALGS as readonly string[]).includes(value)
+    ? (value as IdTokenSigningAlg)
+    : 'ES256';
 }
 
 function toClient(row: Selectable<AuthClientsTable>): Client {
@@ -18,6 +30,7 @@ function toClient(row: Selectable<AuthClientsTable>): Client {
     redirectUris: parseStrings(row.redirect_uris),
     postLogoutRedirectUris: parseStrings(row.post_logout_redirect_uris),
     backchannelLogoutUri: row.backchannel_logout_uri ?? null,
+    idTokenSigningAlg: idTokenAlg(row.id_token_signing_alg),
     enabled: Number(row.enabled) === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -48,6 +61,7 @@ export class SqlClientRepository implements ClientRepository {
         redirect_uris: JSON.stringify(client.redirectUris ?? []),
         post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris ?? []),
         backchannel_logout_uri: client.backchannelLogoutUri ?? null,
+        id_token_signing_alg: client.idTokenSigningAlg ?? 'ES256',
         enabled: 1,
         created_at: now,
         updated_at: now,
@@ -79,6 +93,15 @@ export class SqlClientRepository implements ClientRepository {
     const result = await this.database.db
       .updateTable('auth_clients')
       .set({ request_id_prefixes: JSON.stringify(prefixes), updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setIdTokenSigningAlg(id: string, alg: IdTokenSigningAlg, now: number): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('auth_clients')
+      .set({ id_token_signing_alg: alg, updated_at: now })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

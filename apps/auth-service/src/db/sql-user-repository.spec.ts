@@ -99,6 +99,7 @@ describe.each(dialects)('auth repositories on %s', (_name, open) => {
       redirectUris: [],
       postLogoutRedirectUris: [],
       backchannelLogoutUri: null,
+      idTokenSigningAlg: 'ES256',
       enabled: true,
       createdAt: 10,
       updatedAt: 10,

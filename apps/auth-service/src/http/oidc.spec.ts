@@ -31,6 +31,9 @@ import {
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
 
+const decodeJwtHeaderAlg = (jwt: string): unknown =>
+  (JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as { alg?: unknown }).alg;
+
 const SITE = {
   id: 'shop',
   secret: 'shop-secret-123456',
@@ -165,15 +168,47 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     expect(metadata.token_endpoint_auth_methods_supported).toEqual(
       expect.arrayContaining(['client_secret_basic', 'client_secret_post']),
     );
-    expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256']);
+    // OpenID Connect Discovery 1.0 §3: RS256 MUST be supported (the RSA key of JWT_SIGNING_KEYS).
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256', 'RS256']);
     const providerKeys = (await (await fetch(metadata.jwks_uri!)).json()) as {
-      keys: Array<{ kid: string }>;
+      keys: Array<{ kid: string; kty: string; alg: string }>;
     };
     const serviceKeys = (await (await fetch(`${a.url}/v2/auth/.well-known/jwks.json`)).json()) as {
       keys: Array<{ kid: string }>;
     };
-    expect(providerKeys.keys.map((k) => k.kid)).toEqual(serviceKeys.keys.map((k) => k.kid));
-    expect(JSON.stringify(providerKeys)).not.toContain('"d"');
+    // The provider publishes the service's EC keys and the RSA key; platform JWTs stay ES256.
+    expect(providerKeys.keys.filter((k) => k.kty === 'EC').map((k) => k.kid)).toEqual(
+      serviceKeys.keys.map((k) => k.kid),
+    );
+    expect(providerKeys.keys.filter((k) => k.kty === 'RSA').map((k) => k.alg)).toEqual(['RS256']);
+    expect(JSON.stringify(serviceKeys)).not.toContain('"RSA"');
+    for (const member of ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"']) {
+      expect(JSON.stringify(providerKeys)).not.toContain(member);
+    }
+  });
+
+  it('signs id_tokens RS256 for a site registered with it (openid-client checks them against the JWKS); ES256 for the others', async () => {
+    const rsSite = { id: 'rs-shop', secret: 'rs-shop-secret-123456' };
+    await a.domain.clientAdmin.add({
+      ...rsSite,
+      requestIdPrefixes: ['https://shop.example/'],
+      redirectUris: [SITE.redirectUri],
+      idTokenSigningAlg: 'RS256',
+    });
+    const rsProvider = await oidc.discovery(
+      new URL(issuer),
+      rsSite.id,
+      { id_token_signed_response_alg: 'RS256' },
+      oidc.ClientSecretBasic(rsSite.secret),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    const { request, after } = await passwordLogin('alice', 'alice-password', {}, rsProvider);
+    const tokens = await redeem(after as string, request, rsProvider);
+    expect(decodeJwtHeaderAlg(tokens.id_token!)).toBe('RS256');
+    expect(tokens.claims()).toMatchObject({ sub: 'alice', aud: rsSite.id, iss: issuer });
+    const es = await passwordLogin('alice', 'alice-password');
+    const esTokens = await redeem(es.after as string, es.request);
+    expect(decodeJwtHeaderAlg(esTokens.id_token!)).toBe('ES256');
   });
 
   it('publishes RFC 8414 metadata at the path-inserted location: the discovery document, found by openid-client as an OAuth 2.0 client', async () => {

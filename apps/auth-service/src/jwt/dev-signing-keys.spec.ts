@@ -8,7 +8,7 @@ import {
   loadOrCreateDevSigningKeys,
   resolveSigningKeysJson,
 } from './dev-signing-keys.js';
-import { parseSigningKeys } from './signing-keys.js';
+import { parseSigningKeySet, parseSigningKeys } from './signing-keys.js';
 
 describe('development signing keys', () => {
   let dataDir: string;
@@ -49,5 +49,40 @@ describe('development signing keys', () => {
     await expect(
       resolveSigningKeysJson({ APP_ENV: 'development', DATA_DIR: dataDir }),
     ).resolves.toContain('"kty"');
+  });
+
+  it('hold an RSA key for RS256 beside the EC key, the same after a restart', async () => {
+    const source = { APP_ENV: 'development', DATA_DIR: dataDir };
+    const first = await parseSigningKeySet(await resolveSigningKeysJson(source));
+    expect(first.keys).toHaveLength(1);
+    expect(first.rsaKeys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256' })]);
+    const again = await parseSigningKeySet(await resolveSigningKeysJson(source));
+    expect(again.rsaKeys.map((k) => k.kid)).toEqual(first.rsaKeys.map((k) => k.kid));
+    expect(again.keys.map((k) => k.kid)).toEqual(first.keys.map((k) => k.kid));
+    expect(statSync(join(dataDir, 'secrets', 'jwt-signing-keys-rs256.json')).mode & 0o777).toBe(
+      0o600,
+    );
+  });
+
+  it('give a data folder from before RS256 an RSA key, keeping its EC key', async () => {
+    const older = await loadOrCreateDevSigningKeys(devSigningKeysFile(dataDir));
+    const [ecKey] = await parseSigningKeys(older);
+    const set = await parseSigningKeySet(
+      await resolveSigningKeysJson({ APP_ENV: 'development', DATA_DIR: dataDir }),
+    );
+    expect(set.keys.map((k) => k.kid)).toEqual([ecKey!.kid]);
+    expect(set.rsaKeys).toHaveLength(1);
+  });
+
+  it('add nothing to a JWT_SIGNING_KEYS without an RSA key', async () => {
+    const json = await loadOrCreateDevSigningKeys(devSigningKeysFile(dataDir));
+    const set = await parseSigningKeySet(
+      await resolveSigningKeysJson({
+        APP_ENV: 'development',
+        DATA_DIR: dataDir,
+        JWT_SIGNING_KEYS: json,
+      }),
+    );
+    expect(set.rsaKeys).toEqual([]);
   });
 });

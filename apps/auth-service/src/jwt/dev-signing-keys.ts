@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadOrCreateDevSecret, resolveDeploymentSecret } from '@itp/crypto';
 import { ConfigError } from '@itp/service-kit';
-import { generateSigningJwk } from './signing-keys.js';
+import { generateRsaSigningJwk, generateSigningJwk } from './signing-keys.js';
 
 export interface SigningKeysSource {
   APP_ENV: string;
@@ -11,6 +11,12 @@ export interface SigningKeysSource {
 
 /** The development signing keys' file name under `<DATA_DIR>/secrets/`. */
 const DEV_SIGNING_KEYS_FILE = 'jwt-signing-keys.json';
+
+/**
+ * The development RSA key (RS256 id_tokens) under `<DATA_DIR>/secrets/`: its own file, so that a
+ * data folder made before RS256 existed gets one beside its EC key without rewriting that file.
+ */
+const DEV_RSA_SIGNING_KEY_FILE = 'jwt-signing-keys-rs256.json';
 
 /** `<DATA_DIR>/secrets/jwt-signing-keys.json`: the development signing keys. */
 export function devSigningKeysFile(dataDir: string): string {
@@ -48,8 +54,32 @@ export async function resolveSigningKeysJson(config: SigningKeysSource): Promise
   );
   if (json === undefined) {
     throw new ConfigError([
-      `JWT_SIGNING_KEYS: required when APP_ENV=${config.APP_ENV} (JSON array of private EC P-256 JWKs; see apps/auth-service/README.md)`,
+      `JWT_SIGNING_KEYS: required when APP_ENV=${config.APP_ENV} (JSON array of private EC P-256 JWKs, and an RSA one for RS256; see apps/auth-service/README.md)`,
     ]);
   }
-  return json;
+  if (config.JWT_SIGNING_KEYS || hasRsaKey(json)) return json;
+  // Development without the secret: the RSA key from its own file (created on first start).
+  const rsaCandidate =
+    config.APP_ENV === 'development' ? JSON.stringify([await generateRsaSigningJwk()]) : '';
+  const rsa = resolveDeploymentSecret(
+    config,
+    undefined,
+    DEV_RSA_SIGNING_KEY_FILE,
+    () => rsaCandidate,
+  );
+  return rsa === undefined ? json : JSON.stringify([...keyList(json), ...keyList(rsa)]);
+}
+
+function keyList(json: string): unknown[] {
+  const parsed: unknown = JSON.parse(json);
+  const list: unknown = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
+  return Array.isArray(list) ? list : [];
+}
+
+function hasRsaKey(json: string): boolean {
+  try {
+    return keyList(json).some((jwk) => (jwk as { kty?: unknown } | null)?.kty === 'RSA');
+  } catch {
+    return false; // parseSigningKeys says what is wrong with it
+  }
 }

@@ -1,6 +1,13 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { calculateJwkThumbprint } from 'jose';
-import { SigningKeysError, generateSigningJwk, parseSigningKeys } from './signing-keys.js';
+import {
+  SigningKeysError,
+  generateRsaSigningJwk,
+  generateSigningJwk,
+  parseSigningKeySet,
+  parseSigningKeys,
+} from './signing-keys.js';
 
 describe('parseSigningKeys', () => {
   it('reads an array of private JWKs, first = current, publishing public parts only', async () => {
@@ -46,6 +53,44 @@ describe('parseSigningKeys', () => {
       expect(err).toBeInstanceOf(SigningKeysError);
       expect((err as Error).message).toMatch(message);
       expect((err as Error).message).not.toContain(good.d!);
+    }
+  });
+
+  it('keeps RSA keys apart for RS256: never a platform signing key, kid from the thumbprint', async () => {
+    const ec = await generateSigningJwk();
+    const { kid: _kid, alg: _alg, use: _use, ...rsa } = await generateRsaSigningJwk();
+    const set = await parseSigningKeySet(JSON.stringify([rsa, ec]));
+    expect(set.keys.map((k) => k.kid)).toEqual([ec.kid]);
+    expect(set.rsaKeys).toEqual([
+      {
+        ...rsa,
+        kid: await calculateJwkThumbprint({ kty: 'RSA', n: rsa.n!, e: rsa.e! }),
+        alg: 'RS256',
+        use: 'sig',
+      },
+    ]);
+    expect(await parseSigningKeys(JSON.stringify([rsa, ec]))).toHaveLength(1);
+  });
+
+  it('refuses RSA keys under 2048 bits, incomplete ones, and a set without an EC key', async () => {
+    const ec = await generateSigningJwk();
+    const rsa = await generateRsaSigningJwk();
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      format: 'jwk',
+    });
+    const { qi: _qi, ...incomplete } = rsa;
+    const bad: Array<[unknown[], RegExp]> = [
+      [[ec, small], /key #1 .*RSA key of 1024 bits: RS256 needs at least 2048/],
+      [[ec, incomplete], /key #1 is not a private EC P-256 JWK .* nor a private RSA JWK/],
+      [[ec, { ...rsa, alg: 'PS256' }], /key #1/],
+      [[rsa], /needs at least one private EC P-256 JWK/],
+      [[ec, rsa, rsa], /duplicate kid/],
+    ];
+    for (const [keys, message] of bad) {
+      const err = await parseSigningKeySet(JSON.stringify(keys)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SigningKeysError);
+      expect((err as Error).message).toMatch(message);
+      expect((err as Error).message).not.toContain(rsa.d!);
     }
   });
 });

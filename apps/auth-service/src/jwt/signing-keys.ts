@@ -44,13 +44,61 @@ function isPrivateEcJwk(value: unknown): value is JWK & { x: string; y: string; 
   );
 }
 
+/** The RSA members of a private JWK (RFC 7518 §6.3.2): all present for signing. */
+const RSA_PRIVATE_MEMBERS = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'] as const;
+
+/** RS256 keys shorter than this are refused (RFC 7518 §3.3: 2048 bits or larger). */
+export const MIN_RSA_MODULUS_BITS = 2048;
+
+function isPrivateRsaJwk(
+  value: unknown,
+): value is JWK & Record<(typeof RSA_PRIVATE_MEMBERS)[number], string> {
+  const jwk = value as Record<string, unknown> | null;
+  return (
+    typeof jwk === 'object' &&
+    jwk !== null &&
+    jwk.kty === 'RSA' &&
+    RSA_PRIVATE_MEMBERS.every((m) => typeof jwk[m] === 'string' && B64URL.test(jwk[m] as string)) &&
+    (jwk.alg === undefined || jwk.alg === 'RS256') &&
+    (jwk.kid === undefined || (typeof jwk.kid === 'string' && KID.test(jwk.kid)))
+  );
+}
+
+/** The modulus length in bits of a base64url `n` (leading zero bits not counted). */
+function modulusBits(n: string): number {
+  const bytes = Buffer.from(n, 'base64url');
+  const first = bytes.findIndex((b) => b !== 0);
+  if (first < 0) return 0;
+  return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]!));
+}
+
+/**
+ * The signing keys secret read in full: the EC P-256 keys (ES256: platform JWTs and the OpenID
+ * Connect provider's default id_tokens) and the RSA keys (RS256: id_tokens for the relying
+ * parties registered with `--id-token-signing-alg RS256`; OpenID Connect Discovery §3 requires
+ * RS256 support). Each kind rotates the same way: the first key of the kind signs, every key is
+ * published.
+ */
+export interface SigningKeySet {
+  keys: SigningKey[];
+  /** Private RSA JWKs (kid, alg RS256, use sig) for the OpenID Connect provider; may be empty. */
+  rsaKeys: JWK[];
+}
+
 /**
  * Reads the signing keys secret: a JSON array of private EC P-256 JWKs (`{ "keys": [...] }` is
  * accepted too). The first key signs; every key is published in the JWKS, so a key that was
  * current before a rotation keeps verifying until its tokens expired. A key without `kid` gets
- * its RFC 7638 thumbprint. Error messages never include key material.
+ * its RFC 7638 thumbprint. Error messages never include key material. Private RSA JWKs (RS256,
+ * at least 2048 bits) may stand in the same array: they are kept apart (`parseSigningKeySet`)
+ * for the OpenID Connect provider and never sign platform JWTs.
  */
 export async function parseSigningKeys(json: string): Promise<SigningKey[]> {
+  return (await parseSigningKeySet(json)).keys;
+}
+
+/** Reads the signing keys secret into its EC and RSA keys (see parseSigningKeys). */
+export async function parseSigningKeySet(json: string): Promise<SigningKeySet> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -62,10 +110,19 @@ export async function parseSigningKeys(json: string): Promise<SigningKey[]> {
     throw new SigningKeysError('must be a non-empty JSON array of private EC P-256 JWKs');
   }
   const keys: SigningKey[] = [];
+  const rsaKeys: JWK[] = [];
+  const kids = new Set<string>();
   for (const [index, jwk] of list.entries()) {
+    if (isPrivateRsaJwk(jwk)) {
+      const rsa = await readRsaKey(jwk, index);
+      if (kids.has(rsa.kid!)) throw new SigningKeysError(`duplicate kid ${rsa.kid}`);
+      kids.add(rsa.kid!);
+      rsaKeys.push(rsa);
+      continue;
+    }
     if (!isPrivateEcJwk(jwk)) {
       throw new SigningKeysError(
-        `key #${index} is not a private EC P-256 JWK (kty EC, crv P-256, x, y, d; alg ES256 if set)`,
+        `key #${index} is not a private EC P-256 JWK (kty EC, crv P-256, x, y, d; alg ES256 if set) nor a private RSA JWK (kty RSA, n, e, d, p, q, dp, dq, qi; alg RS256 if set)`,
       );
     }
     const { kty, crv, x, y, d } = jwk;
@@ -76,7 +133,8 @@ export async function parseSigningKeys(json: string): Promise<SigningKey[]> {
     } catch {
       throw new SigningKeysError(`key #${index} (kid ${kid}) could not be imported`);
     }
-    if (keys.some((k) => k.kid === kid)) throw new SigningKeysError(`duplicate kid ${kid}`);
+    if (kids.has(kid)) throw new SigningKeysError(`duplicate kid ${kid}`);
+    kids.add(kid);
     keys.push({
       kid,
       privateKey,
@@ -84,7 +142,32 @@ export async function parseSigningKeys(json: string): Promise<SigningKey[]> {
       privateJwk: { kty: 'EC', crv: 'P-256', x, y, d, kid, alg: 'ES256', use: 'sig' },
     });
   }
-  return keys;
+  if (keys.length === 0) {
+    throw new SigningKeysError(
+      'needs at least one private EC P-256 JWK (ES256 signs platform JWTs)',
+    );
+  }
+  return { keys, rsaKeys };
+}
+
+async function readRsaKey(
+  jwk: JWK & Record<(typeof RSA_PRIVATE_MEMBERS)[number], string>,
+  index: number,
+): Promise<JWK> {
+  const kid = jwk.kid ?? (await calculateJwkThumbprint({ kty: 'RSA', n: jwk.n, e: jwk.e }));
+  const bits = modulusBits(jwk.n);
+  if (bits < MIN_RSA_MODULUS_BITS) {
+    throw new SigningKeysError(
+      `key #${index} (kid ${kid}) is an RSA key of ${bits} bits: RS256 needs at least ${MIN_RSA_MODULUS_BITS}`,
+    );
+  }
+  const members = Object.fromEntries(RSA_PRIVATE_MEMBERS.map((m) => [m, jwk[m]]));
+  try {
+    await importJWK({ kty: 'RSA', ...members }, 'RS256');
+  } catch {
+    throw new SigningKeysError(`key #${index} (kid ${kid}) could not be imported`);
+  }
+  return { kty: 'RSA', ...members, kid, alg: 'RS256', use: 'sig' };
 }
 
 /** A new private signing JWK (kid = RFC 7638 thumbprint), e.g. for the dev secret or rotation. */
@@ -102,4 +185,16 @@ export async function generateSigningJwk(): Promise<JWK> {
     alg: 'ES256',
     use: 'sig',
   };
+}
+
+/** A new private RSA signing JWK (2048 bits, kid = RFC 7638 thumbprint) for RS256 id_tokens. */
+export async function generateRsaSigningJwk(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('RS256', {
+    extractable: true,
+    modulusLength: MIN_RSA_MODULUS_BITS,
+  });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint({ kty: 'RSA', n: jwk.n, e: jwk.e });
+  const members = Object.fromEntries(RSA_PRIVATE_MEMBERS.map((m) => [m, jwk[m]]));
+  return { kty: 'RSA', ...members, kid, alg: 'RS256', use: 'sig' };
 }

@@ -18,6 +18,7 @@ const client = (id: string, prefixes = ['https://site.example/']): Client => ({
   redirectUris: [],
   postLogoutRedirectUris: [],
   backchannelLogoutUri: null,
+  idTokenSigningAlg: 'ES256',
   enabled: true,
   createdAt: 0,
   updatedAt: 0,

@@ -63,6 +63,11 @@ export interface OidcProviderDeps {
   issuer: string;
   /** The service's signing keys (private JWKs; the first signs), as for its own tokens. */
   signingKeys: JWK[];
+  /**
+   * The RSA keys of JWT_SIGNING_KEYS (private JWKs, RS256; the first signs): id_tokens for the
+   * sites registered with RS256. Empty: RS256 is not offered (a warning at start).
+   */
+  rsaSigningKeys?: JWK[];
   adapter: AdapterFactory;
   findClient: (id: string) => Promise<Client | undefined>;
   findUser: (id: string) => Promise<User | undefined>;
@@ -108,7 +113,7 @@ export function clientMetadata(client: Client | undefined): AdapterPayload | und
     grant_types: GRANT_TYPES,
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
-    id_token_signed_response_alg: 'ES256',
+    id_token_signed_response_alg: client.idTokenSigningAlg,
   };
 }
 
@@ -214,15 +219,19 @@ function clientAddress(ctx: KoaContextWithOIDC | undefined): string {
 
 /**
  * The OpenID Connect provider (oidc-provider, a certified implementation): Authorization Code with
- * PKCE S256 required, client_secret_basic / client_secret_post, exact redirect URIs, ES256
+ * PKCE S256 required, client_secret_basic / client_secret_post, exact redirect URIs, ES256 (or RS256)
  * id_tokens from the service's signing keys, userinfo, end-session. Registered clients are
  * first-party: consent is implicit (a grant for the requested scopes is made on the spot).
  */
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
   const { lifetimes } = deps;
+  const rsaKeys = deps.rsaSigningKeys ?? [];
+  // OpenID Connect Discovery 1.0 §3: RS256 MUST be supported for id_tokens (when an RSA key is
+  // configured); ES256 stays every site's default.
+  const idTokenAlgs: Array<'ES256' | 'RS256'> = rsaKeys.length > 0 ? ['ES256', 'RS256'] : ['ES256'];
   const configuration: Configuration = {
     adapter: deps.adapter,
-    jwks: { keys: deps.signingKeys as never },
+    jwks: { keys: [...deps.signingKeys, ...rsaKeys] as never },
     cookies: {
       keys: cookieKeysFrom(deps.signingKeys),
       long: { signed: true, sameSite: 'lax' },
@@ -236,8 +245,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     responseTypes: ['code'],
     pkce: { required: () => true },
     enabledJWA: {
-      idTokenSigningAlgValues: ['ES256'],
-      userinfoSigningAlgValues: ['ES256'],
+      idTokenSigningAlgValues: idTokenAlgs,
+      userinfoSigningAlgValues: idTokenAlgs,
       requestObjectSigningAlgValues: ['ES256'],
     },
     clientDefaults: {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { JWK } from 'jose';
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
 import { buildAuthService, type AuthDomain, type AuthServiceTestOptions } from '../app.js';
 import { authServiceConfigSchema, type AuthConfig } from '../config.js';
-import { generateSigningJwk } from '../jwt/signing-keys.js';
+import { generateRsaSigningJwk, generateSigningJwk } from '../jwt/signing-keys.js';
 
 export interface RunningAuthService {
   url: string;
@@ -24,9 +25,16 @@ export function newInternalApiToken(): string {
 /** A local URL where nothing listens (for tests that never reach did-service). */
 export const UNUSED_URL = 'http://127.0.0.1:9';
 
-/** A fresh signing-keys secret (JSON array with one private JWK). */
+/** One RSA key per test process: 2048-bit generation is slow, and its freshness is not tested. */
+let rsaKey: Promise<JWK> | undefined;
+
+/**
+ * A fresh signing-keys secret as production has it: a new private EC JWK (ES256) and an RSA one
+ * (RS256 id_tokens; shared within the test process).
+ */
 export async function newSigningKeysSecret(): Promise<string> {
-  return JSON.stringify([await generateSigningJwk()]);
+  rsaKey ??= generateRsaSigningJwk();
+  return JSON.stringify([await generateSigningJwk(), await rsaKey]);
 }
 
 /**
