@@ -2,8 +2,8 @@
  * The esbuild bundles the app processes of a stack start from (AppProcess with `run: { bundle }`):
  * used by `npm start` (tools/dev/dev-stack.ts) and startStack (stack.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { isAlive } from './processes.js';
 
@@ -54,6 +54,7 @@ export async function bundleServices(
     })),
     'the services',
   );
+  for (const name of names) copyBrowserScripts(repoRoot, name, join(dir, name));
   return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -76,10 +77,32 @@ export async function bundleEntry(repoRoot: string, file: string): Promise<Entry
   const dir = mkdtempSync(join(root, `entry-${process.pid}-`));
   const name = basename(file).replace(/\.[cm]?ts$/, '');
   await bundleInto(dir, [{ in: file, out: name }], file);
+  const app = /^apps\/([^/]+)\/src\//.exec(relative(repoRoot, file))?.[1];
+  if (app) copyBrowserScripts(repoRoot, app, dir);
   return {
     file: join(dir, `${name}.mjs`),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The pages' scripts of an app (`apps/<app>/src/…/browser/<name>.js`, served as they are) into
+ * `<bundle's folder>/browser/`: the modules serving them read `./browser/<name>.js` beside
+ * themselves (`import.meta.url`), which from a bundle is there (as in the images:
+ * tools/build/assemble-app.ts).
+ */
+function copyBrowserScripts(repoRoot: string, app: string, bundleDir: string): void {
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (basename(dir) === 'browser' && entry.name.endsWith('.js')) {
+        mkdirSync(join(bundleDir, 'browser'), { recursive: true });
+        cpSync(path, join(bundleDir, 'browser', entry.name));
+      }
+    }
+  };
+  visit(join(repoRoot, 'apps', app, 'src'));
 }
 
 /** bundlesRoot, created, without the folders of runs whose process is gone. */
