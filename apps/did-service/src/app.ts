@@ -1,16 +1,3 @@
-import type { DataSource } from 'typeorm';
-import { setGlobalConfig } from '@openid4vc/utils';
-import { createJwtVerifier } from '@itp/auth-jwt';
-import {
-  chainCircuitLog,
-  chainClientOptions,
-  chainReadinessCheck,
-  createChainClient,
-  type ChainClient,
-} from '@itp/chain';
-import { createEthersProvider } from '@itp/chain/ethers';
-import { DEV_CHAIN } from '@itp/dev-chain/constants';
-import { ServiceUnavailableError } from '@itp/errors';
 import {
   serviceReadinessCheck,
   ConfigError,
@@ -19,40 +6,29 @@ import {
   type Logger,
   type ResourceScope,
 } from '@itp/service-kit';
-import {
-  kvReadinessCheck,
-  openAppStores,
-  resolveDatabaseUrl,
-  sqlReadinessCheck,
-  RateLimiter,
-} from '@itp/stores';
-import { createDidAgent, type DidAgent } from './agent/create-did-agent.js';
-import { createSigningPool } from './agent/signing-pool.js';
-import { KmsSecretBox } from './agent/kms-keyring.js';
-import { assertKmsKeysReadable } from './agent/kms-rotation.js';
-import { createResolutionCache } from './agent/resolution-cache.js';
-import { openVeramoDataSource } from './agent/veramo-data-source.js';
+import { chainReadinessCheck } from '@itp/chain';
+import { kvReadinessCheck, openAppStores, sqlReadinessCheck } from '@itp/stores';
+import type { DidAgent } from './agent/create-did-agent.js';
+import { registryAddress, wireAgent } from './agent/wire-agent.js';
 import { didMigrations, type DidTables } from './db/did-tables.js';
 import { HolderBindings } from './db/holder-bindings.js';
-import { IssuedCredentialStore } from './db/issued-credentials.js';
-import { StatusListStore } from './db/status-lists.js';
+import type { StatusListStore } from './db/status-lists.js';
 import { didServiceConfigSchema, type DidConfig } from './config.js';
-import type { CredentialContext } from './credentials/credential-context.js';
-import { ensureServiceDids, type ServiceDids } from './dids/service-dids.js';
+import { wireCredentials } from './credentials/wire-credentials.js';
+import type { ServiceDids } from './dids/service-dids.js';
+import { wireDids } from './dids/wire-dids.js';
 import { didRouter } from './http/did-router.js';
-import { oid4vciRouter } from './http/oid4vci-router.js';
-import { Oid4vciIssuance } from './oid4vci/oid4vci-issuance.js';
-import { Oid4vciStore } from './oid4vci/oid4vci-store.js';
 import { internalRouter } from './http/internal-router.js';
+import { wireLogin } from './login/wire-login.js';
+import type { Oid4vciIssuance } from './oid4vci/oid4vci-issuance.js';
+import type { Oid4vciStore } from './oid4vci/oid4vci-store.js';
+import { wireOid4vci } from './oid4vci/wire-oid4vci.js';
+import { wireOid4vp } from './oid4vp/wire-oid4vp.js';
 import { resolveSecrets } from './secrets.js';
-import { CredentialStatusChecker } from './status/credential-status.js';
-import { agentSignerCheck } from './status/revoke-credential.js';
-import { StatusIndexAllocator } from './status/status-index-allocator.js';
-import { StatusListPublisher } from './status/status-list-publisher.js';
-import { ANY_BASE_STATUS_LIST_URLS, StatusListUrls } from './status/status-list-urls.js';
-import { ActiveUsers } from './users/active-users.js';
-import { AuthServiceUserStatus } from './users/auth-service-user-status.js';
+import type { StatusListPublisher } from './status/status-list-publisher.js';
+import { statusRoutes, wireStatus } from './status/wire-status.js';
 import type { UserStatusPort } from './users/user-status-port.js';
+import { wireUsers } from './users/wire-users.js';
 import { TokenRpcWallet } from './wallet/token-rpc-wallet.js';
 import type { WalletPort } from './wallet/wallet-port.js';
 
@@ -82,10 +58,10 @@ export interface DidServiceParts {
 const APP_NAME = 'did-service';
 
 /**
- * Wires did-service: stores, chain, the Veramo agent (agent/create-did-agent.ts, the one place it
- * is wired), the issuer / verifier DIDs (created on first start), and the /v2/did and
- * /internal/v1 routers. Every resource is opened through `scope` (closed when a start fails and
- * when the service shuts down).
+ * Wires did-service: stores, then each feature through its own `wire<Feature>` beside its code
+ * (agent/, dids/, status/, credentials/, users/, oid4vci/, login/, oid4vp/), then the routers:
+ * OpenID4VCI's, the /v2/did router and the /internal/v1 router. Every resource is opened through
+ * `scope` (closed when a start fails and when the service shuts down).
  */
 async function wireDidService(
   config: DidConfig,
@@ -100,31 +76,7 @@ async function wireDidService(
     keyPrefix: 'did:',
     migrations: didMigrations,
   });
-  const statusUrls = new StatusListUrls(publicUrl(config));
-  const chain: ChainClient = await scope.open(
-    'chain',
-    () => createChainClient(chainClientOptions(config, chainCircuitLog(logger))),
-    (client) => client.close(),
-  );
-  const chainId = config.CHAIN_ID ?? (await chain.chainId());
-  assertDidNetworkMatchesChain(config.DID_NETWORK, chainId);
-  const provider = await scope.open(
-    'ethers-provider',
-    () =>
-      createEthersProvider(config.ETH_RPC_URL, chainId, {
-        timeoutMs: config.ETH_RPC_TIMEOUT_MS,
-      }),
-    (p) => p.destroy(),
-  );
-  const dataSource: DataSource = await scope.open(
-    'veramo-store',
-    () => openVeramoDataSource(resolveDatabaseUrl(config, APP_NAME), { logger }),
-    (ds) => ds.destroy(),
-  );
-  // Every stored service key must open with DID_KMS_SECRET_KEY / DID_KMS_PREVIOUS_SECRET_KEYS.
-  const kmsSecretBox = new KmsSecretBox(secrets.kmsKeys);
-  await assertKmsKeysReadable(dataSource, kmsSecretBox, logger);
-
+  const base = publicUrl(config);
   const wallet =
     overrides.wallet ??
     new TokenRpcWallet({
@@ -132,85 +84,36 @@ async function wireDidService(
       internalApiToken: secrets.tokenRpcToken,
       timeoutMs: config.WALLET_TIMEOUT_MS,
     });
-  const signer =
-    config.DID_SIGNING_THREADS > 0
-      ? await scope.open(
-          'signing-threads',
-          async () => createSigningPool(config.DID_SIGNING_THREADS),
-          (pool) => pool.close(),
-        )
-      : undefined;
-  const agent = createDidAgent({
-    signer,
-    dataSource,
-    kmsSecretBox,
+  const { agent, chain, dataSource } = await wireAgent(config, logger, scope, {
+    appName: APP_NAME,
     wallet,
-    chain: { provider, chainId, registry },
-    didNetwork: config.DID_NETWORK,
-    resolutionCache: createResolutionCache({
-      ttlMs: config.DID_RESOLUTION_CACHE_TTL_MS,
-      max: config.DID_RESOLUTION_CACHE_MAX,
-    }),
+    kmsKeys: secrets.kmsKeys,
+    registry,
   });
-  const serviceDids = await ensureServiceDids(agent, {
-    issuerAliases: config.DID_ISSUER_ALIASES,
-    verifierAliases: config.DID_VERIFIER_ALIASES,
-    didNetwork: config.DID_NETWORK,
-    logger,
-  });
-
   const bindings = new HolderBindings(database);
-  const statusLists = new StatusListStore(database);
-  const statusPublisher = new StatusListPublisher({ store: statusLists, agent, urls: statusUrls });
-  const context: CredentialContext = {
+  const dids = await wireDids(config, logger, { agent, wallet, bindings, kv });
+  const { serviceDids } = dids;
+  const status = wireStatus(database, agent, base);
+  const { context, credentials } = wireCredentials(config, {
     agent,
     serviceDids,
-    status: new CredentialStatusChecker(statusLists, statusUrls),
-    assertChainAvailable: async () => {
-      try {
-        await chain.ping();
-      } catch (err) {
-        throw new ServiceUnavailableError('The chain is unavailable: DIDs cannot be resolved', {
-          cause: err,
-        });
-      }
-    },
-  };
-  const users = {
-    verifier: createJwtVerifier({
-      jwksUrl: new URL('/v2/auth/.well-known/jwks.json', config.AUTH_SERVICE_URL).toString(),
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-    }),
-    activeUsers: new ActiveUsers(
-      overrides.userStatus ??
-        new AuthServiceUserStatus({
-          baseUrl: config.AUTH_SERVICE_INTERNAL_URL,
-          internalApiToken: secrets.authServiceToken,
-        }),
-      { cacheMs: config.USER_STATUS_CACHE_MS, logger },
-    ),
-    stepUpMaxAgeSeconds: config.STEP_UP_MAX_AGE_SECONDS,
-  };
-
-  const credentials = {
-    ...context,
+    chain,
+    status,
     bindings,
-    vcLifetimeSeconds: config.VC_LIFETIME_SECONDS,
-    allocator: new StatusIndexAllocator(statusLists, config.STATUS_LIST_LENGTH),
-    statusUrls,
-    issuedCredentials: new IssuedCredentialStore(database),
-  };
-  const oid4vciStore = new Oid4vciStore(kv, database);
-  const oid4vci = new Oid4vciIssuance({
-    publicUrl: publicUrl(config),
-    store: oid4vciStore,
+    database,
+  });
+  const users = wireUsers(config, logger, {
+    authServiceToken: secrets.authServiceToken,
+    userStatus: overrides.userStatus,
+  });
+  const oid4vci = wireOid4vci(config, logger, {
+    publicUrl: base,
+    kv,
+    database,
+    agent,
     credentials,
-    resolveDid: (did) => agent.resolveDid({ didUrl: did }),
-    // A fresh answer, not the cache: the offer must not outlive a reset by the cache's seconds.
-    accounts: { epochOf: (userId) => users.activeUsers.currentEpochOf(userId) },
-    logger,
-    ...(overrides.now ? { now: overrides.now } : {}),
+    users,
+    now: overrides.now,
   });
 
   const service = new HttpService({ name: APP_NAME, config, logger });
@@ -229,59 +132,24 @@ async function wireDidService(
 
   // The client address (per-address limits) as the gateway's hop reports it.
   service.app.set('trust proxy', config.TRUST_PROXY);
-  // The wallet-facing OpenID4VCI routes first: their own body parsers and OAuth error shape.
-  service.app.use(
-    oid4vciRouter({
-      issuance: oid4vci,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      logger,
-      ...(config.OID4VCI_NONCES_PER_IP_PER_MINUTE > 0
-        ? {
-            noncesPerAddress: {
-              limiter: new RateLimiter(kv),
-              limit: {
-                name: 'oid4vci-nonce',
-                what: 'OpenID4VCI nonces',
-                max: config.OID4VCI_NONCES_PER_IP_PER_MINUTE,
-                windowMs: 60_000,
-              },
-            },
-          }
-        : {}),
-    }),
-  );
+  // OpenID4VCI's routes first: the wallet-facing ones have their own body parsers and OAuth errors.
+  for (const router of oid4vci.routers) service.app.use(router);
   service.app.use(
     didRouter({
-      createDid: { agent, wallet, bindings, kv, didNetwork: config.DID_NETWORK, logger },
+      createDid: dids.createDid,
       credentials,
-      status: {
-        // Any public base: a VC issued under an earlier PUBLIC_URL is revocable too (the list's
-        // issuer must have signed it).
-        revoke: {
-          verifySigner: agentSignerCheck(context),
-          store: statusLists,
-          urls: ANY_BASE_STATUS_LIST_URLS,
-        },
-        publisher: statusPublisher,
-        maxAgeSeconds: config.STATUS_LIST_MAX_AGE_SECONDS,
-      },
+      status: statusRoutes(status, context, config.STATUS_LIST_MAX_AGE_SECONDS),
       users,
-      oid4vci,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
   );
-  // OpenID4VP response URIs over http: development and test only (loopback stacks). The
-  // library's setting is process-wide; production never turns it on.
-  const allowInsecureUrls = config.APP_ENV !== 'production';
-  if (allowInsecureUrls) setGlobalConfig({ allowInsecureUrls: true });
   // auth-service's calls: on the internal listener only (INTERNAL_PORT), never the public port.
   service.internal.use(
     internalRouter({
-      login: { ...context, bindings, maxAgeSeconds: config.VP_LOGIN_MAX_AGE_SECONDS },
-      oid4vp: { allowInsecureUrls },
-      // The user's open offers end with the account epoch: OpenID4VCI refuses an offer made
-      // before the user's tokensValidAfter (ActiveUsers.epochOf).
-      userCredentials: { store: statusLists, logger },
+      login: wireLogin(config, context, bindings),
+      oid4vp: wireOid4vp(config),
+      // A password reset revokes the user's credentials (users/revoke-credentials).
+      userCredentials: { store: status.lists, logger },
       internalApiToken: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
@@ -291,10 +159,10 @@ async function wireDidService(
     agent,
     serviceDids,
     bindings,
-    statusLists,
-    statusPublisher,
-    oid4vci,
-    oid4vciStore,
+    statusLists: status.lists,
+    statusPublisher: status.publisher,
+    oid4vci: oid4vci.issuance,
+    oid4vciStore: oid4vci.store,
   };
 }
 
@@ -324,15 +192,6 @@ export async function buildDidService(
   return parts;
 }
 
-/** The ERC-1056 registry: DID_REGISTRY_ADDRESS; in development the dev chain's default. */
-function registryAddress(config: DidConfig): string {
-  if (config.DID_REGISTRY_ADDRESS) return config.DID_REGISTRY_ADDRESS;
-  if (config.APP_ENV === 'development') return DEV_CHAIN.didRegistryAddress;
-  throw new ConfigError([
-    `DID_REGISTRY_ADDRESS: required when APP_ENV=${config.APP_ENV} (the ERC-1056 registry on the chain)`,
-  ]);
-}
-
 /**
  * The public base of the status list URLs in issued VCs: PUBLIC_URL; in development without it,
  * this service's own address (it serves the lists itself).
@@ -343,16 +202,4 @@ function publicUrl(config: DidConfig): string {
   throw new ConfigError([
     `PUBLIC_URL: required when APP_ENV=${config.APP_ENV} (where clients reach the API: issued VCs name their status list under it)`,
   ]);
-}
-
-/**
- * DID_NETWORK given as a hex chain id must be the chain's: a DID naming another chain would send
- * every other resolver to the wrong chain.
- */
-function assertDidNetworkMatchesChain(didNetwork: string | undefined, chainId: number): void {
-  if (didNetwork?.startsWith('0x') && BigInt(didNetwork) !== BigInt(chainId)) {
-    throw new ConfigError([
-      `DID_NETWORK: ${didNetwork} is not the chain id of ETH_RPC_URL (0x${chainId.toString(16)}); use that or a network name`,
-    ]);
-  }
 }

@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import {
-  credentialOfferRequestSchema,
   createDidRequestSchema,
   createVcRequestSchema,
   createVpRequestSchema,
@@ -18,7 +17,6 @@ import { StatusListNotFoundError } from '../errors.js';
 import { revokeCredential, type RevokeCredentialDeps } from '../status/revoke-credential.js';
 import type { StatusListPublisher } from '../status/status-list-publisher.js';
 import { isStatusListId } from '../status/status-list-urls.js';
-import type { Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
 import { jsonBody, parseBody } from '@itp/service-kit';
 import {
   optionalUser,
@@ -38,12 +36,13 @@ export interface DidRouterDeps {
     maxAgeSeconds: number;
   };
   users: UserAuthentication;
-  /** OpenID4VCI (§10): the offers of POST credential-offer. */
-  oid4vci: Oid4vciIssuance;
   bodyLimitBytes: number;
 }
 
-/** The public DID API, `/v2/did/*` (docs/api.md §2–§3, docs/api.md §3). */
+/**
+ * The public DID API, `/v2/did/*` (docs/api.md §2–§3), but for OpenID4VCI's routes (the oid4vci
+ * feature's wireOid4vci, mounted before it).
+ */
 export function didRouter(deps: DidRouterDeps): Router {
   const router = Router();
   const { credentials } = deps;
@@ -84,14 +83,6 @@ export function didRouter(deps: DidRouterDeps): Router {
     const request = parseBody(revokeVcRequestSchema, req.body);
     const jwt = request.jwt ?? request.vc?.proof.jwt ?? '';
     res.json(await revokeCredential(deps.status.revoke, jwt, userId));
-  });
-
-  router.post('/v2/did/credential-offer', async (req, res) => {
-    const user = await requireUser(req, deps.users);
-    requireFreshAuthentication(user, deps.users);
-    const request = parseBody(credentialOfferRequestSchema, req.body ?? {});
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await deps.oid4vci.createOffer(user.userId, request));
   });
 
   // The caller's issued credentials (docs/api.md §12): a read, no step-up.
