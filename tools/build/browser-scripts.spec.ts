@@ -12,12 +12,20 @@ describe('copyBrowserScripts (assemble-app)', () => {
   const out = mkdtempSync(join(tmpdir(), 'itp-browser-scripts-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it("copies the gateway's demo scripts and auth-service's login page script unchanged", () => {
+  it("copies the gateway's demo and docs scripts and auth-service's login page script unchanged", () => {
     const gateway = join(out, 'gateway');
-    expect(copyBrowserScripts('gateway', gateway)).toEqual(['browser/phone.js', 'browser/site.js']);
-    for (const name of ['phone.js', 'site.js']) {
+    const sources = {
+      'init.js': 'apps/gateway/src/docs/browser',
+      'phone.js': 'apps/gateway/src/demo/browser',
+      'rpc.js': 'apps/gateway/src/docs/browser',
+      'site.js': 'apps/gateway/src/demo/browser',
+    };
+    expect(copyBrowserScripts('gateway', gateway)).toEqual(
+      Object.keys(sources).map((name) => `browser/${name}`),
+    );
+    for (const [name, folder] of Object.entries(sources)) {
       expect(readFileSync(join(gateway, 'dist', 'browser', name), 'utf8')).toBe(
-        readFileSync(join(repoRoot, 'apps/gateway/src/demo/browser', name), 'utf8'),
+        readFileSync(join(repoRoot, folder, name), 'utf8'),
       );
     }
     const auth = join(out, 'auth-service');

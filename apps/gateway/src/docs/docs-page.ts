@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** The OpenRPC documents the docs page links (served at /openrpc/<file>). */
 export const OPENRPC_DOCUMENTS = [
   { title: 'Token API (OpenRPC, POST /token)', file: 'token.json', path: '/token' },
@@ -36,10 +38,5 @@ ${OPENRPC_DOCUMENTS.map(({ title, file }) => `<a href="/openrpc/${file}">${title
 </html>
 `;
 
-export const DOCS_INIT_SCRIPT = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  validatorUrl: null,
-});
-`;
+/** The page's initialiser: the file browser/init.js beside this module, read once at start. */
+export const DOCS_INIT_SCRIPT = readFileSync(new URL('./browser/init.js', import.meta.url), 'utf8');

@@ -69,7 +69,7 @@ export function docsRouter(config: DocsConfig): Router {
     res.type('html').send(DOCS_PAGE);
   });
   router.get('/docs/init.js', docsCsp, (_req, res) => {
-    res.type('application/javascript').send(DOCS_INIT_SCRIPT);
+    res.type('text/javascript').send(DOCS_INIT_SCRIPT);
   });
   const assets = swaggerUiDir();
   for (const file of SWAGGER_FILES) {
@@ -113,7 +113,7 @@ export function docsRouter(config: DocsConfig): Router {
 
   // The JSON-RPC APIs for people: a page per document, with "Try it" per example.
   router.get('/docs/rpc.js', docsCsp, (_req, res) => {
-    res.type('application/javascript').send(RPC_SCRIPT);
+    res.type('text/javascript').send(RPC_SCRIPT);
   });
   router.get('/docs/rpc.css', docsCsp, (_req, res) => {
     res.type('text/css').send(RPC_CSS);

@@ -4,6 +4,7 @@
  * "Try it" button per example (docs/rpc.js posts the example request to the endpoint and shows
  * the answer). No inline script: the CSP of /docs allows only the gateway's own files.
  */
+import { readFileSync } from 'node:fs';
 
 type Json = Record<string, unknown>;
 
@@ -108,31 +109,11 @@ ${sections.join('\n')}
 `;
 }
 
-/** The "Try it" buttons: POST the example to the endpoint of the page, show the answer. */
-export const RPC_SCRIPT = `document.addEventListener('click', async (event) => {
-  const button = event.target.closest('button.try');
-  if (!button) return;
-  const request = document.getElementById(button.dataset.request).textContent;
-  const answer = document.getElementById(button.dataset.answer);
-  answer.hidden = false;
-  answer.textContent = '…';
-  try {
-    const res = await fetch(document.body.dataset.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: request,
-    });
-    const text = await res.text();
-    try {
-      answer.textContent = JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      answer.textContent = 'HTTP ' + res.status + ' ' + text;
-    }
-  } catch (err) {
-    answer.textContent = String(err);
-  }
-});
-`;
+/**
+ * The "Try it" buttons: POST the example to the endpoint of the page, show the answer. The file
+ * browser/rpc.js beside this module, read once at start.
+ */
+export const RPC_SCRIPT = readFileSync(new URL('./browser/rpc.js', import.meta.url), 'utf8');
 
 export const RPC_CSS = `body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;line-height:1.45}
 section{border-top:1px solid #ddd;margin-top:1.5rem}
