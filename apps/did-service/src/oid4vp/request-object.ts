@@ -1,7 +1,7 @@
 import { createOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
-import type { Jwk, JwtHeader, JwtPayload, JwtSigner } from '@openid4vc/oauth2';
-import { SigningKey } from 'ethers';
+import type { JwtHeader, JwtPayload, JwtSigner } from '@openid4vc/oauth2';
 import { BadRequestError } from '@itp/errors';
+import { secp256k1PublicJwk } from '@itp/wallet';
 import type { Oid4vpRequestObjectRequest, Oid4vpRequestObjectResult } from '@itp/schemas';
 import type { DidAgent } from '../agent/create-did-agent.js';
 import type { ServiceDids } from '../dids/service-dids.js';
@@ -27,20 +27,6 @@ const DEFAULT_EXPIRES_IN_SECONDS = 300;
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** The public JWK of a secp256k1 key given as hex (compressed or not). */
-function secp256k1Jwk(publicKeyHex: string): Jwk {
-  const uncompressed = Buffer.from(
-    SigningKey.computePublicKey(`0x${publicKeyHex.replace(/^0x/, '')}`, false).slice(4),
-    'hex',
-  );
-  return {
-    kty: 'EC',
-    crv: 'secp256k1',
-    x: uncompressed.subarray(0, 32).toString('base64url'),
-    y: uncompressed.subarray(32, 64).toString('base64url'),
-  };
-}
-
 /**
  * The signed request object (JAR) of an OpenID4VP 1.0 authorization request from this service's
  * verifier DID (the first of GET /v2/did/verifiers): client id `decentralized_identifier:<DID>`,
@@ -65,7 +51,7 @@ export async function createRequestObject(
   const identifier = await deps.agent.didManagerGet({ did: verifier.did });
   const key = identifier.keys.find((k) => k.kid === identifier.controllerKeyId);
   if (!key) throw new Error(`verifier DID ${verifier.did} has no controller key`);
-  const signerJwk = secp256k1Jwk(key.publicKeyHex);
+  const signerJwk = await secp256k1PublicJwk(key.publicKeyHex);
   const clientId = `${DID_CLIENT_ID_PREFIX}${verifier.did}`;
   const jwtSigner: JwtSigner = {
     method: 'did',
