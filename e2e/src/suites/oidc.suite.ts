@@ -300,12 +300,14 @@ export const oidcSuite: Suite = ({ stack }) => {
         expect(endpoint?.startsWith(`${issuer}/`)).toBe(true);
       }
       expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
-      expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256']);
+      // OpenID Connect Discovery 1.0 §3: RS256 (the stack's JWT_SIGNING_KEYS hold an RSA key).
+      expect(metadata.id_token_signing_alg_values_supported).toEqual(['ES256', 'RS256']);
       const jwks = await fetch(metadata.jwks_uri!);
       expect(jwks.status).toBe(200);
       const { keys } = (await jwks.json()) as { keys: Array<Record<string, unknown>> };
       expect(keys.length).toBeGreaterThan(0);
-      expect(keys.every((k) => k.d === undefined)).toBe(true);
+      expect(keys.every((k) => k.d === undefined && k.p === undefined)).toBe(true);
+      expect(keys.map((k) => k.alg).sort()).toEqual(expect.arrayContaining(['ES256', 'RS256']));
     });
 
     it('logs the demo user in with the password form (amr pwd)', async () => {
