@@ -108,12 +108,14 @@ describe('passkey schemas', () => {
   });
 
   it('list passkeys in the account; an answer without them parses as none', () => {
-    const passkey = { id: 'AbC-_9', name: 'Laptop', createdAt: 1767225600000 };
+    const passkey = { id: 'AbC-_9', name: 'Laptop', createdAt: '2026-11-27T08:00:00.000Z' };
     expect(passkeySummarySchema.parse(passkey)).toEqual(passkey);
-    expect(passkeySummarySchema.safeParse({ ...passkey, createdAt: '2026' }).success).toBe(false);
+    expect(passkeySummarySchema.safeParse({ ...passkey, createdAt: 1767225600000 }).success).toBe(
+      false,
+    );
     const account = { userId: 'demo', name: 'Demo', linkedAddresses: [], sites: [] };
     expect(accountResponseSchema.parse(account).passkeys).toEqual([]);
-    const used = { ...passkey, lastUsedAt: 1767225700000 };
+    const used = { ...passkey, lastUsedAt: '2026-11-27T09:00:00.000Z' };
     expect(accountResponseSchema.parse({ ...account, passkeys: [used] }).passkeys).toEqual([used]);
     expect(accountResponseSchema.safeParse({ ...account, passkeys: [{ id: 'x' }] }).success).toBe(
       false,

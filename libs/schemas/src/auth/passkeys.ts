@@ -108,12 +108,12 @@ export const passkeySummarySchema = z
   .object({
     id: z.string().meta({ description: 'the credential id (base64url)' }),
     name: z.string(),
-    createdAt: z.number().int().meta({ description: 'when it was registered (epoch ms)' }),
-    lastUsedAt: z
-      .number()
-      .int()
+    // ISO 8601 like the account's other instants (linkedAt, grantedAt).
+    createdAt: z.iso.datetime().meta({ description: 'when it was registered (ISO 8601)' }),
+    lastUsedAt: z.iso
+      .datetime()
       .optional()
-      .meta({ description: 'when it last logged in (epoch ms); absent: never' }),
+      .meta({ description: 'when it last logged in (ISO 8601); absent: never' }),
   })
   .meta({ title: 'PasskeySummary' });
 export type PasskeySummary = z.infer<typeof passkeySummarySchema>;
