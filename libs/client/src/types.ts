@@ -14,7 +14,6 @@ type InputOf<S extends { _zod: { input: unknown } }> = S['_zod']['input'];
 type OutputOf<S extends { _zod: { output: unknown } }> = S['_zod']['output'];
 
 export type {
-  AccountResponse,
   AuthJwks,
   AuthUserByAppResponse,
   BlockRecord,
@@ -49,6 +48,11 @@ export type {
   IssuedCredentialsResponse,
   LinkAddressResponse,
   LoginResult,
+  PasskeyAuthenticationOptions,
+  PasskeyAuthenticationResponse,
+  PasskeyRegistrationOptions,
+  PasskeyRegistrationResponse,
+  PasskeySummary,
   ServiceDidEntry,
   SignDataParams,
   SiweNonceResponse,
@@ -60,6 +64,12 @@ export type {
   TransferParams,
   UnlinkAddressResponse,
 } from '@itp/schemas';
+
+/**
+ * GET /v2/auth/account: the caller's account and its ways in (`passkeys` is [] when the service
+ * lists none).
+ */
+export type AccountResponse = schemas.AccountView;
 
 /** A verifiable credential (docs/api.md §3.2), as create-vc answers it. */
 export type VerifiableCredential = schemas.VerifiableCredentialBody;
@@ -244,6 +254,42 @@ export interface RelyingPartyApi {
   waitForLogin(requestId: string, options?: WaitForLoginOptions): Promise<schemas.LoginResult>;
 }
 
+/**
+ * The caller's passkeys (WebAuthn, docs/api.md §13), with the bearer JWT. Adding and removing one
+ * changes the ways into the account, so the JWT must come from a recent login (step-up: a
+ * StepUpRequiredError, or the client's `reauthenticate`). The SDK runs no authenticator: a
+ * browser makes the credential (`navigator.credentials.create`) from `registrationOptions()`.
+ */
+export interface PasskeysApi {
+  /**
+   * POST /v2/auth/passkeys/registration-options: the `PublicKeyCredentialCreationOptionsJSON` for
+   * `navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) })`.
+   */
+  registrationOptions(options?: CallOptions): Promise<schemas.PasskeyRegistrationOptions>;
+  /**
+   * POST /v2/auth/passkeys: registers the new credential (`credential.toJSON()`) under `name`
+   * (1–64 characters; default: the service's). Answers its id (the credential id), name and
+   * creation time (epoch ms).
+   */
+  register(
+    response: schemas.PasskeyRegistrationResponse,
+    name?: string,
+    options?: CallOptions,
+  ): Promise<schemas.PasskeySummary>;
+  /**
+   * POST /v2/auth/passkeys/remove: the passkey no longer logs in. Throws PasskeyNotFoundError
+   * (404) when the caller has no passkey with that id.
+   */
+  remove(id: string, options?: CallOptions): Promise<void>;
+  /**
+   * POST /v2/auth/passkeys/authentication-options (anonymous): the
+   * `PublicKeyCredentialRequestOptionsJSON` for
+   * `navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) })`;
+   * then `auth.loginWithPasskey(credential.toJSON())`.
+   */
+  authenticationOptions(options?: CallOptions): Promise<schemas.PasskeyAuthenticationOptions>;
+}
+
 export interface AuthApi {
   /** auth-user: id + password (optionally extending a token). */
   login(params: PasswordLogin, options?: CallOptions): Promise<schemas.LoginResult>;
@@ -274,6 +320,17 @@ export interface AuthApi {
     siwe?: SiweOptions,
     options?: CallOptions,
   ): Promise<schemas.LoginResult>;
+  /**
+   * auth-user-with-passkey: login with a passkey assertion (`credential.toJSON()` of
+   * `navigator.credentials.get` for `passkeys.authenticationOptions()`). Throws
+   * PasskeyRefusedError (401) when it is refused.
+   */
+  loginWithPasskey(
+    response: schemas.PasskeyAuthenticationResponse,
+    options?: CallOptions,
+  ): Promise<schemas.LoginResult>;
+  /** The caller's passkeys: registration options, register, remove; the login's options. */
+  readonly passkeys: PasskeysApi;
   /** auth-user-with-siwe with a message signed elsewhere (a browser wallet, another library). */
   loginWithSiweMessage(
     signed: schemas.SiweSignedMessage,
@@ -299,10 +356,10 @@ export interface AuthApi {
   jwks(options?: CallOptions): Promise<schemas.AuthJwks>;
   /**
    * GET /v2/auth/account (bearer JWT): the caller's account and the ways in auth-service keeps —
-   * linked Ethereum addresses and the sites (OpenID Connect clients) holding a grant. The
-   * credentials issued for the user: `did.credentials()`.
+   * linked Ethereum addresses, passkeys and the sites (OpenID Connect clients) holding a grant.
+   * The credentials issued for the user: `did.credentials()`.
    */
-  account(options?: CallOptions): Promise<schemas.AccountResponse>;
+  account(options?: CallOptions): Promise<AccountResponse>;
   /**
    * POST /v2/auth/logout-everywhere (bearer JWT): ends every platform JWT of the user — the one
    * that asks too — and every site's grant. Log in again afterwards.

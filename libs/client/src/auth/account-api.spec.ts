@@ -19,6 +19,7 @@ const account: AccountResponse = {
   linkedAddresses: [
     { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', linkedAt: '2026-01-02T00:00:00.000Z' },
   ],
+  passkeys: [{ id: 'AbC-_9', name: 'Laptop', createdAt: 1767225600000, lastUsedAt: 1767312000000 }],
   sites: [{ clientId: 'demo-site', name: 'Demo site', grantedAt: '2026-01-03T00:00:00.000Z' }],
 };
 
@@ -52,6 +53,13 @@ describe('the account and its ways in', () => {
       ['GET', 'http://gw/v2/auth/account', 'Bearer jwt', undefined],
       ['GET', 'http://gw/v2/did/credentials', 'Bearer jwt', undefined],
     ]);
+  });
+
+  it('an account answer without passkeys lists none', async () => {
+    const { passkeys: _listed, ...before } = account;
+    const { fetch } = fakeFetch(() => ({ body: before }));
+    const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'jwt' });
+    await expect(itp.auth.account()).resolves.toEqual({ ...before, passkeys: [] });
   });
 
   it('logs out everywhere and revokes a site with the bearer JWT; 404 of revoke-site is SiteGrantNotFoundError', async () => {

@@ -10,6 +10,10 @@ import type {
   ClientCredentials,
   LinkAddressResponse,
   LoginResult,
+  PasskeyAuthenticationOptions,
+  PasskeyRegistrationOptions,
+  PasskeysApi,
+  PasskeySummary,
   RelyingPartyApi,
   SiweNonceResponse,
   UnlinkAddressResponse,
@@ -25,9 +29,9 @@ const SIGN_IN = (domain: string) => `Sign in to ${domain}`;
 const LINK = (domain: string) => `Link this address to your account on ${domain}`;
 
 /**
- * /v2/auth: password, VP and Sign-In with Ethereum login, linking addresses, the account (its
- * ways in, logout everywhere, revoking a site), the JWKS, and the relying party's side of QR
- * login.
+ * /v2/auth: password, VP, Sign-In with Ethereum and passkey login, linking addresses, passkeys,
+ * the account (its ways in, logout everywhere, revoking a site), the JWKS, and the relying
+ * party's side of QR login.
  */
 export function authApi(http: HttpTransport): AuthApi {
   const post = <T>(path: string, body: unknown, call?: CallOptions, authorization?: string) =>
@@ -48,6 +52,22 @@ export function authApi(http: HttpTransport): AuthApi {
   const loginWithSiweMessage: AuthApi['loginWithSiweMessage'] = ({ message, signature }, call) =>
     post<LoginResult>('/auth-user-with-siwe', { message, signature }, call);
 
+  const passkeys: PasskeysApi = {
+    registrationOptions: (call) =>
+      postAsUser<PasskeyRegistrationOptions>('/passkeys/registration-options', {}, call),
+    register: (response, name, call) =>
+      postAsUser<PasskeySummary>(
+        '/passkeys',
+        name === undefined ? { response } : { response, name },
+        call,
+      ),
+    remove: async (id, call) => {
+      await postAsUser<unknown>('/passkeys/remove', { id }, call);
+    },
+    authenticationOptions: (call) =>
+      post<PasskeyAuthenticationOptions>('/passkeys/authentication-options', {}, call),
+  };
+
   return {
     login: ({ id, password, token }, call) =>
       post<LoginResult>(
@@ -63,6 +83,9 @@ export function authApi(http: HttpTransport): AuthApi {
       return loginWithSiweMessage({ message, signature }, call);
     },
     loginWithSiweMessage,
+    loginWithPasskey: (response, call) =>
+      post<LoginResult>('/auth-user-with-passkey', { response }, call),
+    passkeys,
     linkAddress: async (signer, siwe, call) => {
       // Before the signer is asked for anything: the service would refuse it without a token.
       if (!http.hasBearer(call)) {
@@ -78,12 +101,15 @@ export function authApi(http: HttpTransport): AuthApi {
       postAsUser<UnlinkAddressResponse>('/unlink-address', { address }, call),
     jwks: (call) =>
       restCall<AuthJwks>(http, { method: 'GET', path: `${AUTH}/.well-known/jwks.json` }, call),
-    account: (call) =>
-      restCall<AccountResponse>(
+    account: async (call) => {
+      const account = await restCall<Omit<AccountResponse, 'passkeys'> & Partial<AccountResponse>>(
         http,
         { method: 'GET', path: `${AUTH}/account`, bearer: true },
         call,
-      ),
+      );
+      // A service before passkeys does not list them: none.
+      return { ...account, passkeys: account.passkeys ?? [] };
+    },
     logoutEverywhere: async (call) => {
       await postAsUser<unknown>('/logout-everywhere', {}, call);
     },

@@ -63,6 +63,13 @@ export class VpRefusedError extends UnauthorizedError {}
  */
 export class SiweRefusedError extends UnauthorizedError {}
 
+/**
+ * "401" of auth-user-with-passkey: the passkey assertion was refused (challenge unknown, expired
+ * or used, origin or RP id not the service's, signature or user verification failing, a passkey
+ * not registered, user disabled).
+ */
+export class PasskeyRefusedError extends UnauthorizedError {}
+
 /** "401" of auth-user-result-by-app: the user app has not answered yet (poll again). */
 export class LoginRequestPendingError extends UnauthorizedError {}
 
@@ -121,6 +128,8 @@ export class NotFoundError extends ItpError {
 export class AddressNotLinkedError extends NotFoundError {}
 /** "404" of revoke-site: no site with that clientId holds a grant of the caller. */
 export class SiteGrantNotFoundError extends NotFoundError {}
+/** "404" of passkeys/remove: the caller has no passkey with that id. */
+export class PasskeyNotFoundError extends NotFoundError {}
 
 /**
  * "409" of link-address: the address is linked to another user (one address, one user). Not a

@@ -20,6 +20,8 @@ import {
   MethodNotFoundRpcError,
   NotFoundError,
   ParseRpcError,
+  PasskeyNotFoundError,
+  PasskeyRefusedError,
   PayloadTooLargeError,
   RpcError,
   ServiceUnavailableError,
@@ -99,6 +101,8 @@ const REST_ENDPOINT_CLASSES: Record<string, Record<string, ItpErrorClass>> = {
   '/v2/auth/link-address': { '409': AddressTakenError },
   '/v2/auth/unlink-address': { '404': AddressNotLinkedError },
   '/v2/auth/revoke-site': { '404': SiteGrantNotFoundError },
+  '/v2/auth/auth-user-with-passkey': { '401': PasskeyRefusedError },
+  '/v2/auth/passkeys/remove': { '404': PasskeyNotFoundError },
 };
 
 /** What a resultCode means on the token APIs (`/token`, `/token/erc20`). */
