@@ -751,6 +751,7 @@ describe('runCli: the account and logout everywhere', () => {
     name: 'Demo User',
     email: 'demo@example.com',
     linkedAddresses: [{ address: ADDRESS.toLowerCase(), linkedAt: '2026-01-02T00:00:00.000Z' }],
+    passkeys: [{ id: 'AbC-_9', name: 'Laptop', createdAt: Date.UTC(2026, 0, 6) }],
     sites: [{ clientId: 'demo-site', name: 'Demo site', grantedAt: '2026-01-03T00:00:00.000Z' }],
   };
   const credentials = [
@@ -772,7 +773,7 @@ describe('runCli: the account and logout everywhere', () => {
   ];
   const env = { ITP_TOKEN: tokenOf('demo', 'old') };
 
-  it('account lists the user, linked addresses, sites and issued credentials with their status', async () => {
+  it('account lists the user, linked addresses, passkeys, sites and issued credentials with their status', async () => {
     const client = {
       auth: { account: async () => account },
       did: { credentials: async () => credentials },
@@ -789,6 +790,10 @@ describe('runCli: the account and logout everywhere', () => {
         'address                                     linkedAt',
         `${ADDRESS.toLowerCase()}  2026-01-02T00:00:00.000Z`,
         '',
+        'passkeys',
+        'name    createdAt                 lastUsedAt  id',
+        'Laptop  2026-01-06T00:00:00.000Z  never       AbC-_9',
+        '',
         'sites',
         'clientId   name       grantedAt',
         'demo-site  Demo site  2026-01-03T00:00:00.000Z',
@@ -804,11 +809,13 @@ describe('runCli: the account and logout everywhere', () => {
     expect(JSON.parse(json.stdout)).toEqual({ ...account, credentials });
 
     const empty = {
-      auth: { account: async () => ({ ...account, linkedAddresses: [], sites: [] }) },
+      auth: {
+        account: async () => ({ ...account, linkedAddresses: [], passkeys: [], sites: [] }),
+      },
       did: { credentials: async () => [] },
     };
     expect((await run(['account'], { env, client: empty })).stdout).toContain(
-      '\nlinked addresses: none\n\nsites: none\n\ncredentials: none\n',
+      '\nlinked addresses: none\n\npasskeys: none\n\nsites: none\n\ncredentials: none\n',
     );
     const noToken = await run(['account'], { client });
     expect(noToken.code).toBe(2);

@@ -1,14 +1,17 @@
 /**
  * One account, one key ring (docs/api.md §12), for the token's user:
  *
- *   itp account                         the user, linked addresses, sites holding a grant, and the
- *                                       credentials issued for the user with their status
+ *   itp account                         the user, linked addresses, passkeys, sites holding a grant,
+ *                                       and the credentials issued for the user with their status
  *   itp account revoke-site <clientId>  ends that site's grants
  *   itp logout --everywhere             ends every token of the user (this one too) and every
  *                                       site's grant
  *
  * itp keeps no session (the token comes from --token / ITP_TOKEN), so there is nothing on this
  * machine to forget: `logout` without --everywhere has nothing to do and says so.
+ *
+ * Passkeys are only listed: itp has no authenticator to make one (a browser adds them, e.g. the
+ * gateway's demo page /demo/passkeys).
  */
 import type { AccountResponse, IssuedCredential } from '@itp/client';
 import { UsageError } from '../errors.js';
@@ -26,11 +29,25 @@ function section(
   return rows.length === 0 ? `\n${title}: none\n` : `\n${title}\n${table(rows, columns)}`;
 }
 
+/** An epoch-ms time as the other sections show theirs (ISO 8601, UTC). */
+const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
+
+/** The passkeys as rows: name, when registered, when last used to log in ("never"), id. */
+function passkeyRows(passkeys: AccountResponse['passkeys']): Array<Record<string, unknown>> {
+  return passkeys.map((passkey) => ({
+    name: passkey.name,
+    createdAt: isoTime(passkey.createdAt),
+    lastUsedAt: passkey.lastUsedAt === undefined ? 'never' : isoTime(passkey.lastUsedAt),
+    id: passkey.id,
+  }));
+}
+
 /** `itp account`: what the account holds, as a listing or (--json) one object. */
 export function accountText(account: AccountResponse, credentials: IssuedCredential[]): string {
   return (
     keyValues({ userId: account.userId, name: account.name, email: account.email }) +
     section('linked addresses', account.linkedAddresses, ['address', 'linkedAt']) +
+    section('passkeys', passkeyRows(account.passkeys), ['name', 'createdAt', 'lastUsedAt', 'id']) +
     section('sites', account.sites, ['clientId', 'name', 'grantedAt']) +
     section('credentials', credentials, ['id', 'holder', 'issuedAt', 'expiresAt', 'status', 'via'])
   );
