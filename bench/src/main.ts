@@ -7,6 +7,7 @@
  *   npm run bench                  # full run (~3 min)
  *   npm run bench -- --smoke       # 0.3 s per figure; writes nothing unless --write
  *   npm run bench -- --only 4,7    # scenarios 4 and 7 only; prints, writes with --write
+ *   npm run bench -- --smoke --json  # prints the run as JSON (what the results files hold)
  *   BASE=http://127.0.0.1:8080 npm run bench
  *
  * BENCH_SECONDS / BENCH_CONNECTIONS override the full budget.
@@ -27,7 +28,7 @@ try {
   only = parseOnly(argv);
 } catch (err) {
   process.stderr.write(
-    `${(err as Error).message}\nusage: npm run bench -- [--smoke [--write]] [--only 1,2,…9]\n`,
+    `${(err as Error).message}\nusage: npm run bench -- [--smoke [--write]] [--only 1,2,…9] [--json]\n`,
   );
   process.exit(2);
 }
@@ -61,7 +62,12 @@ const info: RunInfo = {
   stack: run.stack === 'BASE' ? `the running stack at ${base}` : 'started by the suite (npm start)',
 };
 const section = markdownSection(info, run.results);
-process.stdout.write(`${section}\n`);
+// --json: the run as the results files hold it, for a caller that checks it (the dev-stack spec).
+if (args.has('--json')) {
+  process.stdout.write(
+    `${JSON.stringify({ ...info, results: run.results, failures: run.failures })}\n`,
+  );
+} else process.stdout.write(`${section}\n`);
 for (const failure of run.failures)
   process.stderr.write(`[bench] ${failure.name} FAILED: ${failure.error}\n`);
 /** Written in the repository's Prettier style, so `npm test`'s format check stays green. */

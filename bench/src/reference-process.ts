@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { spawnGuarded } from '@itp/harness';
 
 export interface ReferenceServer {
   url: string;
@@ -22,7 +24,10 @@ export async function startReference(
     writeFileSync(file, payload ?? '{}');
     args.push(file);
   }
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawnGuarded(process.execPath, args, {
+    label: `bench reference server (${kind})`,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  }) as ChildProcessByStdio<Writable, Readable, null>;
   const port = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {

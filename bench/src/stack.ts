@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { startDevStack } from '@itp/harness';
+import { DEV_STACK_UNLIMITED_ENV, startDevStack } from '@itp/harness';
 
 /** Where the parts of a running dev stack listen (loopback). */
 export interface StackUrls {
@@ -154,19 +154,8 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
   }
   const stack = await startDevStack({
     repoRoot,
-    env: {
-      // Lifted for the run (the transfer scenario makes far more than 300 calls a minute from
-      // one address); said so in RESULTS.md.
-      RATE_LIMIT_WALLET_PER_MINUTE: '0',
-      RATE_LIMIT_TEMP_KEY_PER_MINUTE: '0',
-      RATE_LIMIT_SIGN_DATA_PER_MINUTE: '0',
-      RATE_LIMIT_READ_PER_MINUTE: '0',
-      // auth-service's Sign-In with Ethereum nonces (scenario 9), OIDC authorization requests and
-      // login pages with QR codes (scenario 8) per address.
-      SIWE_NONCES_PER_IP_PER_MINUTE: '0',
-      OIDC_QR_PAGES_PER_IP_PER_MINUTE: '0',
-      OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE: '0',
-    },
+    // The per-minute limits lifted for the run: said so in RESULTS.md.
+    env: { ...DEV_STACK_UNLIMITED_ENV },
     readyTimeoutMs: 120_000,
   });
   try {
@@ -176,7 +165,9 @@ export async function openStack(repoRoot: string, base: string | undefined): Pro
       pids,
       startupMs: stack.startupMs,
       residentMiB: () => memoryOf(pids),
-      stop: () => stack.stop(),
+      stop: async () => {
+        await stack.stop();
+      },
     };
   } catch (err) {
     await stack.stop();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
+import { demoOid4vpBrowserSuite } from './suites/demo-oid4vp-browser.suite.js';
 import { SUITES } from './suites/index.js';
 
 describe('through the gateway: one instance of each service', () => {
@@ -11,5 +12,8 @@ describe('through the gateway: one instance of each service', () => {
     await setup?.stop();
   }, 60_000);
 
-  for (const suite of SUITES) suite({ stack: () => setup.stack });
+  const context = { stack: () => setup.stack };
+  for (const suite of SUITES) suite(context);
+  // The demo web site in a browser: one setup is enough (no replica changes what a page shows).
+  demoOid4vpBrowserSuite(context);
 });

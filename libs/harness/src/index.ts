@@ -27,7 +27,21 @@ export {
   type EntryBundle,
   type ServiceBundles,
 } from './bundle-apps.js';
-export { startDevStack, type DevStack, type DevStackOptions } from './npm-start.js';
+export {
+  DEV_STACK_UNLIMITED_ENV,
+  startDevStack,
+  type DevStack,
+  type DevStackExit,
+  type DevStackOptions,
+  type DevStackStop,
+} from './npm-start.js';
+export {
+  runProcess,
+  spawnGuarded,
+  type GuardedSpawnOptions,
+  type RunOptions,
+  type RunResult,
+} from './spawn-guarded.js';
 export {
   startStack,
   type Replica,

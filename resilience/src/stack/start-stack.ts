@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import {
   LocalRedis,
   REPO_ROOT,
   bundleEntry,
+  runProcess,
   startStack as startAppStack,
   type AppProcess,
   type EntryBundle,
@@ -80,25 +80,19 @@ function stackEnv(secrets: StackSecrets): Partial<Record<AppName, Record<string,
  * image's `dist/cli.js` runs it): the suite runs it four times, and four tsx processes each
  * compiling the CLI's imports again took ~10 s of the stack's start on a busy 2-core machine.
  */
-function runCli(
+async function runCli(
   cli: EntryBundle,
   args: string[],
   env: Record<string, string>,
   stdin: string,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.file, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdin?.end(stdin);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`auth-service cli ${args[0]} ${args[1]}: ${err}`)),
-    );
+  const run = await runProcess(process.execPath, [cli.file, ...args], {
+    label: `auth-service cli ${args[0] ?? ''} ${args[1] ?? ''}`,
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdin,
   });
+  if (run.code !== 0) throw new Error(`auth-service cli ${args[0]} ${args[1]}: ${run.stderr}`);
 }
 
 export async function startStack(options: { log?: (line: string) => void } = {}): Promise<Stack> {

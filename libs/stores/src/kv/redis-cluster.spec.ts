@@ -4,12 +4,13 @@
  * contract suite as standalone Redis. Every KvStore operation is single-key (redis-topology.ts),
  * so none fails with CROSSSLOT whichever slots the keys hash to.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnGuarded } from '@itp/harness';
 import { freePort, uniquePrefix, waitFor } from '@itp/testing';
 import { kvStoreContract } from './kv-store.contract.js';
 import { RedisKvStore } from './redis-kv-store.js';
@@ -21,7 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'itp-redis-cluster-'));
 let nodes = '';
 
 async function startNode(port: number): Promise<void> {
-  const child = spawn(
+  // Through the harness: the reaper stops it should this worker be killed before afterAll.
+  const child = spawnGuarded(
     'redis-server',
     [
       '--port',
@@ -41,7 +43,7 @@ async function startNode(port: number): Promise<void> {
       '--dir',
       dir,
     ],
-    { stdio: 'ignore' },
+    { label: `redis-server ${port} (cluster node)`, stdio: 'ignore' },
   );
   servers.push(child);
   await waitFor(() => run('redis-cli', ['-p', String(port), 'ping']).then(() => true), {

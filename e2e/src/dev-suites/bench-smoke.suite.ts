@@ -1,0 +1,76 @@
+/**
+ * The benchmark suite in smoke mode (`npm run bench -- --smoke`, 0.3 s per figure) against the
+ * running dev stack (BASE): every scenario still runs and produces figures without errors.
+ * Nothing here says anything about speed (no figure is compared with a target). bench runs as
+ * its own process, as `npm run bench` does: a tool, not a library (bench/README.md).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { REPO_ROOT, runProcess } from '@itp/harness';
+import type { DevSuite } from './context.js';
+
+interface Figure {
+  label: string;
+  errors: number;
+  total: number;
+}
+
+interface Check {
+  target: string;
+  met: boolean;
+}
+
+interface BenchRun {
+  stack: string;
+  results: Array<{ id: number; figures: Figure[]; checks: Check[] }>;
+  failures: Array<{ name: string; error: string }>;
+}
+
+export const benchSmokeSuite: DevSuite = ({ stack: devStack }) => {
+  describe('benchmark suite, smoke mode', () => {
+    it('runs all nine scenarios against the dev stack, each with results and no errors', async () => {
+      const base = devStack().url;
+      const bench = await runProcess(
+        process.execPath,
+        ['--import', 'tsx', join(REPO_ROOT, 'bench', 'src', 'main.ts'), '--smoke', '--json'],
+        {
+          label: 'npm run bench -- --smoke',
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, BASE: base },
+          timeoutMs: 200_000,
+        },
+      );
+      if (bench.stdout.trim() === '') {
+        throw new Error(`bench printed no run (exit ${bench.code}):\n${bench.stderr}`);
+      }
+      const run = JSON.parse(bench.stdout) as BenchRun;
+      expect(run.failures).toEqual([]);
+      expect(bench.code).toBe(0);
+      expect(run.stack).toBe(`the running stack at ${base}`);
+      expect(run.results.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      for (const result of run.results) {
+        expect(result.checks.length).toBeGreaterThan(0);
+        for (const figure of result.figures) {
+          expect({ label: figure.label, errors: figure.errors }).toEqual({
+            label: figure.label,
+            errors: 0,
+          });
+          expect(figure.total).toBeGreaterThan(0);
+        }
+      }
+      // 8. oidc-login: every flow ended with the user's id_token (not speed); 9. siwe-login: every
+      // login answered the linked user's result.
+      for (const id of [8, 9]) {
+        expect(run.results.find((r) => r.id === id)!.checks.every((c) => c.met)).toBe(true);
+      }
+      // 6. transfer: the flows' own consistency checks (not speed).
+      const transfer = run.results.find((r) => r.id === 6)!;
+      expect(transfer.checks.filter((c) => c.target !== '≥ 70 % of raw ethers sends')).toEqual(
+        transfer.checks
+          .filter((c) => c.target !== '≥ 70 % of raw ethers sends')
+          .map((c) => ({ ...c, met: true })),
+      );
+      // Nine scenarios: well under a minute alone, longer beside other suites.
+    }, 240_000);
+  });
+};
