@@ -1,13 +1,7 @@
-import { BadGatewayError } from '@itp/errors';
-import { revokeUserCredentialsResultSchema } from '@itp/schemas';
-import { InternalClient, type Logger } from '@itp/service-kit';
+import type { Logger } from '@itp/service-kit';
+import type { CredentialRevocation, DidService } from '../did-service/did-service.js';
 
-/** One revocation a reset asked for: every credential of `userId` issued before `issuedBefore`. */
-export interface CredentialRevocation {
-  userId: string;
-  /** Unix seconds. */
-  issuedBefore: number;
-}
+export type { CredentialRevocation } from '../did-service/did-service.js';
 
 /**
  * The outbox of revocations (SQL: auth_credential_revocations). A reset writes to it; a running
@@ -21,35 +15,6 @@ export interface CredentialRevocationOutbox {
   pending(limit: number): Promise<CredentialRevocation[]>;
   /** Marks `revocation` delivered (unless a newer one for the user was asked for meanwhile). */
   delivered(revocation: CredentialRevocation, now: number): Promise<void>;
-}
-
-/** What revokes a user's credentials: did-service's internal `users/revoke-credentials`. */
-export interface UserCredentialRevoker {
-  /** How many credentials were revoked by this call. */
-  revoke(revocation: CredentialRevocation): Promise<number>;
-}
-
-/** UserCredentialRevoker over did-service's internal API (bearer INTERNAL_TOKEN_AUTH_TO_DID). */
-export class DidServiceCredentialRevoker implements UserCredentialRevoker {
-  private readonly client: InternalClient;
-
-  constructor(options: { baseUrl: string; internalApiToken: string; timeoutMs?: number }) {
-    this.client = new InternalClient({
-      baseUrl: options.baseUrl,
-      token: options.internalApiToken,
-      service: 'did-service',
-      timeoutMs: options.timeoutMs ?? 10_000,
-    });
-  }
-
-  async revoke(revocation: CredentialRevocation): Promise<number> {
-    const answer = await this.client.post('/internal/v1/users/revoke-credentials', revocation);
-    const parsed = revokeUserCredentialsResultSchema.safeParse(answer);
-    if (!parsed.success) {
-      throw new BadGatewayError('did-service answered revoke-credentials with an unexpected body');
-    }
-    return parsed.data.revoked;
-  }
 }
 
 export interface CredentialRevocationDeliveryOptions {
@@ -72,7 +37,8 @@ export class CredentialRevocationDelivery {
 
   constructor(
     private readonly outbox: CredentialRevocationOutbox,
-    private readonly revoker: UserCredentialRevoker,
+    /** did-service's `users/revoke-credentials`. */
+    private readonly didService: Pick<DidService, 'revokeCredentials'>,
     private readonly logger: Logger,
     private readonly options: CredentialRevocationDeliveryOptions,
   ) {
@@ -111,7 +77,7 @@ export class CredentialRevocationDelivery {
     let acknowledged = 0;
     for (const revocation of pending) {
       try {
-        const revoked = await this.revoker.revoke(revocation);
+        const revoked = await this.didService.revokeCredentials(revocation);
         await this.outbox.delivered(revocation, this.clock());
         acknowledged += 1;
         this.logger.info(

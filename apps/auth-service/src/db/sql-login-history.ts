@@ -1,5 +1,5 @@
 import type { SqlDatabase } from '@itp/stores';
-import { LOGIN_METHODS, type LoginHistory, type LoginMethod } from '../login/login-history.js';
+import { AMR_VALUES, type LoginHistory, type Amr } from '../login/login-history.js';
 import type { AuthDatabase } from './database.js';
 import { storeCall } from './store-call.js';
 
@@ -7,7 +7,7 @@ import { storeCall } from './store-call.js';
 export class SqlLoginHistory implements LoginHistory {
   constructor(private readonly database: SqlDatabase<AuthDatabase>) {}
 
-  async record(userId: string, method: LoginMethod, now: number): Promise<void> {
+  async record(userId: string, method: Amr, now: number): Promise<void> {
     return storeCall(async () => {
       await this.database.db
         .insertInto('auth_user_logins')
@@ -17,16 +17,16 @@ export class SqlLoginHistory implements LoginHistory {
     });
   }
 
-  async lastLogins(userId: string): Promise<Partial<Record<LoginMethod, number>>> {
+  async lastLogins(userId: string): Promise<Partial<Record<Amr, number>>> {
     return storeCall(async () => {
       const rows = await this.database.db
         .selectFrom('auth_user_logins')
         .select(['method', 'last_at'])
         .where('user_id', '=', userId)
         .execute();
-      const last: Partial<Record<LoginMethod, number>> = {};
+      const last: Partial<Record<Amr, number>> = {};
       for (const row of rows) {
-        const method = LOGIN_METHODS.find((known) => known === row.method);
+        const method = AMR_VALUES.find((known) => known === row.method);
         if (method) last[method] = Number(row.last_at);
       }
       return last;

@@ -49,7 +49,7 @@ export interface OidcRouterDeps {
    * (OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE): each one stores an Interaction in Redis for the
    * login page's lifetime. None: no limit.
    */
-  authorizationsPerIp?: FailureCounter;
+  authorizationsPerIp?: FailureCounter | undefined;
 }
 
 /**

@@ -1,15 +1,16 @@
 /**
  * How a user logged in, as RFC 8176 `amr` values name it where one exists: `pwd` (password),
  * `app` (the phone app's approval of a web-site login), `vp` (a verifiable presentation: VP
- * login or OpenID4VP), `siwe` (Sign-In with Ethereum).
+ * login or OpenID4VP), `siwe` (Sign-In with Ethereum), `hwk` / `swk` (a passkey bound to its
+ * device / a synced passkey: a hardware- / software-protected key, docs/api.md §13).
  */
-export type LoginMethod = 'pwd' | 'app' | 'vp' | 'siwe';
+export type Amr = 'pwd' | 'app' | 'vp' | 'siwe' | 'hwk' | 'swk';
 
-export const LOGIN_METHODS: readonly LoginMethod[] = ['pwd', 'app', 'vp', 'siwe'];
+export const AMR_VALUES: readonly Amr[] = ['pwd', 'app', 'vp', 'siwe', 'hwk', 'swk'];
 
 /** The last login of each user per method (operator `users show`; docs/api.md §12). */
 export interface LoginHistory {
-  record(userId: string, method: LoginMethod, now: number): Promise<void>;
+  record(userId: string, method: Amr, now: number): Promise<void>;
   /** Epoch ms of the last login per method (methods never used are absent). */
-  lastLogins(userId: string): Promise<Partial<Record<LoginMethod, number>>>;
+  lastLogins(userId: string): Promise<Partial<Record<Amr, number>>>;
 }

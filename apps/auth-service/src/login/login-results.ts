@@ -5,7 +5,8 @@ import type { TokenIssuer } from '../jwt/token-issuer.js';
 import { assertMayLogIn, type LoginEvidence } from '../users/account-rules.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
-import type { LoginHistory, LoginMethod } from './login-history.js';
+import type { LoginHistory, Amr } from './login-history.js';
+import type { Authenticated } from './login-method.js';
 
 export interface LoginResultsDeps {
   users: UserRepository;
@@ -16,12 +17,34 @@ export interface LoginResultsDeps {
   clock?: () => number;
 }
 
-/** Issues the login result of docs/api.md §2.1 (a new JWT plus the user's data). */
+/**
+ * The one place a login method's user becomes a login result (ADR 0028): the login result of
+ * docs/api.md §2.1 (a new JWT plus the user's data) for the REST routes, the admitted user for
+ * the OpenID Connect provider's login (which issues its own tokens); either way the login is
+ * recorded per `amr`.
+ */
 export class LoginResults {
   private readonly clock: () => number;
 
   constructor(private readonly deps: LoginResultsDeps) {
     this.clock = deps.clock ?? Date.now;
+  }
+
+  /** The login result of what a login method authenticated (attemptLogin). */
+  async complete(login: Authenticated, notExpiringBefore = 0): Promise<LoginResult> {
+    return login.user
+      ? this.resultFor(login.user, login.amr, notExpiringBefore)
+      : this.issueLoginResult(login.userId, login.amr, login.evidence);
+  }
+
+  /**
+   * What a login method authenticated, for the OpenID Connect provider's login: the user checked
+   * (when the method did not load it) and the login recorded.
+   */
+  async admitLogin(login: Authenticated): Promise<User> {
+    if (!login.user) return this.admit(login.userId, login.amr, login.evidence);
+    await this.remember(login.user.id, login.amr);
+    return login.user;
   }
 
   /**
@@ -32,7 +55,7 @@ export class LoginResults {
    */
   async issueLoginResult(
     userId: string,
-    method: LoginMethod,
+    method: Amr,
     evidence: LoginEvidence = {},
   ): Promise<LoginResult> {
     return this.token(await this.admit(userId, method, evidence));
@@ -43,7 +66,7 @@ export class LoginResults {
    * itself): the user, enabled, the evidence not older than the account's epochs; the login is
    * recorded.
    */
-  async admit(userId: string, method: LoginMethod, evidence: LoginEvidence = {}): Promise<User> {
+  async admit(userId: string, method: Amr, evidence: LoginEvidence = {}): Promise<User> {
     const user = await this.deps.users.findById(userId);
     if (!user || !user.enabled) {
       throw new UnauthorizedError('The user does not exist or is disabled');
@@ -54,7 +77,7 @@ export class LoginResults {
   }
 
   /** The login result for a user already loaded and checked (password login, SIWE). */
-  async resultFor(user: User, method: LoginMethod, notExpiringBefore = 0): Promise<LoginResult> {
+  async resultFor(user: User, method: Amr, notExpiringBefore = 0): Promise<LoginResult> {
     await this.remember(user.id, method);
     return this.token(user, notExpiringBefore);
   }
@@ -65,7 +88,7 @@ export class LoginResults {
   }
 
   /** Records a login by `method` (also the OpenID Connect provider's, which issues no JWT). */
-  async remember(userId: string, method: LoginMethod): Promise<void> {
+  async remember(userId: string, method: Amr): Promise<void> {
     try {
       await this.deps.history?.record(userId, method, this.clock());
     } catch (err) {

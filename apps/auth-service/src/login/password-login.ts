@@ -11,16 +11,22 @@ import type { KnownClients } from '../rate-limit/known-clients.js';
 import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 import type { LoginResults } from './login-results.js';
+import { attemptLogin } from './attempt-login.js';
+import type { Authenticated, FailureLimit, LoginMethod } from './login-method.js';
 
 /** The one answer for a wrong password, an unknown id and a disabled user (docs/api.md §2). */
 export const INVALID_CREDENTIALS = 'Invalid id or password';
 
-export interface PasswordLoginRequest {
+/** What a password login checks: the user id and password, from a client address. */
+export interface PasswordCredentials {
   id: string;
   password: string;
+  clientIp: string;
+}
+
+export interface PasswordLoginRequest extends PasswordCredentials {
   /** A JWT to extend (body `token` or `Authorization: Bearer`). */
   token?: string;
-  clientIp: string;
 }
 
 export interface PasswordLoginDeps {
@@ -54,33 +60,53 @@ export interface PasswordLoginDeps {
  * - Token extension: with valid credentials, a `token` must be a valid (unexpired) token of this
  *   service for the same user; the new token's exp is later than the old one's.
  */
-export class PasswordLogin {
+export class PasswordLogin implements LoginMethod<
+  PasswordCredentials,
+  Authenticated & { user: User }
+> {
+  readonly id = 'password';
+  readonly amr = 'pwd';
+
   constructor(private readonly deps: PasswordLoginDeps) {}
 
   async login(request: PasswordLoginRequest): Promise<LoginResult> {
-    const user = await this.authenticate(request);
+    const { user } = await attemptLogin(this, request);
     const notExpiringBefore = request.token ? await this.extensionFloor(request.token, user.id) : 0;
     return this.deps.results.resultFor(user, 'pwd', notExpiringBefore);
   }
 
   /**
-   * The credential check of auth-user, with all its rate limits, without issuing a token: the
-   * user (enabled, right password), else the same UnauthorizedError for every reason. The
-   * OpenID Connect login page logs in with it.
+   * Per client address (IPv4 one by one, IPv6 by /64: one subscriber's network), then per (id,
+   * client address), which a success clears. The per-id count is not reset: the owner's login
+   * must not hand an attacker a fresh allowance of free failures (its hold never applies to the
+   * owner's clients anyway).
    */
-  async authenticate(request: Omit<PasswordLoginRequest, 'token'>): Promise<User> {
-    const { hasher, failuresPerIdAndIp, failuresPerId, failuresPerIp, knownClients } = this.deps;
-    // IPv4 addresses count one by one, IPv6 by /64 (one subscriber's network).
+  async failureLimits(request: PasswordCredentials): Promise<readonly FailureLimit[]> {
     const client = clientGroup(request.clientIp);
-    const pair = `${request.id}\u0000${client}`;
-    await failuresPerIp.check(client);
-    await failuresPerIdAndIp.check(pair);
+    return [
+      { counter: this.deps.failuresPerIp, subject: client },
+      {
+        counter: this.deps.failuresPerIdAndIp,
+        subject: pairOf(request.id, client),
+        resetOnSuccess: true,
+      },
+    ];
+  }
+
+  /**
+   * The credential check of auth-user, without issuing a token (run by attemptLogin under
+   * failureLimits): the user (enabled, right password), else the same UnauthorizedError for
+   * every reason. The OpenID Connect login page logs in with it too.
+   */
+  async authenticate(request: PasswordCredentials): Promise<Authenticated & { user: User }> {
+    const { hasher, failuresPerIdAndIp, failuresPerId, knownClients } = this.deps;
+    const client = clientGroup(request.clientIp);
     // The per-id hold slows down whoever fails for this id, never its owner: it applies only to a
     // client that has failed for the id in the window and has not logged in as it before. A
     // client that has not failed for the id gets its password checked (a wrong one is counted,
     // and from then on the hold applies to it too).
     const [failedHere, known] = await Promise.all([
-      failuresPerIdAndIp.failures(pair),
+      failuresPerIdAndIp.failures(pairOf(request.id, client)),
       knownClients.has(request.id, client),
     ]);
     if (failedHere > 0 && !known) await failuresPerId.check(request.id);
@@ -89,20 +115,14 @@ export class PasswordLogin {
       ? await hasher.verify(user.passwordHash, request.password)
       : await hasher.verifyDummy(request.password);
     if (!user || !passwordOk || !user.enabled) {
-      await Promise.all([
-        failuresPerIp.recordFailure(client),
-        failuresPerIdAndIp.recordFailure(pair),
-        failuresPerId.recordFailure(request.id),
-      ]);
+      await failuresPerId.recordFailure(request.id);
       throw new UnauthorizedError(INVALID_CREDENTIALS, {
         details: { reason: !user ? 'unknown id' : !passwordOk ? 'wrong password' : 'disabled' },
       });
     }
-    // The per-id count is not reset: the owner's login must not hand an attacker a fresh
-    // allowance of free failures (the hold never applies to the owner's clients anyway).
-    await Promise.all([failuresPerIdAndIp.reset(pair), knownClients.remember(user.id, client)]);
+    await knownClients.remember(user.id, client);
     if (hasher.needsRehash(user.passwordHash)) await this.rehash(user.id, request.password);
-    return user;
+    return { user, userId: user.id, amr: 'pwd' };
   }
 
   /**
@@ -145,4 +165,9 @@ export class PasswordLogin {
       this.deps.logger.warn({ err, userId }, 'could not upgrade the password hash');
     }
   }
+}
+
+/** The per-(id, client address) subject. */
+function pairOf(id: string, client: string): string {
+  return `${id}\u0000${client}`;
 }

@@ -5,7 +5,7 @@ import { oneTimeKey, type OneTimeMarks } from '@itp/stores';
 import { LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import { accessDenied, OAuthError } from './oauth-error.js';
-import type { Oid4vpVerifier } from './oid4vp-verifier.js';
+import type { DidService } from '../did-service/did-service.js';
 import type {
   Oid4vpSession,
   Oid4vpSessionStore,
@@ -21,7 +21,8 @@ export interface Oid4vpLoginOptions {
 }
 
 export interface Oid4vpLoginDeps {
-  verifier: Oid4vpVerifier;
+  /** did-service signs the request objects and checks the wallets' answers. */
+  verifier: Pick<DidService, 'oid4vpRequestObject' | 'oid4vpVerifyResponse'>;
   sessions: Oid4vpSessionStore;
   /**
    * Where answered sessions are marked (SQL): a Redis that went back in time shows a session
@@ -87,7 +88,7 @@ export class Oid4vpLogin {
       const now = this.clock();
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const id = randomToken();
-        const { clientId, requestObject } = await this.deps.verifier.requestObject({
+        const { clientId, requestObject } = await this.deps.verifier.oid4vpRequestObject({
           state,
           nonce,
           responseUri: this.responseUri(id),
@@ -164,7 +165,7 @@ export class Oid4vpLogin {
     }
     let verification;
     try {
-      verification = await this.deps.verifier.verifyResponse({
+      verification = await this.deps.verifier.oid4vpVerifyResponse({
         vpToken,
         nonce: session.nonce,
         clientId: session.clientId,

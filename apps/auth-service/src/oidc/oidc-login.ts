@@ -13,13 +13,19 @@ import type { KvStore } from '@itp/stores';
 import type { Client } from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
-import type { PasswordLogin, PasswordLoginRequest } from '../login/password-login.js';
+import type { PasswordCredentials } from '../login/password-login.js';
 import { INVALID_CREDENTIALS } from '../login/password-login.js';
+import type { Amr } from '../login/login-history.js';
 import type { LoginResults } from '../login/login-results.js';
+import { attemptLogin } from '../login/attempt-login.js';
+import type { Authenticated, LoginMethod } from '../login/login-method.js';
+import type { LoginMethods } from '../login/login-methods.js';
+import type { RequestCollection } from '../login-requests/approved-request-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
-import { grantedScopes, type OidcLoginMethod } from './oidc-provider.js';
+import { grantedScopes } from './oidc-provider.js';
+import type { User } from '../users/user.js';
 import type { LoginPageQr, LoginPageView } from './oidc-pages.js';
 import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
@@ -82,25 +88,31 @@ export type SiweStep =
 
 export interface OidcLoginDeps {
   provider: Provider;
-  passwordLogin: PasswordLogin;
+  /** The registered login methods: the ways in the page offers (ADR 0028). */
+  methods: LoginMethods;
+  /** The password form's method (`pwd`). */
+  password: LoginMethod<PasswordCredentials>;
+  /** The QR logins' method: the page's login request, approved, collected (`app` / `vp`). */
+  approvedRequests: LoginMethod<RequestCollection>;
   loginRequests: LoginRequests;
   oid4vp: Oid4vpLogin;
-  /** Sign-In with Ethereum; undefined when no chain is configured (the page has no button). */
+  /** Sign-In with Ethereum (its nonces and method); undefined when no chain is configured. */
   siwe: SiweLogin | undefined;
   clients: ClientRepository;
   kv: KvStore;
   /**
-   * Admits approved QR logins against the account's epochs (an approval given before a reset is
-   * not honoured) and records the last login per method (docs/api.md §12).
+   * Admits what a login method authenticated (approved QR logins against the account's epochs:
+   * an approval given before a reset is not honoured) and records the last login per method
+   * (docs/api.md §12).
    */
-  loginResults?: LoginResults;
+  loginResults: LoginResults;
   /** A QR code of `text` as a PNG data URL. */
   qrDataUrl: (text: string) => Promise<string>;
   /**
    * New login pages with QR codes per client address and window (each one opens a login request
    * and an OpenID4VP session); over it, the page comes without QR codes. None: no limit.
    */
-  qrPagesPerIp?: FailureCounter;
+  qrPagesPerIp?: FailureCounter | undefined;
 }
 
 export interface OidcLoginOptions {
@@ -169,7 +181,7 @@ export class OidcLogin {
         uid,
         clientName: clientDisplayName(client),
         ...('notice' in qr ? { notice: qr.notice } : { qr: qr.qr }),
-        siwe: this.deps.siwe !== undefined,
+        siwe: this.deps.methods.offers('siwe'),
       },
     };
   }
@@ -230,10 +242,14 @@ export class OidcLogin {
       return { status: 400, body: { error: 'The wallet did not sign the message' } };
     }
     return siweStep(async () => {
-      const user = await siwe.authenticate(message, signature as Hex, clientIp);
+      const login = await attemptLogin(siwe, {
+        message,
+        signature: signature as Hex,
+        clientIp,
+      });
       return {
         status: 200,
-        body: { redirectTo: await this.finish(req, res, found.details, user.id, 'siwe') },
+        body: { redirectTo: await this.finish(req, res, found.details, login) },
       };
     });
   }
@@ -242,7 +258,7 @@ export class OidcLogin {
     req: IncomingMessage,
     res: ServerResponse,
     uid: string,
-    credentials: Omit<PasswordLoginRequest, 'token'>,
+    credentials: PasswordCredentials,
   ): Promise<OidcPage> {
     const found = await this.interaction(req, res, uid);
     if (!found) return this.expired(uid);
@@ -262,7 +278,7 @@ export class OidcLogin {
           userId: credentials.id,
           error,
           ...(qr ? { qr } : {}),
-          siwe: this.deps.siwe !== undefined,
+          siwe: this.deps.methods.offers('siwe'),
         },
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       };
@@ -270,9 +286,9 @@ export class OidcLogin {
     if (!credentials.id || !credentials.password) {
       return refused({ status: 400, error: 'Enter your user id and password' });
     }
-    let userId: string;
+    let login: Authenticated;
     try {
-      userId = (await this.deps.passwordLogin.authenticate(credentials)).id;
+      login = await attemptLogin(this.deps.password, credentials);
     } catch (err) {
       const refusal =
         err instanceof UnauthorizedError
@@ -281,7 +297,7 @@ export class OidcLogin {
       if (refusal) return refused(refusal);
       throw err;
     }
-    return { kind: 'redirect', location: await this.finish(req, res, details, userId, 'pwd') };
+    return { kind: 'redirect', location: await this.finish(req, res, details, login) };
   }
 
   /**
@@ -335,28 +351,28 @@ export class OidcLogin {
     const raw = await this.deps.kv.get(qrKey(uid));
     if (raw === null) return { status: 'expired' };
     const { requestId } = JSON.parse(raw) as StoredQr;
-    let approval;
+    let approved: Authenticated;
     try {
-      approval = await this.deps.loginRequests.takeApproval(found.client, requestId);
+      approved = await attemptLogin(this.deps.approvedRequests, {
+        client: found.client,
+        requestId,
+      });
     } catch (err) {
       if (err instanceof LoginRequestPendingError) return { status: 'pending' };
       if (err instanceof LoginRequestUnknownError) return { status: 'expired' };
       throw err;
     }
     await this.deps.kv.del(qrKey(uid));
-    if (this.deps.loginResults) {
-      try {
-        await this.deps.loginResults.admit(approval.userId, approval.method, {
-          ...(approval.approvedAt !== undefined ? { approvedAt: approval.approvedAt } : {}),
-        });
-      } catch (err) {
-        if (err instanceof UnauthorizedError) return { status: 'refused', message: err.message };
-        throw err;
-      }
+    let user: User;
+    try {
+      user = await this.deps.loginResults.admitLogin(approved);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return { status: 'refused', message: err.message };
+      throw err;
     }
     return {
       status: 'done',
-      redirectTo: await this.finish(req, res, found.details, approval.userId, approval.method),
+      redirectTo: await this.loginResult(req, res, found.details, user, approved.amr),
     };
   }
 
@@ -418,24 +434,33 @@ export class OidcLogin {
     return { details, client };
   }
 
-  /**
-   * The login result for the provider, with the (implicit) consent: the browser continues at the
-   * returned URL.
-   */
+  /** What a login method authenticated, admitted and recorded (LoginResults), for the provider. */
   private async finish(
     req: IncomingMessage,
     res: ServerResponse,
     details: Details,
-    accountId: string,
-    method: OidcLoginMethod,
+    login: Authenticated,
   ): Promise<string> {
-    const grantId = await this.grantFor(details, accountId);
-    if (method !== 'app' && method !== 'vp')
-      await this.deps.loginResults?.remember(accountId, method);
+    const user = await this.deps.loginResults.admitLogin(login);
+    return this.loginResult(req, res, details, user, login.amr);
+  }
+
+  /**
+   * The login result for the provider (its `amr`; auth_time is the provider's: now), with the
+   * (implicit) consent: the browser continues at the returned URL.
+   */
+  private async loginResult(
+    req: IncomingMessage,
+    res: ServerResponse,
+    details: Details,
+    user: User,
+    amr: Amr,
+  ): Promise<string> {
+    const grantId = await this.grantFor(details, user.id);
     return this.deps.provider.interactionResult(
       req,
       res,
-      { login: { accountId, amr: [method], remember: false }, consent: { grantId } },
+      { login: { accountId: user.id, amr: [amr], remember: false }, consent: { grantId } },
       { mergeWithLastSubmission: false },
     );
   }

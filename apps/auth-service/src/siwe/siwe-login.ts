@@ -12,6 +12,8 @@ import {
   SiweMalformedError,
   SiweRefusedError,
 } from '../errors.js';
+import { attemptLogin, countedAttempt } from '../login/attempt-login.js';
+import type { Authenticated, FailureLimit, LoginMethod } from '../login/login-method.js';
 import type { LoginResults } from '../login/login-results.js';
 import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
@@ -40,14 +42,21 @@ export interface SiweLoginDeps {
    * account is known: the message's address is linked (login), or the caller (link-address).
    * None: not counted.
    */
-  failuresPerAccount?: FailureCounter;
+  failuresPerAccount?: FailureCounter | undefined;
   /** Nonces issued per client IP and window (each one is a Redis key for five minutes); none: no limit. */
-  noncesPerIp?: FailureCounter;
+  noncesPerIp?: FailureCounter | undefined;
   /**
    * Signature checks that need the chain (smart accounts: an eth_call each) per client IP and
    * window (SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE); key signatures never count. None: no limit.
    */
-  contractChecksPerIp?: FailureCounter;
+  contractChecksPerIp?: FailureCounter | undefined;
+}
+
+/** A signed Sign-In with Ethereum message, from a client address. */
+export interface SiweSignedIn {
+  message: string;
+  signature: Hex;
+  clientIp: string;
 }
 
 export interface SiweLoginOptions {
@@ -68,7 +77,9 @@ export const NO_USER_FOR_ADDRESS =
  * own limit, not password login's) and, when the account is known, of that account from that
  * address.
  */
-export class SiweLogin {
+export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { user: User }> {
+  readonly id = 'siwe';
+  readonly amr = 'siwe';
   private readonly clock: () => number;
 
   constructor(
@@ -88,27 +99,37 @@ export class SiweLogin {
 
   /** auth-user-with-siwe: the login result of the address's user. */
   async login(message: string, signature: Hex, clientIp: string): Promise<LoginResult> {
-    const user = await this.authenticate(message, signature, clientIp);
-    return this.deps.loginResults.resultFor(user, 'siwe');
+    const login = await attemptLogin(this, { message, signature, clientIp });
+    return this.deps.loginResults.complete(login);
   }
 
   /**
-   * The user a signed message logs in (enabled), without issuing a token: the OpenID Connect
-   * login page uses it too.
+   * SIWE's per-client-address limit and, when the message's address is linked, its
+   * per-(account, client address) limit (a malformed message counts per client address only).
    */
-  async authenticate(message: string, signature: Hex, clientIp: string): Promise<User> {
-    const account = await this.linkedAccountOf(message);
-    return this.counted(clientIp, account, async () => {
-      const address = await this.verifyMessage(message, signature, clientIp);
-      const userId = await this.deps.addresses.userOf(address);
-      const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
-      if (!user || !user.enabled) {
-        throw new SiweRefusedError(NO_USER_FOR_ADDRESS, {
-          details: { reason: !user ? 'address not linked' : 'user disabled', address },
-        });
-      }
-      return user;
-    });
+  async failureLimits(input: SiweSignedIn): Promise<readonly FailureLimit[]> {
+    return this.limits(input.clientIp, await this.linkedAccountOf(input.message));
+  }
+
+  /** A refusal (401) and a malformed message (400) both count as SIWE failures. */
+  isFailure(err: unknown): boolean {
+    return err instanceof UnauthorizedError || err instanceof SiweMalformedError;
+  }
+
+  /**
+   * The user a signed message logs in (enabled), without issuing a token (run by attemptLogin
+   * under failureLimits): the OpenID Connect login page uses it too.
+   */
+  async authenticate(input: SiweSignedIn): Promise<Authenticated & { user: User }> {
+    const address = await this.verifyMessage(input.message, input.signature, input.clientIp);
+    const userId = await this.deps.addresses.userOf(address);
+    const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
+    if (!user || !user.enabled) {
+      throw new SiweRefusedError(NO_USER_FOR_ADDRESS, {
+        details: { reason: !user ? 'address not linked' : 'user disabled', address },
+      });
+    }
+    return { user, userId: user.id, amr: 'siwe' };
   }
 
   /** link-address: links the message's address to `userId` (the caller). */
@@ -118,8 +139,10 @@ export class SiweLogin {
     signature: Hex,
     clientIp: string,
   ): Promise<LinkAddressResponse> {
-    const address = await this.counted(clientIp, userId, () =>
-      this.verifyMessage(message, signature, clientIp),
+    const address = await countedAttempt(
+      this.limits(clientIp, userId),
+      () => this.verifyMessage(message, signature, clientIp),
+      (err) => this.isFailure(err),
     );
     const outcome = await this.deps.addresses.link(address, userId, this.clock());
     if (outcome === 'taken') throw new AddressTakenError();
@@ -185,33 +208,24 @@ export class SiweLogin {
   }
 
   /**
-   * Runs `attempt` under SIWE's per-client-address failure limit and, when `account` is known,
-   * its per-(account, client address) limit; a 401 (or a malformed message) counts on both, a
-   * success clears the account's count from that address (as password login does).
+   * SIWE's per-client-address failure limit and, when `account` is known, its per-(account,
+   * client address) limit, which a success clears (as password login's).
    */
-  private async counted<T>(
-    clientIp: string,
-    account: string | undefined,
-    attempt: () => Promise<T>,
-  ): Promise<T> {
+  private limits(clientIp: string, account: string | undefined): FailureLimit[] {
     const { failuresPerIp, failuresPerAccount } = this.deps;
     const client = clientGroup(clientIp);
-    const pair = account === undefined ? undefined : `${account}\u0000${client}`;
-    await failuresPerIp.check(client);
-    if (pair !== undefined) await failuresPerAccount?.check(pair);
-    try {
-      const result = await attempt();
-      if (pair !== undefined) await failuresPerAccount?.reset(pair);
-      return result;
-    } catch (err) {
-      if (err instanceof UnauthorizedError || err instanceof SiweMalformedError) {
-        await Promise.all([
-          failuresPerIp.recordFailure(client),
-          pair === undefined ? undefined : failuresPerAccount?.recordFailure(pair),
-        ]);
-      }
-      throw err;
-    }
+    return [
+      { counter: failuresPerIp, subject: client },
+      ...(account === undefined || !failuresPerAccount
+        ? []
+        : [
+            {
+              counter: failuresPerAccount,
+              subject: `${account}\u0000${client}`,
+              resetOnSuccess: true,
+            },
+          ]),
+    ];
   }
 }
 

@@ -50,7 +50,8 @@ export function requestObjectClaims(jwt: string): StandInRequestObjectClaims {
  * INTERNAL_TOKEN_AUTH_TO_DID): `oid4vp/request-object` (an unsigned-looking compact JWT whose
  * payload holds the request's parameters), `oid4vp/verify-response` (a `vp_token` made by
  * vpTokenFor is verified when its nonce and the client id are the session's; anything else is
- * refused with 200 `verified: false`), and `verify-login-vp` (a VP made by loginVpFor).
+ * refused with 200 `verified: false`), `verify-login-vp` (a VP made by loginVpFor) and
+ * `users/revoke-credentials` (nothing to revoke: 0).
  */
 export async function startDidServiceStandIn(internalApiToken: string): Promise<DidServiceStandIn> {
   let down = false;
@@ -129,6 +130,10 @@ export async function startDidServiceStandIn(internalApiToken: string): Promise<
         issuedAt: now,
         freshUntil: now + 300,
       });
+      return;
+    }
+    if (path === '/internal/v1/users/revoke-credentials') {
+      send(res, 200, { revoked: 0 });
       return;
     }
     send(res, 404, { error: { code: '404', message: 'no route' } });

@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '@itp/errors';
 import { nextTokensValidAfter } from '@itp/auth-jwt';
 import { parseBody } from '@itp/service-kit';
 import type { CredentialRevocationOutbox } from '../account/credential-revocations.js';
-import type { LoginHistory, LoginMethod } from '../login/login-history.js';
+import type { LoginHistory, Amr } from '../login/login-history.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { LinkedAddresses } from '../siwe/linked-addresses.js';
 import { newPasswordSchema, newUserFieldsSchema, type NewUserFields } from './user-fields.js';
@@ -34,7 +34,7 @@ export interface ResetOutcome {
 /** The account as the operator's `users show` prints it (docs/api.md §12). */
 export interface UserDetails extends UserSummary {
   linkedAddresses: Array<{ address: string; linkedAt: number }>;
-  lastLogins: Partial<Record<LoginMethod, number>>;
+  lastLogins: Partial<Record<Amr, number>>;
 }
 
 /**

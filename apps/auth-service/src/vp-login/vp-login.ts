@@ -1,12 +1,13 @@
-import { UnauthorizedError } from '@itp/errors';
 import type { LoginResult } from '@itp/schemas';
 import type { OneTimeMarks } from '@itp/stores';
 import { VpReplayedError } from '../errors.js';
+import { attemptLogin } from '../login/attempt-login.js';
+import type { Authenticated, FailureLimit, LoginMethod } from '../login/login-method.js';
 import type { LoginResults } from '../login/login-results.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import { clientGroup } from '@itp/service-kit';
 import type { FailureCounter } from '../rate-limit/failure-counter.js';
-import type { LoginVpVerifier } from './login-vp-verifier.js';
+import type { DidService } from '../did-service/did-service.js';
 
 export interface VpLoginOptions {
   /** Freshness window of a login VP (VP_LOGIN_MAX_AGE_SECONDS). */
@@ -14,8 +15,15 @@ export interface VpLoginOptions {
   clock?: () => number;
 }
 
+/** A VP presented for login (auth-user-with-vp), from a client address. */
+export interface PresentedVp {
+  vp: unknown;
+  clientIp: string;
+}
+
 export interface VpLoginDeps {
-  verifier: LoginVpVerifier;
+  /** did-service's VP login check (verify-login-vp). */
+  verifier: Pick<DidService, 'verifyLoginVp'>;
   /** Where used VPs are marked: SQL, so that a Redis that restarts empty forgets none. */
   usedVps: OneTimeMarks;
   loginRequests: LoginRequests;
@@ -33,7 +41,9 @@ export interface VpLoginDeps {
  * approved for that user (atomically: must exist, be pending, not expired), and the user (must
  * exist and be enabled) gets the login result.
  */
-export class VpLogin {
+export class VpLogin implements LoginMethod<PresentedVp> {
+  readonly id = 'vp';
+  readonly amr = 'vp';
   private readonly clock: () => number;
 
   constructor(
@@ -44,15 +54,26 @@ export class VpLogin {
   }
 
   async login(vp: unknown, requestId: string | undefined, address: string): Promise<LoginResult> {
-    const clientIp = clientGroup(address); // IPv6 counted by /64
-    await this.deps.failuresPerIp.check(clientIp);
-    let verified;
-    try {
-      verified = await this.deps.verifier.verify(vp, this.options.maxAgeSeconds);
-    } catch (err) {
-      if (err instanceof UnauthorizedError) await this.deps.failuresPerIp.recordFailure(clientIp);
-      throw err;
+    const login = await attemptLogin(this, { vp, clientIp: address });
+    if (requestId !== undefined) {
+      await this.deps.loginRequests.approveLoginRequest(
+        requestId,
+        login.userId,
+        'app',
+        login.evidence,
+      );
     }
+    return this.deps.loginResults.complete(login);
+  }
+
+  /** The per-client-address limit shared with password login (IPv6 counted by /64). */
+  async failureLimits(input: PresentedVp): Promise<readonly FailureLimit[]> {
+    return [{ counter: this.deps.failuresPerIp, subject: clientGroup(input.clientIp) }];
+  }
+
+  /** did-service's check of the VP, then its one use (a replay is refused and counted). */
+  async authenticate(input: PresentedVp): Promise<Authenticated> {
+    const verified = await this.deps.verifier.verifyLoginVp(input.vp, this.options.maxAgeSeconds);
     const now = this.clock();
     // Keyed by holder DID and VP id (the holder's DID is the namespace: `did:` is no other's).
     const marked = await this.deps.usedVps.mark(
@@ -60,22 +81,14 @@ export class VpLogin {
       Math.max(now + 1000, verified.freshUntil * 1000 + 1000),
       now,
     );
-    if (!marked) {
-      await this.deps.failuresPerIp.recordFailure(clientIp);
-      throw new VpReplayedError();
-    }
-    const evidence =
-      verified.credentialIssuedAt === undefined
-        ? {}
-        : { credentialIssuedAt: verified.credentialIssuedAt };
-    if (requestId !== undefined) {
-      await this.deps.loginRequests.approveLoginRequest(
-        requestId,
-        verified.userId,
-        'app',
-        evidence,
-      );
-    }
-    return this.deps.loginResults.issueLoginResult(verified.userId, 'vp', evidence);
+    if (!marked) throw new VpReplayedError();
+    return {
+      userId: verified.userId,
+      amr: 'vp',
+      evidence:
+        verified.credentialIssuedAt === undefined
+          ? {}
+          : { credentialIssuedAt: verified.credentialIssuedAt },
+    };
   }
 }
