@@ -102,6 +102,11 @@ export const authServiceConfigSchema = z
      */
     SIWE_NONCES_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(600),
     /**
+     * Passkey authentication options (each keeps a challenge in Redis for 5 minutes) per client
+     * address and minute (docs/api.md §13); 0 turns the limit off.
+     */
+    PASSKEY_OPTIONS_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+    /**
      * Refused Sign-In with Ethereum messages (bad signature, nonce, fields, unlinked address) per
      * client address (IPv6: its /64) within LOGIN_FAILURE_WINDOW_SECONDS before SIWE gets 429
      * from that address. Its own counter: SIWE failures never block password or OIDC logins.

@@ -1,4 +1,4 @@
-import type { AccountResponse } from '@itp/schemas';
+import type { AccountResponse, PasskeySummary } from '@itp/schemas';
 import type { ClientRepository } from '../clients/client-repository.js';
 import { NoSiteGrantError } from '../errors.js';
 import type { OidcAccountGrants } from '../oidc/account-grants.js';
@@ -11,12 +11,15 @@ export interface AccountServiceDeps {
   addresses: LinkedAddresses;
   grants: OidcAccountGrants;
   clients: ClientRepository;
+  /** The user's passkeys (docs/api.md §13); absent: none listed. */
+  passkeys?: { list(userId: string): Promise<PasskeySummary[]> };
   clock?: () => number;
 }
 
 /**
  * The user's own view of the account's ways in, and ending them (docs/api.md §12): linked
- * addresses and the sites holding an OpenID Connect grant; logout everywhere; revoking a site.
+ * addresses, passkeys and the sites holding an OpenID Connect grant; logout everywhere; revoking
+ * a site.
  * The caller is already authenticated (a current JWT of an active user).
  */
 export class AccountService {
@@ -27,9 +30,10 @@ export class AccountService {
   }
 
   async view(user: User): Promise<AccountResponse> {
-    const [links, grants] = await Promise.all([
+    const [links, grants, passkeys] = await Promise.all([
       this.deps.addresses.linksOf(user.id),
       this.deps.grants.list(user.id),
+      this.deps.passkeys?.list(user.id) ?? [],
     ]);
     // A grant from before the last reset or logout everywhere is dead (its tokens and sessions
     // are refused), even while it waits for its expiry in the store.
@@ -53,6 +57,7 @@ export class AccountService {
         name: names.get(grant.clientId) ?? grant.clientId,
         grantedAt: new Date(grant.grantedAt * 1000).toISOString(),
       })),
+      passkeys,
     };
   }
 

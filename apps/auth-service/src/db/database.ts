@@ -142,4 +142,22 @@ export interface AuthDatabase {
   auth_linked_addresses: AuthLinkedAddressesTable;
   auth_user_logins: AuthUserLoginsTable;
   auth_credential_revocations: AuthCredentialRevocationsTable;
+  auth_passkeys: AuthPasskeysTable;
+}
+
+/** A user's passkey (migration 0009; docs/api.md §13): public key and counter, nothing secret. */
+export interface AuthPasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  device_type: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number | null;
 }

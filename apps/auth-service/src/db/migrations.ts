@@ -205,6 +205,33 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('auth_clients').dropColumn('id_token_signing_alg').execute();
     },
   },
+  '0009_passkeys': {
+    // Passkeys (WebAuthn, docs/api.md §13): a user's discoverable credentials (public keys and
+    // signature counters; a credential id is at most 1023 bytes, 1364 base64url characters).
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('auth_passkeys')
+        .addColumn('id', 'varchar(1400)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(256)', (c) => c.notNull())
+        .addColumn('name', 'varchar(128)', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull())
+        .addColumn('transports', 'text', (c) => c.notNull())
+        .addColumn('device_type', 'varchar(16)', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('auth_passkeys_user_id')
+        .on('auth_passkeys')
+        .column('user_id')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('auth_passkeys').execute();
+    },
+  },
 };
 
 export const authMigrations: MigrationSet = {
