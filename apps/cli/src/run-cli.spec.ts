@@ -751,7 +751,7 @@ describe('runCli: the account and logout everywhere', () => {
     name: 'Demo User',
     email: 'demo@example.com',
     linkedAddresses: [{ address: ADDRESS.toLowerCase(), linkedAt: '2026-01-02T00:00:00.000Z' }],
-    passkeys: [{ id: 'AbC-_9', name: 'Laptop', createdAt: Date.UTC(2026, 0, 6) }],
+    passkeys: [{ id: 'AbC-_9', name: 'Laptop', createdAt: '2026-01-06T00:00:00.000Z' }],
     sites: [{ clientId: 'demo-site', name: 'Demo site', grantedAt: '2026-01-03T00:00:00.000Z' }],
   };
   const credentials = [

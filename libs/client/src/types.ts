@@ -269,7 +269,7 @@ export interface PasskeysApi {
   /**
    * POST /v2/auth/passkeys: registers the new credential (`credential.toJSON()`) under `name`
    * (1–64 characters; default: the service's). Answers its id (the credential id), name and
-   * creation time (epoch ms).
+   * creation time (ISO 8601).
    */
   register(
     response: schemas.PasskeyRegistrationResponse,

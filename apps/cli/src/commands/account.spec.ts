@@ -10,16 +10,16 @@ const account: AccountResponse = {
     {
       id: 'AbC-_9',
       name: 'Laptop',
-      createdAt: Date.UTC(2026, 0, 6, 9, 30),
-      lastUsedAt: Date.UTC(2026, 1, 1, 12),
+      createdAt: '2026-01-06T09:30:00.000Z',
+      lastUsedAt: '2026-02-01T12:00:00.000Z',
     },
-    { id: 'XyZ0', name: 'Security key', createdAt: Date.UTC(2026, 0, 7) },
+    { id: 'XyZ0', name: 'Security key', createdAt: '2026-01-07T00:00:00.000Z' },
   ],
   sites: [],
 };
 
 describe('accountText: passkeys', () => {
-  it('lists each passkey: name, when added and last used (ISO 8601, UTC; "never"), its id', () => {
+  it('lists each passkey: name, when added and last used ("never" when not yet), its id', () => {
     expect(accountText(account, [])).toBe(
       [
         'userId  demo',

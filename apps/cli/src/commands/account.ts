@@ -29,15 +29,12 @@ function section(
   return rows.length === 0 ? `\n${title}: none\n` : `\n${title}\n${table(rows, columns)}`;
 }
 
-/** An epoch-ms time as the other sections show theirs (ISO 8601, UTC). */
-const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
-
 /** The passkeys as rows: name, when registered, when last used to log in ("never"), id. */
 function passkeyRows(passkeys: AccountResponse['passkeys']): Array<Record<string, unknown>> {
   return passkeys.map((passkey) => ({
     name: passkey.name,
-    createdAt: isoTime(passkey.createdAt),
-    lastUsedAt: passkey.lastUsedAt === undefined ? 'never' : isoTime(passkey.lastUsedAt),
+    createdAt: passkey.createdAt,
+    lastUsedAt: passkey.lastUsedAt ?? 'never',
     id: passkey.id,
   }));
 }

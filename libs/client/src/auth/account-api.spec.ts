@@ -19,7 +19,14 @@ const account: AccountResponse = {
   linkedAddresses: [
     { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', linkedAt: '2026-01-02T00:00:00.000Z' },
   ],
-  passkeys: [{ id: 'AbC-_9', name: 'Laptop', createdAt: 1767225600000, lastUsedAt: 1767312000000 }],
+  passkeys: [
+    {
+      id: 'AbC-_9',
+      name: 'Laptop',
+      createdAt: '2026-01-06T00:00:00.000Z',
+      lastUsedAt: '2026-01-07T00:00:00.000Z',
+    },
+  ],
   sites: [{ clientId: 'demo-site', name: 'Demo site', grantedAt: '2026-01-03T00:00:00.000Z' }],
 };
 

@@ -79,7 +79,7 @@ describe('passkeys', () => {
             body: {
               id: 'AbC-_9',
               name: (req.body as { name?: string }).name ?? 'Passkey',
-              createdAt: 1767225600000,
+              createdAt: '2026-01-06T00:00:00.000Z',
             },
           },
     );
@@ -88,12 +88,12 @@ describe('passkeys', () => {
     await expect(me.auth.passkeys.register(registration, 'Laptop')).resolves.toEqual({
       id: 'AbC-_9',
       name: 'Laptop',
-      createdAt: 1767225600000,
+      createdAt: '2026-01-06T00:00:00.000Z',
     });
     await expect(me.auth.passkeys.register(registration)).resolves.toEqual({
       id: 'AbC-_9',
       name: 'Passkey',
-      createdAt: 1767225600000,
+      createdAt: '2026-01-06T00:00:00.000Z',
     });
     expect(requests(seen)).toEqual([
       ['POST', 'http://gw/v2/auth/passkeys/registration-options', 'Bearer jwt', {}],
