@@ -27,6 +27,9 @@ credential, and approves the request with a verifiable presentation.</li>
 </ol>
 <p>Open them side by side. The dev stack's demo user is <code>demo</code> /
 <code>demo-password</code>. API reference: <a href="/docs">/docs</a>.</p>
+<h2>Passkeys</h2>
+<p><a href="/demo/passkeys">Passkeys</a>: log in with a password, add a passkey (WebAuthn) to the
+account, list and remove them, and sign in with one.</p>
 <h2>OpenID Connect</h2>
 <p><a href="/demo/oidc">Log in with OpenID Connect</a>: a site whose server uses the standard
 <code>openid-client</code> library against the platform's provider (authorization code with
@@ -88,6 +91,47 @@ export const DEMO_PHONE_PAGE = `${head('Demo phone app', 'phone.js')}
 <label>requestId (from the QR code) <textarea id="request-id" rows="3"></textarea></label>
 <button id="approve" type="button" disabled>Approve with a VP</button>
 <p id="approve-status" role="status"></p>
+</section>
+</main>
+</body>
+</html>
+`;
+
+export const DEMO_PASSKEYS_PAGE = `${head('Demo passkeys', 'passkeys.js')}
+<body>
+<main class="site">
+<h1>Passkeys</h1>
+<p>A passkey (WebAuthn) is a key pair your device or security key keeps for this platform: it logs
+you in without a password. Its relying party is the host name of the platform's public URL
+(<code>localhost</code> under <code>npm start</code>): open this page there. The dev stack's demo
+user is <code>demo</code> / <code>demo-password</code>.</p>
+<p id="support" class="error" role="alert" hidden></p>
+<section>
+<h2>1. Log in</h2>
+<label>User id <input id="user-id" autocomplete="username" value="demo"></label>
+<label>Password <input id="password" type="password" autocomplete="current-password" placeholder="demo-password"></label>
+<button id="login" type="button">Log in</button>
+<p id="login-status" role="status"></p>
+</section>
+<section id="account" hidden>
+<h2>2. Your passkeys</h2>
+<p>Logged in as <span id="account-name"></span> (<code id="account-user-id"></code>). Adding or
+removing a passkey needs a login of the last few minutes.</p>
+<label>Name of the new passkey (optional) <input id="passkey-name" maxlength="64" placeholder="e.g. Laptop"></label>
+<button id="add" type="button">Add a passkey</button>
+<p id="add-status" role="status"></p>
+<ul id="passkeys"></ul>
+<p id="passkeys-none">No passkeys yet.</p>
+</section>
+<section>
+<h2>3. Sign in with a passkey</h2>
+<p>No user id, no password: the browser offers the passkeys it has for this site.</p>
+<button id="signin" type="button">Sign in with a passkey</button>
+<p id="signin-status" role="status"></p>
+<section id="signed-in" hidden>
+<h3>Welcome, <span id="signed-in-name"></span></h3>
+<p>userId <code id="signed-in-user-id"></code>, email <code id="signed-in-email"></code></p>
+</section>
 </section>
 </main>
 </body>

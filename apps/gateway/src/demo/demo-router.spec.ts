@@ -67,13 +67,42 @@ describe('/demo (gateway, development mode)', () => {
     });
 
   it('serves the pages and scripts under a same-origin CSP', async () => {
-    for (const path of ['/demo', '/demo/site', '/demo/phone', '/demo/site.js', '/demo/phone.js']) {
+    for (const path of [
+      '/demo',
+      '/demo/site',
+      '/demo/phone',
+      '/demo/passkeys',
+      '/demo/site.js',
+      '/demo/phone.js',
+      '/demo/passkeys.js',
+    ]) {
       const res = await fetch(`${gateway.url}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-security-policy')).toBe(DEMO_CSP);
       const text = await res.text();
       expect(text).not.toMatch(/<script>|\sstyle=|https?:\/\/(?!localhost:8080\/demo)/);
     }
+  });
+
+  it('links the passkeys page from the index; every element its script reads is on the page', async () => {
+    const index = await (await fetch(`${gateway.url}/demo`)).text();
+    expect(index).toContain('<a href="/demo/passkeys">');
+    const page = await (await fetch(`${gateway.url}/demo/passkeys`)).text();
+    const script = await (await fetch(`${gateway.url}/demo/passkeys.js`)).text();
+    const read = [...new Set([...script.matchAll(/\$\('([a-z-]+)'\)/g)].map((m) => m[1]))];
+    expect(read).toEqual(expect.arrayContaining(['login', 'add', 'passkeys', 'signin']));
+    expect(read.filter((id) => !page.includes(` id="${id}"`))).toEqual([]);
+    // The page talks to the gateway's own /v2/auth API, never to another origin.
+    const paths = [...script.matchAll(/'(\/v2\/auth\/[a-z/-]+)'/g)].map((m) => m[1]);
+    expect([...new Set(paths)].sort()).toEqual([
+      '/v2/auth/account',
+      '/v2/auth/auth-user',
+      '/v2/auth/auth-user-with-passkey',
+      '/v2/auth/passkeys',
+      '/v2/auth/passkeys/authentication-options',
+      '/v2/auth/passkeys/registration-options',
+      '/v2/auth/passkeys/remove',
+    ]);
   });
 
   it('starts a login request with the client secret and answers its requestId and QR code', async () => {
@@ -191,7 +220,7 @@ describe('/demo outside development', () => {
     for (const APP_ENV of ['test', 'production']) {
       const gateway = await startGateway({ APP_ENV, ...upstreams('http://127.0.0.1:9') });
       try {
-        for (const path of ['/demo', '/demo/site']) {
+        for (const path of ['/demo', '/demo/site', '/demo/passkeys', '/demo/passkeys.js']) {
           expect((await fetch(`${gateway.url}${path}`)).status).toBe(404);
         }
         const res = await fetch(`${gateway.url}/demo/api/login-request`, { method: 'POST' });

@@ -2,7 +2,13 @@ import express, { type RequestHandler, type Router } from 'express';
 import { pageCsp, qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
 import { demoOidcSite } from './demo-oidc-site.js';
-import { DEMO_CSS, DEMO_INDEX_PAGE, DEMO_PHONE_PAGE, DEMO_SITE_PAGE } from './demo-pages.js';
+import {
+  DEMO_CSS,
+  DEMO_INDEX_PAGE,
+  DEMO_PASSKEYS_PAGE,
+  DEMO_PHONE_PAGE,
+  DEMO_SITE_PAGE,
+} from './demo-pages.js';
 import { readDemoScript } from './demo-scripts.js';
 import {
   DemoSiteError,
@@ -30,7 +36,8 @@ export function demoIssuer(config: Pick<GatewayConfig, 'PUBLIC_URL' | 'PORT'>): 
 /**
  * `/demo` (development only; in any other APP_ENV nothing is mounted and /demo is a 404): a web
  * site with QR login and a phone app that approves it with a VP (README "Demo"):
- * - `GET /demo`, `/demo/site`, `/demo/phone` and their script / style files;
+ * - `GET /demo`, `/demo/site`, `/demo/phone`, `/demo/passkeys` and their script / style files
+ *   (the passkeys page calls the gateway's /v2/auth API itself: login, passkeys, account);
  * - `POST /demo/api/login-request`: the site's server starts an app login (auth-user-by-app with
  *   the demo client's secret, which stays here) and answers the requestId and its QR code, and
  *   when auth-service offers one, the request's `openid4vpUri` and its QR code (`openid4vpQr`);
@@ -58,8 +65,10 @@ export function demoRouter(config: DemoConfig): Router {
   router.get(['/demo', '/demo/'], demoHeaders, page(DEMO_INDEX_PAGE));
   router.get('/demo/site', demoHeaders, page(DEMO_SITE_PAGE));
   router.get('/demo/phone', demoHeaders, page(DEMO_PHONE_PAGE));
+  router.get('/demo/passkeys', demoHeaders, page(DEMO_PASSKEYS_PAGE));
   router.get('/demo/site.js', demoHeaders, file('text/javascript', readDemoScript('site')));
   router.get('/demo/phone.js', demoHeaders, file('text/javascript', readDemoScript('phone')));
+  router.get('/demo/passkeys.js', demoHeaders, file('text/javascript', readDemoScript('passkeys')));
   router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
   router.use(demoOidcSite(demoIssuer(config), demoHeaders));
 

@@ -10,6 +10,7 @@ import { startGateway, type RunningGateway } from '../../testing/start-gateway.j
 const PAGES = [
   { page: '/demo/site', file: 'site.js' },
   { page: '/demo/phone', file: 'phone.js' },
+  { page: '/demo/passkeys', file: 'passkeys.js' },
 ] as const;
 
 /** The sources of a CSP directive (`script-src 'self'` → `["'self'"]`). */
