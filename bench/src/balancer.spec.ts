@@ -60,13 +60,17 @@ describe('balancer benchmark (ADR 0014)', () => {
         expect(figure.errors).toBe(0);
       }
     }
+    for (const cpu of [run!.cpuUsPerRequest.ours, run!.cpuUsPerRequest.undici]) {
+      expect(cpu).toHaveLength(2);
+      for (const us of cpu) expect(us).toBeGreaterThan(0);
+    }
     for (const spread of [run!.spread.ours, run!.spread.undici]) {
       expect(spread).toHaveLength(2);
       expect(Math.min(...spread)).toBeGreaterThan(0);
     }
   }, 30_000);
 
-  it('renders the median round, the range, the paired ratio, the spread and the errors of each balancer', () => {
+  it('renders the median round, the range, the paired ratio, the CPU time, the spread and the errors of each balancer', () => {
     const figure = (rate: number): Figure => ({
       label: '',
       rate,
@@ -82,11 +86,12 @@ describe('balancer benchmark (ADR 0014)', () => {
         ours: [figure(100), figure(300), figure(200)],
         undici: [figure(250), figure(250), figure(250)],
         spread: { ours: [50, 50], undici: [49.9, 50.1] },
+        cpuUsPerRequest: { ours: [90, 80, 100], undici: [85, 95, 105] },
       },
     ]);
     expect(table.split('\n').slice(2)).toEqual([
-      '| 50 | UpstreamBalancer (ours) | 200 (100–300) | 0.8 (0.4–1.2) | 2 | 9 | 1.5 | 50 / 50 | 0 |',
-      '| 50 | undici BalancedPool | 250 (250–250) | — | 2 | 9 | 1.5 | 49.9 / 50.1 | 0 |',
+      '| 50 | UpstreamBalancer (ours) | 200 (100–300) | 0.8 (0.4–1.2) | 2 | 9 | 1.5 | 90 | 50 / 50 | 0 |',
+      '| 50 | undici BalancedPool | 250 (250–250) | — | 2 | 9 | 1.5 | 95 | 49.9 / 50.1 | 0 |',
     ]);
   });
 });

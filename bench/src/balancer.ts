@@ -138,6 +138,12 @@ export interface BalancerRun {
   undici: Figure[];
   /** Share of requests each upstream answered, per balancer (%). */
   spread: { ours: number[]; undici: number[] };
+  /**
+   * Per balancer and round, this process's CPU time (user + system) per request, µs: load
+   * generator, fronts and upstreams together, so the difference is the balancers'. Other work on
+   * the machine slows a round but adds little CPU time to it.
+   */
+  cpuUsPerRequest: { ours: number[]; undici: number[] };
 }
 
 export interface BalancerOptions {
@@ -172,23 +178,32 @@ export async function runBalancerBench(
         ours: [],
         undici: [],
         spread: { ours: [], undici: [] },
+        cpuUsPerRequest: { ours: [], undici: [] },
       };
       const spreadCounts = { ours: [0, 0], undici: [0, 0] };
-      for (let round = 0; round < options.rounds; round += 1) {
-        const order =
-          round % 2 === 0 ? (['ours', 'undici'] as const) : (['undici', 'ours'] as const);
+      for (let r = 0; r < options.rounds; r += 1) {
+        const order = r % 2 === 0 ? (['ours', 'undici'] as const) : (['undici', 'ours'] as const);
         for (const name of order) {
-          const before = [...upstreams.counts];
-          const figure = await httpLoad({
-            label: `${name}, ${connections} connections, round ${round + 1}`,
+          const load = {
+            label: `${name}, ${connections} connections, round ${r + 1}`,
             url: `${fronts[name].url}/v2/ping`,
-            seconds: options.seconds,
-            warmupSeconds: options.warmupSeconds,
             connections,
-          });
+          };
+          if (options.warmupSeconds > 0) {
+            await httpLoad({ ...load, seconds: options.warmupSeconds });
+          }
+          const before = [...upstreams.counts];
+          const cpuBefore = process.cpuUsage();
+          const figure = await httpLoad({ ...load, seconds: options.seconds });
+          const cpu = process.cpuUsage(cpuBefore);
           upstreams.counts.forEach((count, i) => (spreadCounts[name][i]! += count - before[i]!));
+          const cpuUs = figure.total > 0 ? round((cpu.user + cpu.system) / figure.total, 1) : 0;
           run[name].push(figure);
-          log(`${figure.label}: ${figure.rate} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms`);
+          run.cpuUsPerRequest[name].push(cpuUs);
+          log(
+            `${figure.label}: ${figure.rate} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms, ` +
+              `${cpuUs} µs CPU per request`,
+          );
         }
       }
       run.spread = { ours: share(spreadCounts.ours), undici: share(spreadCounts.undici) };
@@ -239,13 +254,14 @@ export function renderBalancerTable(runs: readonly BalancerRun[]): string {
         `| ${run.connections} | ${name === 'ours' ? 'UpstreamBalancer (ours)' : 'undici BalancedPool'} | ` +
         `${round(median(rates))} (${Math.min(...rates)}–${Math.max(...rates)}) | ${ratio} | ` +
         `${median(figures.map((f) => f.p50))} | ${median(figures.map((f) => f.p99))} | ` +
-        `${round(median(figures.map((f) => f.meanMs)), 3)} | ${run.spread[name].join(' / ')} | ${errors} |`
+        `${round(median(figures.map((f) => f.meanMs)), 3)} | ${round(median(run.cpuUsPerRequest[name]), 1)} | ` +
+        `${run.spread[name].join(' / ')} | ${errors} |`
       );
     }),
   );
   return [
-    '| connections | balancer | req/s, median round (range) | ours ÷ undici, paired rounds: median (range) | p50 ms | p99 ms | mean ms | upstream share % | errors |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| connections | balancer | req/s, median round (range) | ours ÷ undici, paired rounds: median (range) | p50 ms | p99 ms | mean ms | CPU µs per request (median) | upstream share % | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }
