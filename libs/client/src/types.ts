@@ -269,7 +269,8 @@ export interface PasskeysApi {
   /**
    * POST /v2/auth/passkeys: registers the new credential (`credential.toJSON()`) under `name`
    * (1–64 characters; default: the service's). Answers its id (the credential id), name and
-   * creation time (ISO 8601).
+   * creation time (ISO 8601). Throws PasskeyConflictError (409) when it is registered already
+   * or the caller has the most passkeys allowed, BadRequestError (400) when it does not verify.
    */
   register(
     response: schemas.PasskeyRegistrationResponse,

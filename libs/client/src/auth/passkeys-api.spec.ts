@@ -7,9 +7,11 @@ import { describe, expect, it } from '@jest/globals';
 import { createClient } from '../client.js';
 import {
   NotFoundError,
+  PasskeyConflictError,
   PasskeyNotFoundError,
   PasskeyRefusedError,
   StepUpRequiredError,
+  TempKeyError,
   UnauthorizedError,
 } from '../errors/error-classes.js';
 import { fakeFetch, type FakeAnswer, type SeenRequest } from '../testing/fake-fetch.js';
@@ -105,6 +107,18 @@ describe('passkeys', () => {
       ],
       ['POST', 'http://gw/v2/auth/passkeys', 'Bearer jwt', { response: registration }],
     ]);
+  });
+
+  it('409 of register is PasskeyConflictError (not the token API’s TempKeyError)', async () => {
+    const { fetch } = fakeFetch(() => ({
+      status: 409,
+      body: { error: { code: '409', message: 'This passkey is registered already' } },
+    }));
+    const me = createClient({ baseUrl: 'http://gw', fetch, token: 'jwt' });
+    const err = await me.auth.passkeys.register(registration).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PasskeyConflictError);
+    expect(err).not.toBeInstanceOf(TempKeyError);
+    expect((err as PasskeyConflictError).message).toBe('This passkey is registered already');
   });
 
   it('removes one; 404 is PasskeyNotFoundError', async () => {

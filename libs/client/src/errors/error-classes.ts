@@ -139,6 +139,14 @@ export class AddressTakenError extends ItpError {
   static override readonly code: string = '409';
 }
 
+/**
+ * "409" of passkeys (register): the passkey is registered already, or the caller has as many
+ * passkeys as allowed. Not a TempKeyError either.
+ */
+export class PasskeyConflictError extends ItpError {
+  static override readonly code: string = '409';
+}
+
 /** "409": the tempKey is unknown, expired, used by another request, or its first request is still running. */
 export class TempKeyError extends ItpError {
   static override readonly code: string = '409';

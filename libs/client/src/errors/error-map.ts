@@ -20,6 +20,7 @@ import {
   MethodNotFoundRpcError,
   NotFoundError,
   ParseRpcError,
+  PasskeyConflictError,
   PasskeyNotFoundError,
   PasskeyRefusedError,
   PayloadTooLargeError,
@@ -102,6 +103,7 @@ const REST_ENDPOINT_CLASSES: Record<string, Record<string, ItpErrorClass>> = {
   '/v2/auth/unlink-address': { '404': AddressNotLinkedError },
   '/v2/auth/revoke-site': { '404': SiteGrantNotFoundError },
   '/v2/auth/auth-user-with-passkey': { '401': PasskeyRefusedError },
+  '/v2/auth/passkeys': { '409': PasskeyConflictError },
   '/v2/auth/passkeys/remove': { '404': PasskeyNotFoundError },
 };
 
