@@ -72,7 +72,8 @@ describe('oidc-flow helpers', () => {
 /**
  * A stand-in provider with the shapes of auth-service's answers: URLs named by another origin
  * (PUBLIC_URL), path-scoped cookies, the Origin check of the form post, PKCE at the token
- * endpoint. The real provider is covered by smoke.spec.ts (scenario 8 against the dev stack).
+ * endpoint. The real provider is covered by the smoke run (e2e/src/dev-suites/bench-smoke.suite.ts:
+ * scenario 8 against the dev stack).
  */
 describe('passwordFlow against a stand-in provider', () => {
   const PUBLIC = 'https://id.example';

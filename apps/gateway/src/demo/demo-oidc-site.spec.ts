@@ -16,7 +16,7 @@ import { DEMO_CSP, demoIssuer } from './demo-router.js';
  * /demo/oidc's server side against a scripted OpenID Connect provider (discovery, JWKS, token,
  * userinfo answered here, the id_token signed with a key of this test): the cookie and what it
  * keeps server-side, the redirects, the claims page and every failure as a readable page. The
- * flow against the real provider in a browser is demo.browser.spec.ts.
+ * flow against the real provider in a browser is e2e/src/dev-suites/demo-browser.suite.ts.
  */
 interface Provider {
   issuer: string;
