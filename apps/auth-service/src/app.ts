@@ -22,6 +22,8 @@ import type { Oid4vpLogin } from './oid4vp/oid4vp-login.js';
 import { wireOid4vp } from './oid4vp/wire-oid4vp.js';
 import type { OidcLogin } from './oidc/oidc-login.js';
 import { wireOidc } from './oidc/wire-oidc.js';
+import type { Passkeys } from './passkeys/passkeys.js';
+import { wirePasskeys } from './passkeys/wire-passkeys.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
 import type { SiweLogin } from './siwe/siwe-login.js';
 import { wireSiwe } from './siwe/wire-siwe.js';
@@ -60,6 +62,8 @@ export interface AuthDomain {
   clientAuthenticator: ClientAuthenticator;
   /** Sign-In with Ethereum (docs/api.md §11); undefined without ETH_RPC_URL and CHAIN_ID. */
   siwe: SiweLogin | undefined;
+  /** Passkeys (docs/api.md §13): registration, removal, login assertions. */
+  passkeys: Passkeys;
   /** The OpenID Connect provider and its login step (docs/api.md §9). */
   oidc: { provider: Provider; login: OidcLogin; issuer: string; assets: string };
   /** `/internal/v1/users/status`: may this user still act? */
@@ -100,20 +104,31 @@ async function wireAuthService(
   const oid4vp = wireOid4vp(shared);
   const requests = wireLoginRequests(shared, (id, wait) => oid4vp.oid4vp.start(id, wait));
   const siwe = wireSiwe(shared);
+  const passkeys = wirePasskeys(shared);
   const oidc = wireOidc(shared, {
     password: password.passwordLogin,
     approvedRequests: requests.approvedRequests,
     siwe: siwe.siwe,
     oid4vp: oid4vp.oid4vp,
   });
-  const account = wireAccount(shared, oidc);
+  const account = wireAccount(shared, oidc, passkeys.passkeys);
   const users = wireUserStatus(shared);
 
   const service = new HttpService({ name: APP_NAME, config, logger });
   service.app.set('trust proxy', config.TRUST_PROXY);
   // In this order: the OpenID Connect provider (its own error pages and OAuth bodies) and what
   // wallets call (OAuth error bodies) before the rest of /v2/auth.
-  const edges: FeatureEdge[] = [oidc, oid4vp, password, vp, requests, siwe, account, users];
+  const edges: FeatureEdge[] = [
+    oidc,
+    oid4vp,
+    password,
+    vp,
+    requests,
+    siwe,
+    passkeys,
+    account,
+    users,
+  ];
   for (const edge of edges) {
     edge.attach?.(service);
     for (const { path, router } of edge.routes) service.app.use(path, router);
@@ -138,6 +153,7 @@ async function wireAuthService(
     oid4vp: oid4vp.oid4vp,
     clientAuthenticator: shared.clientAuthenticator,
     siwe: siwe.siwe,
+    passkeys: passkeys.passkeys,
     oidc: { provider: oidc.provider, login: oidc.login, issuer: oidc.issuer, assets: oidc.assets },
     userStatus: users.userStatus,
     callerToken: users.callerToken,

@@ -21,6 +21,7 @@ import { SqlCredentialRevocations } from './db/sql-credential-revocations.js';
 import { SqlLinkedAddresses } from './db/sql-linked-addresses.js';
 import { SqlLoginApprovals } from './db/sql-login-approvals.js';
 import { SqlLoginHistory } from './db/sql-login-history.js';
+import { SqlPasskeys } from './db/sql-passkeys.js';
 import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { HttpDidService } from './did-service/http-did-service.js';
@@ -118,7 +119,14 @@ export async function wireShared(
   const addresses = new SqlLinkedAddresses(database);
   const revocations = new SqlCredentialRevocations(database);
   const history = new SqlLoginHistory(database);
-  const userAdmin = new UserAdmin({ users, hasher, addresses, revocations, history });
+  const userAdmin = new UserAdmin({
+    users,
+    hasher,
+    addresses,
+    revocations,
+    history,
+    passkeys: new SqlPasskeys(database),
+  });
   const clientAdmin = new ClientAdmin(clients, hasher);
   if (config.APP_ENV === 'development') {
     const seeded = await ensureDemoData(userAdmin, clientAdmin, authPublicUrl(config));

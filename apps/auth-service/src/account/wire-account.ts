@@ -3,6 +3,7 @@ import type { FeatureEdge } from '../feature.js';
 import { bearerCaller } from '../http/bearer-caller.js';
 import type { OidcParts } from '../oidc/wire-oidc.js';
 import { OidcAccountGrants } from '../oidc/account-grants.js';
+import type { Passkeys } from '../passkeys/passkeys.js';
 import type { SharedResources } from '../wire-shared.js';
 import { AccountService } from './account-service.js';
 import { accountRouter } from './account-router.js';
@@ -16,6 +17,7 @@ import { CredentialRevocationDelivery } from './credential-revocations.js';
 export function wireAccount(
   shared: SharedResources,
   oidc: Pick<OidcParts, 'adapter' | 'records'>,
+  passkeys?: Pick<Passkeys, 'list'>,
 ): FeatureEdge & {
   account: AccountService;
   revocationDelivery: CredentialRevocationDelivery | undefined;
@@ -26,6 +28,7 @@ export function wireAccount(
     addresses: shared.addresses,
     grants: new OidcAccountGrants(kv, oidc.adapter, oidc.records),
     clients: shared.clients,
+    ...(passkeys ? { passkeys } : {}),
   });
   const revocationDelivery = credentialRevocationDelivery(shared);
   if (revocationDelivery) {

@@ -10,6 +10,7 @@ import { Argon2PasswordHasher } from '../passwords/argon2-password-hasher.js';
 import { SqlCredentialRevocations } from '../db/sql-credential-revocations.js';
 import { SqlLinkedAddresses } from '../db/sql-linked-addresses.js';
 import { SqlLoginHistory } from '../db/sql-login-history.js';
+import { SqlPasskeys } from '../db/sql-passkeys.js';
 import { SqlUserRepository } from '../db/sql-user-repository.js';
 import { UserAdmin, type ResetOutcome, type UserDetails } from '../users/user-admin.js';
 import { cliDatabaseUrl } from './cli-config.js';
@@ -112,6 +113,12 @@ function detailsJson(details: UserDetails) {
       address: link.address,
       linkedAt: iso(link.linkedAt),
     })),
+    passkeys: details.passkeys.map((passkey) => ({
+      id: passkey.id,
+      name: passkey.name,
+      createdAt: iso(passkey.createdAt),
+      lastUsedAt: passkey.lastUsedAt === null ? null : iso(passkey.lastUsedAt),
+    })),
     lastLogins: Object.fromEntries(
       Object.entries(details.lastLogins).map(([method, at]) => [method, iso(at)]),
     ),
@@ -130,6 +137,10 @@ function detailsText(details: UserDetails): string {
     `keys ended       ${json.keysValidAfter ?? 'never'}`,
     `linked addresses ${json.linkedAddresses.length === 0 ? '-' : ''}`,
     ...json.linkedAddresses.map((link) => `  ${link.address}  linked ${link.linkedAt}`),
+    `passkeys         ${json.passkeys.length === 0 ? '-' : ''}`,
+    ...json.passkeys.map(
+      (p) => `  ${p.name}  added ${p.createdAt}  last used ${p.lastUsedAt ?? 'never'}`,
+    ),
     `last logins      ${Object.keys(json.lastLogins).length === 0 ? '-' : ''}`,
     ...Object.entries(json.lastLogins).map(([method, at]) => `  ${method.padEnd(5)} ${at}`),
     'credentials and sites: the user sees them (GET /v2/did/credentials, GET /v2/auth/account)',
@@ -142,6 +153,7 @@ function resetText(id: string, outcome: ResetOutcome): string {
   if (outcome.unlinked.length > 0) {
     lines.push(`unlinked addresses: ${outcome.unlinked.join(', ')}`);
   }
+  if (outcome.removedPasskeys > 0) lines.push(`removed passkeys: ${outcome.removedPasskeys}`);
   if (outcome.credentialsRevoked) {
     lines.push('credentials issued for the user: revoked (did-service sets their status bits)');
   } else {
@@ -151,6 +163,9 @@ function resetText(id: string, outcome: ResetOutcome): string {
         (address) => `  ${address}`,
       ),
     );
+    if (outcome.keptPasskeys.length > 0) {
+      lines.push(`kept passkeys: ${outcome.keptPasskeys.join(', ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -352,6 +367,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         addresses: new SqlLinkedAddresses(database),
         revocations: new SqlCredentialRevocations(database),
         history: new SqlLoginHistory(database),
+        passkeys: new SqlPasskeys(database),
       }),
       clients: new ClientAdmin(new SqlClientRepository(database), hasher),
     };

@@ -118,6 +118,8 @@ describe('the account key ring over HTTP (real PostgreSQL, Redis and dev chain)'
       unlinked: [intruderWallet.address.toLowerCase()],
       keptAddresses: [],
       credentialsRevoked: true,
+      removedPasskeys: 0,
+      keptPasskeys: [],
     });
 
     // The old JWT: refused at once on every route that takes it.
@@ -171,6 +173,8 @@ describe('the account key ring over HTTP (real PostgreSQL, Redis and dev chain)'
       unlinked: [],
       keptAddresses: [wallet.address.toLowerCase()],
       credentialsRevoked: false,
+      removedPasskeys: 0,
+      keptPasskeys: [],
     });
     expect((await getJson('account', token)).status).toBe(401);
     expect((await postJson(path('auth-user-with-siwe'), await signed(wallet))).status).toBe(200);

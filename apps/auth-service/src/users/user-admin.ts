@@ -3,6 +3,7 @@ import { nextTokensValidAfter } from '@itp/auth-jwt';
 import { parseBody } from '@itp/service-kit';
 import type { CredentialRevocationOutbox } from '../account/credential-revocations.js';
 import type { LoginHistory, Amr } from '../login/login-history.js';
+import type { PasskeyRepository } from '../passkeys/passkey-repository.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { LinkedAddresses } from '../siwe/linked-addresses.js';
 import { newPasswordSchema, newUserFieldsSchema, type NewUserFields } from './user-fields.js';
@@ -17,6 +18,8 @@ export interface UserAdminDeps {
   addresses?: LinkedAddresses;
   /** Where a reset asks did-service to revoke the user's credentials. */
   revocations?: CredentialRevocationOutbox;
+  /** The users' passkeys (a reset removes them unless keepKeys; docs/api.md §13). */
+  passkeys?: Pick<PasskeyRepository, 'listByUser' | 'removeAllOf'>;
   history?: LoginHistory;
   clock?: () => number;
 }
@@ -29,11 +32,16 @@ export interface ResetOutcome {
   keptAddresses: string[];
   /** Whether did-service was asked to revoke the user's credentials. */
   credentialsRevoked: boolean;
+  /** Passkeys removed by the reset (none with keepKeys). */
+  removedPasskeys: number;
+  /** The names of the passkeys kept (keepKeys): review them with the user. */
+  keptPasskeys: string[];
 }
 
 /** The account as the operator's `users show` prints it (docs/api.md §12). */
 export interface UserDetails extends UserSummary {
   linkedAddresses: Array<{ address: string; linkedAt: number }>;
+  passkeys: Array<{ id: string; name: string; createdAt: number; lastUsedAt: number | null }>;
   lastLogins: Partial<Record<Amr, number>>;
 }
 
@@ -42,8 +50,8 @@ export interface UserDetails extends UserSummary {
  * A reset is a clean slate (docs/api.md §12): the token epoch moves (every platform JWT and
  * OpenID Connect session from before it ends; a web-site login approved before it is not handed
  * out; an open credential offer is not redeemed), and unless `keepKeys` the key epoch moves too
- * (credentials issued before it no longer log in), every linked address is unlinked and
- * did-service is asked to revoke every credential issued for the user.
+ * (credentials issued before it no longer log in), every linked address is unlinked, every
+ * passkey removed, and did-service is asked to revoke every credential issued for the user.
  */
 export class UserAdmin {
   private readonly clock: () => number;
@@ -76,11 +84,22 @@ export class UserAdmin {
     const user = await this.deps.users.findById(id);
     if (!user) throw new NotFoundError(`No user ${id}`);
     const { passwordHash: _hash, ...summary } = user;
-    const [linkedAddresses, lastLogins] = await Promise.all([
+    const [linkedAddresses, lastLogins, passkeys] = await Promise.all([
       this.deps.addresses?.linksOf(id) ?? [],
       this.deps.history?.lastLogins(id) ?? {},
+      this.deps.passkeys?.listByUser(id) ?? [],
     ]);
-    return { ...summary, linkedAddresses, lastLogins };
+    return {
+      ...summary,
+      linkedAddresses,
+      passkeys: passkeys.map(({ id: passkeyId, name, createdAt, lastUsedAt }) => ({
+        id: passkeyId,
+        name,
+        createdAt,
+        lastUsedAt,
+      })),
+      lastLogins,
+    };
   }
 
   /** Enables or disables; a disable ends every platform JWT of the user (the token epoch). */
@@ -95,7 +114,7 @@ export class UserAdmin {
     password: string,
     options: { keepKeys?: boolean } = {},
   ): Promise<ResetOutcome> {
-    const { users, hasher, addresses, revocations } = this.deps;
+    const { users, hasher, addresses, revocations, passkeys } = this.deps;
     const valid = parseBody(newPasswordSchema, password);
     const passwordHash = await hasher.hash(valid);
     const now = this.clock();
@@ -108,10 +127,19 @@ export class UserAdmin {
         unlinked: [],
         keptAddresses: (await addresses?.addressesOf(id)) ?? [],
         credentialsRevoked: false,
+        removedPasskeys: 0,
+        keptPasskeys: ((await passkeys?.listByUser(id)) ?? []).map((p) => p.name),
       };
     }
     const unlinked = (await addresses?.unlinkAll(id)) ?? [];
+    const removedPasskeys = (await passkeys?.removeAllOf(id)) ?? 0;
     await revocations?.request({ userId: id, issuedBefore: nextTokensValidAfter(now) }, now);
-    return { unlinked, keptAddresses: [], credentialsRevoked: revocations !== undefined };
+    return {
+      unlinked,
+      keptAddresses: [],
+      credentialsRevoked: revocations !== undefined,
+      removedPasskeys,
+      keptPasskeys: [],
+    };
   }
 }
