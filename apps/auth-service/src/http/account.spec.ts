@@ -149,6 +149,7 @@ describe('the account key ring over HTTP (real PostgreSQL, Redis and dev chain)'
       email: 'alice@example.com',
       linkedAddresses: [],
       sites: [],
+      passkeys: [],
     });
     // did-service is asked to revoke every credential issued before the reset (the outbox).
     const pending = await auth.domain.database.db
