@@ -57,7 +57,22 @@ export const AUTH_ERRORS = {
     code: '401',
     when: "Sign-In with Ethereum refused (the message says why): domain, URI or chain not this service's, nonce unknown, expired or used, message expired or not yet valid, signature not the address's, address linked to no user, user disabled",
   },
+  passkeyRegistrationRefused: {
+    status: 400,
+    code: '400',
+    when: 'passkeys: the registration response does not verify (the message says why: challenge unknown, expired or used, origin or RP id not the service’s, no user verification)',
+  },
+  passkeyRefused: {
+    status: 401,
+    code: '401',
+    when: 'auth-user-with-passkey: the assertion logs nobody in (the message says which: challenge used or expired, unknown or removed passkey, signature or counter not verifying, user disabled); counted like a failed password',
+  },
   noRoute: { status: 404, code: '404', when: 'no such route' },
+  passkeyNotFound: {
+    status: 404,
+    code: '404',
+    when: 'passkeys/remove: the caller has no passkey with that id',
+  },
   addressNotLinked: {
     status: 404,
     code: '404',
@@ -77,6 +92,11 @@ export const AUTH_ERRORS = {
     status: 409,
     code: '409',
     when: 'link-address: the address is linked to another user (one address, one user)',
+  },
+  passkeyConflict: {
+    status: 409,
+    code: '409',
+    when: 'passkeys: the passkey is registered already, or the caller has the most passkeys allowed',
   },
   tooLarge: { status: 413, code: '413', when: 'body over the limit (`BODY_LIMIT_BYTES`, 1 MiB)' },
   charset: {

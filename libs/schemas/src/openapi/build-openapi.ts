@@ -285,7 +285,7 @@ function operation(
     );
   }
   op['responses'] = {
-    '200': ok,
+    [String(endpoint.successStatus ?? 200)]: ok,
     ...(endpoint.conditional
       ? { '304': { description: 'Not modified: If-None-Match names the current ETag' } }
       : {}),

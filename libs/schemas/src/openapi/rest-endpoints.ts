@@ -20,6 +20,13 @@ import {
   accountResponseSchema,
   emptyResponseSchema,
   revokeSiteRequestSchema,
+  passkeyAuthenticationOptionsSchema,
+  passkeyAuthenticationRequestSchema,
+  passkeyOptionsRequestSchema,
+  passkeyRegistrationOptionsSchema,
+  passkeyRegistrationRequestSchema,
+  passkeyRemoveRequestSchema,
+  passkeySummarySchema,
   type OAuthErrorDoc,
 } from '../auth/index.js';
 import {
@@ -55,8 +62,10 @@ export interface RestEndpoint {
   description?: string;
   /** The body schema the route parses (parseBody); absent for GET. */
   request?: z.ZodType;
-  /** The 200 body; absent: 200 without a body. */
+  /** The success body; absent: success without a body. */
   response?: z.ZodType;
+  /** The success status; default 200 (201: a resource was made). */
+  successStatus?: 200 | 201;
   /** 'basic': relying-party client credentials; 'bearer': a user JWT; optional when marked so. */
   security?: { scheme: 'basic' | 'bearer'; optional?: boolean };
   /** Every error this endpoint can answer, from its API's catalog. */
@@ -236,12 +245,13 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     method: 'get',
     path: '/v2/auth/account',
     tag: 'auth',
-    summary: "The caller's account: linked addresses and the sites holding a grant",
+    summary: "The caller's account: linked addresses, passkeys and the sites holding a grant",
     description:
       'What can log in as the caller (docs/api.md §12), besides the password and the credentials ' +
       'issued for the user (`GET /v2/did/credentials`): the Ethereum addresses linked for ' +
-      'Sign-In with Ethereum, and the sites (OpenID Connect clients) holding a grant. A site is ' +
-      'ended with revoke-site, everything with logout-everywhere.',
+      'Sign-In with Ethereum, the passkeys (docs/api.md §13), and the sites (OpenID Connect ' +
+      'clients) holding a grant. A passkey is removed with passkeys/remove, a site ended with ' +
+      'revoke-site, everything with logout-everywhere.',
     response: accountResponseSchema,
     security: { scheme: 'bearer' },
     responseHeaders: { 'Cache-Control': 'no-store' },
@@ -273,6 +283,107 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     response: emptyResponseSchema,
     security: { scheme: 'bearer' },
     errors: [...AUTH_BODY, A.badCredentials, A.tokenEnded, A.noSiteGrant, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/passkeys/registration-options',
+    tag: 'auth',
+    operationId: 'auth.passkey-registration-options',
+    summary: 'Passkeys: the options to make a passkey for the caller (WebAuthn)',
+    description:
+      'The `PublicKeyCredentialCreationOptionsJSON` for `navigator.credentials.create` ' +
+      '(docs/api.md §13; `PublicKeyCredential.parseCreationOptionsFromJSON` in a browser): a ' +
+      "one-time challenge valid for `timeout`, the relying party (its id is PUBLIC_URL's host " +
+      'name), the WebAuthn user handle, the caller’s passkeys in `excludeCredentials`, a ' +
+      'discoverable credential with user verification required, no attestation. A passkey is a ' +
+      'way into the account, so the JWT must come from a login within `STEP_UP_MAX_AGE_SECONDS` ' +
+      '(RFC 9470 step-up, docs/api.md §12). The body may be `{}`.',
+    request: passkeyOptionsRequestSchema,
+    response: passkeyRegistrationOptionsSchema,
+    security: { scheme: 'bearer' },
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [...AUTH_BODY, A.badCredentials, A.tokenEnded, A.stepUp, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/passkeys',
+    tag: 'auth',
+    operationId: 'auth.passkey-register',
+    summary: 'Passkeys: register the passkey the browser made (201)',
+    description:
+      "The authenticator's answer (`credential.toJSON()` of `navigator.credentials.create` for " +
+      'the registration options) and an optional name. The response must verify for a challenge ' +
+      'issued to the caller, unused and unexpired, the origin PUBLIC_URL and its RP id, with user ' +
+      'verification; the passkey then logs in as the caller (auth-user-with-passkey) and is ' +
+      'listed by `GET /v2/auth/account`. Step-up as for the options. Answers 201 with its id ' +
+      '(the credential id), name and creation time.',
+    request: passkeyRegistrationRequestSchema,
+    response: passkeySummarySchema,
+    successStatus: 201,
+    security: { scheme: 'bearer' },
+    errors: [
+      ...AUTH_BODY,
+      A.passkeyRegistrationRefused,
+      A.badCredentials,
+      A.tokenEnded,
+      A.stepUp,
+      A.passkeyConflict,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/passkeys/remove',
+    tag: 'auth',
+    operationId: 'auth.passkey-remove',
+    summary: 'Passkeys: remove one of the caller’s passkeys',
+    description:
+      'The passkey (by its credential id) no longer logs in. Changing the ways into the account ' +
+      'needs a recent login (step-up, as for registering one).',
+    request: passkeyRemoveRequestSchema,
+    response: emptyResponseSchema,
+    security: { scheme: 'bearer' },
+    errors: [
+      ...AUTH_BODY,
+      A.badCredentials,
+      A.tokenEnded,
+      A.stepUp,
+      A.passkeyNotFound,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/passkeys/authentication-options',
+    tag: 'auth',
+    operationId: 'auth.passkey-authentication-options',
+    summary: 'Passkeys: the options to log in with a passkey (anonymous)',
+    description:
+      'The `PublicKeyCredentialRequestOptionsJSON` for `navigator.credentials.get` ' +
+      '(`PublicKeyCredential.parseRequestOptionsFromJSON` in a browser): a one-time challenge ' +
+      'valid for `timeout`, the RP id, no `allowCredentials` (the authenticator offers its ' +
+      'discoverable passkeys for the RP), user verification required. The body may be `{}`. ' +
+      'Limited per client address (`PASSKEY_OPTIONS_PER_IP_PER_MINUTE`, 429).',
+    request: passkeyOptionsRequestSchema,
+    response: passkeyAuthenticationOptionsSchema,
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    errors: [...AUTH_BODY, A.tooManyAttempts, A.unavailable],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/auth-user-with-passkey',
+    tag: 'auth',
+    summary: 'Passkeys: login with a passkey assertion',
+    description:
+      "The authenticator's assertion (`credential.toJSON()` of `navigator.credentials.get` for " +
+      'the authentication options) logs in the user whose passkey signed it: the challenge must ' +
+      'be one this service issued and nobody used, the origin PUBLIC_URL and its RP id, with user ' +
+      "verification, the signature the passkey's and its counter not gone back. Answers the " +
+      'same login result as auth-user. Refusals count against the client address like failed ' +
+      'passwords (429 over the limit).',
+    request: passkeyAuthenticationRequestSchema,
+    response: loginResultSchema,
+    errors: [...AUTH_BODY, A.passkeyRefused, A.tooManyAttempts, A.unavailable],
   },
   {
     method: 'get',
