@@ -55,6 +55,9 @@ const BROWSER_GLOBALS = [
   'localStorage',
   'TextEncoder',
   'URL',
+  'navigator',
+  'AbortController',
+  'PublicKeyCredential',
 ];
 const APP_CODE_MESSAGE =
   "Tools reach an app only through an entry point it declares in its package.json `exports` (e.g. '@itp/token-rpc/testing'): declare one there and import it by package name.";

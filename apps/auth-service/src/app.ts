@@ -110,6 +110,7 @@ async function wireAuthService(
     approvedRequests: requests.approvedRequests,
     siwe: siwe.siwe,
     oid4vp: oid4vp.oid4vp,
+    passkeys: { options: passkeys.passkeys, login: passkeys.passkeyLogin },
   });
   const account = wireAccount(shared, oidc, passkeys.passkeys);
   const users = wireUserStatus(shared);

@@ -238,6 +238,7 @@ function sendPage(
  * - `POST interaction/:uid/abort`: the page's cancel button: back to the site with
  *   `error=access_denied` (and its state);
  * - `POST interaction/:uid/siwe/message`, `interaction/:uid/siwe`: Sign-In with Ethereum's steps;
+ * - `POST interaction/:uid/passkey/options`, `interaction/:uid/passkey`: a passkey's steps;
  * - `GET  interaction/:uid/status`: the page's poll of its QR logins
  *   (`pending`, `done` + `redirectTo`, `expired`, `refused` + `message`);
  * - `GET  assets/oidc.css`, `assets/login.js`.
@@ -328,6 +329,26 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
       )
       .then((step) => sendStep(res, step), next);
   });
+  router.post(
+    '/interaction/:uid/passkey/options',
+    sameOrigin(deps.publicUrl),
+    siweJson,
+    (req, res, next) => {
+      login
+        .passkeyOptions(req, res, String(req.params.uid))
+        .then((step) => sendStep(res, step), next);
+    },
+  );
+  router.post(
+    '/interaction/:uid/passkey',
+    sameOrigin(deps.publicUrl),
+    siweJson,
+    (req, res, next) => {
+      login
+        .submitPasskey(req, res, String(req.params.uid), bodyOf(req).response, clientIpOf(req))
+        .then((step) => sendStep(res, step), next);
+    },
+  );
   router.get('/interaction/:uid/status', (req, res, next) => {
     login.pollQr(req, res, String(req.params.uid)).then((status) => {
       res.setHeader('Cache-Control', 'no-store');
@@ -362,7 +383,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
         res.status(status).json({ status: 'refused', message });
         return;
       }
-      if (/\/siwe(\/message)?$/.test(req.path)) {
+      if (/\/(siwe(\/message)?|passkey(\/options)?)$/.test(req.path)) {
         res.status(status).json({ error: message });
         return;
       }

@@ -8,6 +8,15 @@ export type Amr = 'pwd' | 'app' | 'vp' | 'siwe' | 'hwk' | 'swk';
 
 export const AMR_VALUES: readonly Amr[] = ['pwd', 'app', 'vp', 'siwe', 'hwk', 'swk'];
 
+/**
+ * The id_token's `amr` for a login by `amr` (RFC 8176): a passkey (`hwk` / `swk`) always with
+ * user verification here, so also `user` (presence) and `mfa` (the key held and the PIN or
+ * biometric that unlocked it); every other method is its own value.
+ */
+export function amrValues(amr: Amr): string[] {
+  return amr === 'hwk' || amr === 'swk' ? [amr, 'user', 'mfa'] : [amr];
+}
+
 /** The last login of each user per method (operator `users show`; docs/api.md §12). */
 export interface LoginHistory {
   record(userId: string, method: Amr, now: number): Promise<void>;

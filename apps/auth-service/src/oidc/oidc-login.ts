@@ -9,13 +9,14 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '@itp/errors';
+import { passkeyAuthenticationRequestSchema } from '@itp/schemas';
 import type { KvStore } from '@itp/stores';
 import type { Client } from '../clients/client.js';
 import type { ClientRepository } from '../clients/client-repository.js';
 import { LoginRequestPendingError, LoginRequestUnknownError } from '../errors.js';
 import type { PasswordCredentials } from '../login/password-login.js';
 import { INVALID_CREDENTIALS } from '../login/password-login.js';
-import type { Amr } from '../login/login-history.js';
+import { amrValues, type Amr } from '../login/login-history.js';
 import type { LoginResults } from '../login/login-results.js';
 import { attemptLogin } from '../login/attempt-login.js';
 import type { Authenticated, LoginMethod } from '../login/login-method.js';
@@ -23,6 +24,8 @@ import type { LoginMethods } from '../login/login-methods.js';
 import type { RequestCollection } from '../login-requests/approved-request-login.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
+import type { PasskeyAssertion } from '../passkeys/passkey-login.js';
+import type { Passkeys } from '../passkeys/passkeys.js';
 import type { SiweLogin } from '../siwe/siwe-login.js';
 import { grantedScopes } from './oidc-provider.js';
 import type { User } from '../users/user.js';
@@ -81,9 +84,12 @@ export type QrStatus =
   | { status: 'expired' }
   | { status: 'refused'; message: string };
 
-/** The login page's Sign-In with Ethereum steps (JSON): the message to sign, then the result. */
+/**
+ * The login page's script steps (JSON): Sign-In with Ethereum's message to sign, a passkey's
+ * request options, then the result (where the browser continues).
+ */
 export type SiweStep =
-  | { status: 200; body: { message: string } | { redirectTo: string } }
+  | { status: 200; body: { message: string } | { redirectTo: string } | { options: unknown } }
   | { status: number; body: { error: string }; retryAfterSeconds?: number };
 
 export interface OidcLoginDeps {
@@ -98,6 +104,11 @@ export interface OidcLoginDeps {
   oid4vp: Oid4vpLogin;
   /** Sign-In with Ethereum (its nonces and method); undefined when no chain is configured. */
   siwe: SiweLogin | undefined;
+  /** Passkeys (docs/api.md §13): their options and login method; undefined: not offered. */
+  passkeys?: {
+    options: Pick<Passkeys, 'authenticationOptions'>;
+    login: LoginMethod<PasskeyAssertion>;
+  };
   clients: ClientRepository;
   kv: KvStore;
   /**
@@ -182,8 +193,53 @@ export class OidcLogin {
         clientName: clientDisplayName(client),
         ...('notice' in qr ? { notice: qr.notice } : { qr: qr.qr }),
         siwe: this.deps.methods.offers('siwe'),
+        passkey: this.offersPasskeys(),
       },
     };
+  }
+
+  /** Whether the page offers "Sign in with a passkey" (and the passkey autofill). */
+  private offersPasskeys(): boolean {
+    return this.deps.passkeys !== undefined && this.deps.methods.offers('passkey');
+  }
+
+  /** Request options for this page's passkey login (a one-time challenge, docs/api.md §13). */
+  async passkeyOptions(req: IncomingMessage, res: ServerResponse, uid: string): Promise<SiweStep> {
+    const passkeys = this.deps.passkeys;
+    if (!passkeys) return { status: 404, body: { error: 'Passkeys are not offered here' } };
+    if (!(await this.interaction(req, res, uid))) return expiredStep();
+    return siweStep(async () => ({
+      status: 200,
+      body: { options: await passkeys.options.authenticationOptions() },
+    }));
+  }
+
+  /** A passkey's assertion: its user logs in (amr `hwk`/`swk`, `user`, `mfa`), the browser continues. */
+  async submitPasskey(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    response: unknown,
+    clientIp: string,
+  ): Promise<SiweStep> {
+    const passkeys = this.deps.passkeys;
+    if (!passkeys) return { status: 404, body: { error: 'Passkeys are not offered here' } };
+    const found = await this.interaction(req, res, uid);
+    if (!found) return expiredStep();
+    const parsed = passkeyAuthenticationRequestSchema.safeParse({ response });
+    if (!parsed.success) {
+      return { status: 400, body: { error: 'The browser gave no passkey answer' } };
+    }
+    return siweStep(async () => {
+      const login = await attemptLogin(passkeys.login, {
+        response: parsed.data.response as unknown as PasskeyAssertion['response'],
+        clientIp,
+      });
+      return {
+        status: 200,
+        body: { redirectTo: await this.finish(req, res, found.details, login) },
+      };
+    });
   }
 
   /**
@@ -279,6 +335,7 @@ export class OidcLogin {
           error,
           ...(qr ? { qr } : {}),
           siwe: this.deps.methods.offers('siwe'),
+          passkey: this.offersPasskeys(),
         },
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       };
@@ -460,7 +517,10 @@ export class OidcLogin {
     return this.deps.provider.interactionResult(
       req,
       res,
-      { login: { accountId: user.id, amr: [amr], remember: false }, consent: { grantId } },
+      {
+        login: { accountId: user.id, amr: amrValues(amr), remember: false },
+        consent: { grantId },
+      },
       { mergeWithLastSubmission: false },
     );
   }
@@ -567,6 +627,14 @@ export function pageRefusal(err: unknown): PageRefusal | undefined {
     };
   }
   return undefined;
+}
+
+/** The answer of a script step for an interaction that is gone. */
+function expiredStep(): SiweStep {
+  return {
+    status: 400,
+    body: { error: 'This login page has expired: return to the site and start the login again' },
+  };
 }
 
 /** Runs a Sign-In with Ethereum step; a refusal becomes the message the page shows. */

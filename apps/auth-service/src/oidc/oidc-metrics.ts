@@ -19,7 +19,7 @@ const OAUTH_ERRORS = new Set([
   'unsupported_grant_type',
   'unsupported_response_type',
 ]);
-const METHODS = new Set(['pwd', 'app', 'vp', 'siwe']);
+const METHODS = new Set(['pwd', 'app', 'vp', 'siwe', 'hwk', 'swk']);
 
 interface EventContext {
   oidc?: {

@@ -108,6 +108,8 @@ export interface LoginPageView {
   notice?: string;
   /** Offer Sign-In with Ethereum (the browser's wallet, EIP-1193). */
   siwe?: boolean;
+  /** Offer "Sign in with a passkey" and the passkey autofill on the user id (WebAuthn). */
+  passkey?: boolean;
   branding?: LoginBranding;
 }
 
@@ -154,6 +156,16 @@ ${
 </section>
 `
     : '';
+  const passkeySection = view.passkey
+    ? `<section aria-labelledby="passkey-heading" id="passkey" data-options-url="${base}/passkey/options" data-login-url="${base}/passkey">
+<h2 id="passkey-heading">Sign in with a passkey</h2>
+<p>Use a passkey of this device, a security key or your phone.</p>
+<button type="button" id="passkey-button">Sign in with a passkey</button>
+<p id="passkey-status" role="status" aria-live="polite"></p>
+<noscript><p>Passkeys need JavaScript.</p></noscript>
+</section>
+`
+    : '';
   const site = view.clientName === undefined ? 'the site' : escapeHtml(view.clientName);
   return layout(
     'Log in',
@@ -163,17 +175,17 @@ ${error}<section aria-labelledby="password-heading">
 <h2 id="password-heading">With your password</h2>
 <form method="post" action="${base}/login" autocomplete="on">
 <label for="id">User id</label>
-<input id="id" name="id" type="text" autocomplete="username" required maxlength="256" value="${escapeHtml(view.userId ?? '')}"${view.userId ? '' : ' autofocus'}>
+<input id="id" name="id" type="text" autocomplete="${view.passkey ? 'username webauthn' : 'username'}" required maxlength="256" value="${escapeHtml(view.userId ?? '')}"${view.userId ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${view.userId ? ' autofocus' : ''}>
 <button type="submit">Log in</button>
 </form>
 </section>
-${siweSection}${qrSections}<form method="post" action="${base}/abort" id="cancel-form">
+${passkeySection}${siweSection}${qrSections}<form method="post" action="${base}/abort" id="cancel-form">
 <button type="submit" id="cancel" class="secondary">Cancel and return to ${site}</button>
 </form>
 `,
-    qr !== undefined || view.siwe === true,
+    qr !== undefined || view.siwe === true || view.passkey === true,
     view.branding,
   );
 }

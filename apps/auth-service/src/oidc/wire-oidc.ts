@@ -18,7 +18,7 @@ import type { SiweLogin } from '../siwe/siwe-login.js';
 import type { SharedResources } from '../wire-shared.js';
 import { kvOidcAdapter } from './kv-oidc-adapter.js';
 import { observeOidcProvider } from './oidc-metrics.js';
-import { OidcLogin } from './oidc-login.js';
+import { OidcLogin, type OidcLoginDeps } from './oidc-login.js';
 import { clientLookup, createOidcProvider } from './oidc-provider.js';
 
 /** Longest life of the OpenID Connect login page's QR codes (a reload after it makes new ones). */
@@ -40,6 +40,8 @@ export interface OidcLoginWays {
   approvedRequests: LoginMethod<RequestCollection>;
   siwe: SiweLogin | undefined;
   oid4vp: Oid4vpLogin;
+  /** "Sign in with a passkey" and the passkey autofill (docs/api.md §13). */
+  passkeys?: OidcLoginDeps['passkeys'];
 }
 
 /**
@@ -95,6 +97,7 @@ export function wireOidc(shared: SharedResources, ways: OidcLoginWays): FeatureE
       loginRequests: shared.loginRequests,
       oid4vp: ways.oid4vp,
       siwe: ways.siwe,
+      ...(ways.passkeys ? { passkeys: ways.passkeys } : {}),
       clients,
       kv,
       loginResults: shared.loginResults,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeJwt } from 'jose';
+import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, freePort, uniquePrefix, type TestDatabase } from '@itp/testing';
 import { launchChromium } from '@itp/testing/chromium';
@@ -24,6 +25,12 @@ import {
  * (http://localhost:<port>, RP id `localhost`) runs navigator.credentials with the WebAuthn JSON
  * helpers; two auth-service replicas share PostgreSQL and Redis.
  */
+const SITE = {
+  id: 'passkey-shop',
+  secret: 'passkey-shop-secret-1',
+  redirectUri: 'https://shop.example/oidc/callback',
+};
+
 describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
   let db: TestDatabase;
   let a: RunningAuthService;
@@ -47,7 +54,14 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
     };
     a = await startAuthService({ ...shared, PORT: String(port) });
     b = await startAuthService(shared);
-    for (const id of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gail']) {
+    await a.domain.clientAdmin.add({
+      id: SITE.id,
+      name: 'Passkey Shop',
+      secret: SITE.secret,
+      requestIdPrefixes: ['https://shop.example/'],
+      redirectUris: [SITE.redirectUri],
+    });
+    for (const id of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gail', 'hank', 'ivy']) {
       await a.domain.userAdmin.add({ id, password: `${id}-password`, name: id.toUpperCase() });
     }
     browser = await launchChromium('the passkeys spec');
@@ -287,6 +301,91 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
     );
     expect(refused.status).toBe(400);
     expect(errorOf(refused).message).toMatch(/challenge was used, has expired or was not issued/);
+  });
+
+  describe('on the OpenID Connect login page (openid-client as the site)', () => {
+    let rp: oidc.Configuration;
+
+    beforeAll(async () => {
+      rp = await oidc.discovery(
+        new URL(`${origin}/v2/auth/oidc`),
+        SITE.id,
+        SITE.secret,
+        undefined,
+        {
+          execute: [oidc.allowInsecureRequests],
+        },
+      );
+    });
+
+    /** The site's authorization request opened in `page`; the callback is caught, not loaded. */
+    async function openLoginPage(page: Page) {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const nonce = oidc.randomNonce();
+      const state = oidc.randomState();
+      const url = oidc.buildAuthorizationUrl(rp, {
+        redirect_uri: SITE.redirectUri,
+        scope: 'openid profile',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        nonce,
+        state,
+      });
+      let callback: string | undefined;
+      await page.route('https://shop.example/**', async (route) => {
+        callback = route.request().url();
+        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the site' });
+      });
+      await page.goto(url.href);
+      return {
+        callback: () => callback,
+        redeem: (at: string) =>
+          oidc.authorizationCodeGrant(rp, new URL(at), {
+            pkceCodeVerifier: verifier,
+            expectedNonce: nonce,
+            expectedState: state,
+          }),
+      };
+    }
+
+    it('"Sign in with a passkey": the site gets an id_token with amr hwk, user, mfa and a fresh auth_time; the user id field offers passkey autofill', async () => {
+      const { page } = await device();
+      await register(page, await passwordLogin('hank'));
+      const flow = await openLoginPage(page);
+      expect(await page.getAttribute('#id', 'autocomplete')).toBe('username webauthn');
+      await page.click('#passkey-button');
+      await page.waitForURL(/^https:\/\/shop\.example\//);
+      const tokens = await flow.redeem(flow.callback()!);
+      const claims = tokens.claims()!;
+      expect(claims).toMatchObject({ sub: 'hank', amr: ['hwk', 'user', 'mfa'] });
+      expect(Math.abs(claims.auth_time! - Date.now() / 1000)).toBeLessThan(30);
+      await page.close();
+    });
+
+    it('a refused passkey keeps every method on the page; the password then logs in', async () => {
+      const { page } = await device();
+      const token = await passwordLogin('ivy');
+      const { added } = await register(page, token);
+      await postJson(
+        `${a.url}/v2/auth/passkeys/remove`,
+        { id: (added.body as { id: string }).id },
+        bearer(token),
+      );
+      const flow = await openLoginPage(page);
+      await page.click('#passkey-button');
+      await page.waitForSelector('#passkey-status:has-text("not registered here")');
+      for (const selector of ['#passkey-button', '#id', '#password', '#cancel']) {
+        expect(await page.isVisible(selector)).toBe(true);
+      }
+      expect(await page.isEnabled('#passkey-button')).toBe(true);
+      await page.fill('#id', 'ivy');
+      await page.fill('#password', 'ivy-password');
+      await page.click('form[action$="/login"] button[type=submit]');
+      await page.waitForURL(/^https:\/\/shop\.example\//);
+      const claims = (await flow.redeem(flow.callback()!)).claims()!;
+      expect(claims).toMatchObject({ sub: 'ivy', amr: ['pwd'] });
+      await page.close();
+    });
   });
 
   async function oldToken(userId: string, secondsAgo: number): Promise<string> {

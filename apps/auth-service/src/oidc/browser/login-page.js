@@ -171,3 +171,126 @@
       );
   });
 })();
+
+/**
+ * "Sign in with a passkey" (WebAuthn, docs/api.md §13) and the passkey autofill on the user id
+ * field (`autocomplete="username webauthn"`: conditional mediation, where the browser has it).
+ * Each attempt asks `<interaction>/passkey/options` for one-time request options, has the
+ * browser's authenticator answer them and posts the answer to `<interaction>/passkey`; on success
+ * the browser continues like after a QR approval.
+ */
+(function () {
+  const section = document.getElementById('passkey');
+  if (!section) return;
+  const button = /** @type {HTMLButtonElement | null} */ (
+    document.getElementById('passkey-button')
+  );
+  const status = document.getElementById('passkey-status');
+  const optionsAttribute = section.getAttribute('data-options-url');
+  const loginAttribute = section.getAttribute('data-login-url');
+  if (!button || !status || !optionsAttribute || !loginAttribute) return;
+  const optionsUrl = optionsAttribute;
+  const loginUrl = loginAttribute;
+  if (!window.PublicKeyCredential || !navigator.credentials) {
+    status.textContent = 'This browser has no passkey support.';
+    button.disabled = true;
+    return;
+  }
+  /** @param {string} text */
+  const say = function (text) {
+    status.textContent = text;
+  };
+  /**
+   * POSTs `body` as JSON; a refusal is an Error with the service's `error`.
+   * @param {string} url
+   * @param {unknown} body
+   * @returns {Promise<any>}
+   */
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    }).then(function (res) {
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(
+          /** @param {{ error?: string }} json */
+          function (json) {
+            if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
+            return json;
+          },
+        );
+    });
+  }
+  /** @type {AbortController | undefined} */
+  let autofill;
+  /**
+   * One passkey login: options, the authenticator's answer (from the button, or the autofill
+   * when `conditional`), the check; then the site.
+   * @param {boolean} conditional
+   */
+  function signIn(conditional) {
+    const abort = new AbortController();
+    if (conditional) autofill = abort;
+    return post(optionsUrl, {})
+      .then(
+        /** @param {{ options: PublicKeyCredentialRequestOptionsJSON }} body */
+        function (body) {
+          const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(body.options);
+          return navigator.credentials.get(
+            conditional
+              ? { publicKey: publicKey, mediation: 'conditional', signal: abort.signal }
+              : { publicKey: publicKey, signal: abort.signal },
+          );
+        },
+      )
+      .then(function (credential) {
+        if (!credential) throw new Error('No passkey was chosen.');
+        say('Checking the passkey…');
+        return post(loginUrl, {
+          response: /** @type {PublicKeyCredential} */ (credential).toJSON(),
+        });
+      })
+      .then(
+        /** @param {{ redirectTo: string }} body */
+        function (body) {
+          window.location.assign(body.redirectTo);
+        },
+      );
+  }
+  button.addEventListener('click', function () {
+    if (autofill) autofill.abort();
+    autofill = undefined;
+    button.disabled = true;
+    say('Waiting for the passkey…');
+    signIn(false).catch(
+      /** @param {{ name?: string, message?: string } | undefined} err */
+      function (err) {
+        button.disabled = false;
+        say(
+          err && err.name === 'NotAllowedError'
+            ? 'No passkey was used (cancelled or timed out).'
+            : (err && err.message) || 'Passkey sign-in failed.',
+        );
+      },
+    );
+  });
+  // The autofill: the browser offers the site's passkeys on the user id field.
+  if (typeof PublicKeyCredential.isConditionalMediationAvailable === 'function') {
+    PublicKeyCredential.isConditionalMediationAvailable().then(function (available) {
+      if (!available) return;
+      signIn(true).catch(
+        /** @param {{ name?: string, message?: string } | undefined} err */
+        function (err) {
+          if (err && err.name === 'AbortError') return;
+          say((err && err.message) || 'Passkey sign-in failed.');
+        },
+      );
+    });
+  }
+})();
