@@ -6,13 +6,14 @@
  * production, each answering /health/ready and serving a request through the gateway. A
  * production dependency or file missing from an image fails here, not in a deployment.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Wallet } from 'ethers';
 import { internalTokenEnv } from '@itp/crypto';
+import { spawnGuarded } from '@itp/harness';
 import {
   createTestDatabase,
   freePort,
@@ -44,7 +45,9 @@ interface Started {
 
 /** `node <script>` from the app's folder with only `env` (plus PATH): nothing of the repository. */
 function runNode(dir: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, {
+  // Through the harness: the reaper stops it should this worker be killed before it does.
+  return spawnGuarded(process.execPath, args, {
+    label: `image app ${args.join(' ')}`,
     cwd: dir,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
