@@ -1,1 +1,1 @@
-export {};
+export { PresentationRefusedError } from './errors.js';
