@@ -49,7 +49,10 @@ export class RestRecorder {
     return (this.endpoints[key] ??= { examples: [], errors: {} });
   }
 
-  /** A call that must answer 200; recorded under `summary` when one is given. */
+  /**
+   * A call that must answer its success status (200, or the endpoint's `successStatus`);
+   * recorded under `summary` when one is given.
+   */
   async ok<T>(
     method: Method,
     path: string,
@@ -70,7 +73,7 @@ export class RestRecorder {
     options: { summary?: string; request?: unknown; form?: Record<string, string> },
   ): T {
     const endpoint = this.endpoint(method, path);
-    if (answer.status !== 200) {
+    if (answer.status !== (endpoint.successStatus ?? 200)) {
       throw new Error(`${method} ${path}: HTTP ${answer.status} ${shown(answer.body)}`);
     }
     const request = options.request ?? options.form;

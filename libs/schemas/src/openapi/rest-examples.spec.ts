@@ -80,7 +80,7 @@ describe('the OpenAPI document', () => {
     return (all['application/json'] ?? Object.values(all)[0]) as Content;
   };
 
-  it('shows the recorded bodies as request and 200 examples', () => {
+  it('shows the recorded bodies as request and success (200 or 201) examples', () => {
     for (const [key, endpoint] of endpoints) {
       const op = doc.paths[endpoint.path]?.[endpoint.method] as {
         requestBody?: unknown;
@@ -92,7 +92,8 @@ describe('the OpenAPI document', () => {
         expect({ key, request: values[0] }).toEqual({ key, request: first?.request });
       }
       if (endpoint.response) {
-        const values = Object.values(content(op.responses['200']).examples ?? {});
+        const success = String(endpoint.successStatus ?? 200);
+        const values = Object.values(content(op.responses[success]).examples ?? {});
         expect({ key, response: values[0]?.value }).toEqual({ key, response: first?.response });
       }
     }
