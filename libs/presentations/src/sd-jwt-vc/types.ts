@@ -1,0 +1,53 @@
+import type { TrustAnchors } from '@itp/x509';
+
+/** The checks a presented SD-JWT VC can fail: `PresentationRefusedError.rule`. */
+export type SdJwtVcRefusalRule =
+  | 'format'
+  | 'typ'
+  | 'issuer_untrusted'
+  | 'issuer_signature'
+  | 'disclosure'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'key_binding_missing'
+  | 'key_binding_signature'
+  | 'key_binding_nonce'
+  | 'key_binding_audience'
+  | 'key_binding_stale'
+  | 'sd_hash'
+  | 'revoked'
+  | 'status_unavailable';
+
+export interface VerifySdJwtVcOptions {
+  /** The nonce of the verifier's request: the key binding JWT must carry it. */
+  nonce: string;
+  /** The verifier's client identifier (e.g. `x509_san_dns:verifier.example`): the KB-JWT's `aud`. */
+  audience: string;
+  /** The CAs an issuer's `x5c` chain must end in. */
+  trustAnchors: TrustAnchors;
+  /** The time to check against (default: now). */
+  now?: Date;
+  /** How old the key binding JWT's `iat` may be (default 300 s). */
+  maxKeyBindingAgeSeconds?: number;
+  /**
+   * Returns the status list token (a compact JWT) at `uri`; default: an HTTP GET with
+   * `Accept: application/statuslist+jwt` and a 10 s timeout. A throw refuses the presentation
+   * ('status_unavailable').
+   */
+  fetchStatusList?: (uri: string) => Promise<string>;
+}
+
+export interface VerifiedSdJwtVc {
+  format: 'dc+sd-jwt';
+  vct: string;
+  /** The credential's `iss`. */
+  issuer: string;
+  /** The subject DN of the issuer's certificate (the `x5c` leaf). */
+  issuerCertificateSubject: string;
+  /**
+   * The disclosed claims and those the issuer made plain, without `_sd`, `_sd_alg`, `cnf`,
+   * `status`, `iat`, `exp`, `nbf`, `iss`, `vct`, `vct#integrity`.
+   */
+  claims: Record<string, unknown>;
+  status: 'valid';
+}

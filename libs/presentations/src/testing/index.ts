@@ -1,0 +1,3 @@
+// `@itp/presentations/testing`: the wallet side of the presentations, for specs and e2e tests.
+export * from './sd-jwt-issuer.js';
+export * from './mdoc-issuer.js';
