@@ -3,7 +3,10 @@ import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { checkDisclosures } from './check-disclosures.js';
 
 /** A payload and its disclosures packed by `@sd-jwt/core` (the issuer's side). */
-async function packed(claims: Record<string, unknown>, frame: Record<string, unknown>) {
+async function packed<T extends Record<string, unknown>>(
+  claims: T,
+  frame: Parameters<typeof pack<T>>[1],
+) {
   const { packedClaims, disclosures } = await pack(
     claims,
     frame,
