@@ -55,9 +55,11 @@ export async function verifySdJwtVcPresentation(
     issuer,
     fetchStatusList: options.fetchStatusList ?? fetchStatusList,
   });
-  const unpacked = await new SDJwtVcInstance({ hasher: digest, hashAlg: 'sha-256' }).getClaims(
-    presentation,
-  );
+  const unpacked = await new SDJwtVcInstance({ hasher: digest, hashAlg: 'sha-256' })
+    .getClaims(presentation)
+    .catch((error: unknown) => {
+      throw refuse('format', 'the disclosures could not be unpacked', error);
+    });
   return {
     format: 'dc+sd-jwt',
     vct: payload.vct,
