@@ -1,7 +1,7 @@
 /**
  * The command line end to end in-process with a fake SDK client and fake operator CLIs: parsing,
  * output modes, and the exit code of every kind of outcome. The real CLI against a real stack:
- * cli.e2e.spec.ts.
+ * e2e/src/dev-suites/cli.suite.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';

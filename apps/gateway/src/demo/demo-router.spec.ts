@@ -7,7 +7,7 @@ import { decodeQr } from '@itp/testing/qr';
 
 /**
  * The demo's server side against a scripted auth-service (the answers of its README's web-site
- * login table); the whole flow against the real stack is demo.browser.spec.ts.
+ * login table); the whole flow against the real stack is e2e/src/dev-suites/demo-browser.suite.ts.
  */
 interface Scripted {
   url: string;

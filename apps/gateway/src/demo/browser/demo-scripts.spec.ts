@@ -5,7 +5,7 @@ import { startGateway, type RunningGateway } from '../../testing/start-gateway.j
 /**
  * The demo pages' scripts are the files beside this spec, served as they are (same origin,
  * JavaScript's content type) and admitted by the page's CSP, which admits nothing else: no inline
- * script, no other origin. The pages running them are demo.browser.spec.ts.
+ * script, no other origin. The pages running them are e2e/src/dev-suites/demo-browser.suite.ts.
  */
 const PAGES = [
   { page: '/demo/site', file: 'site.js' },
