@@ -3,7 +3,9 @@
  * against the dev stack of `npm start` (dev mode: the demo user and relying party are seeded):
  * the web site shows a QR code, the phone app logs in, makes its wallet, DID and credential and
  * approves the code's requestId with a VP, and the web site then shows the logged-in user; and the
- * OpenID Connect site (/demo/oidc, openid-client) logs in on the provider's password form.
+ * OpenID Connect site (/demo/oidc, openid-client) logs in on the provider's password form; and a
+ * passkey made on /demo/passkeys (Chromium's virtual authenticator) signs in there and on the
+ * provider's login page.
  * Screenshots are kept under test-artifacts/demo/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import type { Browser } from 'playwright-core';
 import { REPO_ROOT } from '@itp/harness';
 import { collectPageErrors as collectErrors, launchChromium } from '@itp/testing/chromium';
 import { decodeQr } from '@itp/testing/qr';
+import { VirtualAuthenticator } from '@itp/testing/virtual-authenticator';
 import type { DevSuite } from './context.js';
 
 const artifacts = join(REPO_ROOT, 'test-artifacts', 'demo');
@@ -126,5 +129,58 @@ export const demoBrowserSuite: DevSuite = ({ stack: devStack }) => {
 
       expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
     }, 60_000);
+
+    it('adds a passkey on /demo/passkeys, signs in with it there and on /demo/oidc (amr hwk, user, mfa), then removes it', async () => {
+      const { url } = devStack();
+      const errors: string[] = [];
+      const page = await (await (browser as Browser).newContext()).newPage();
+      collectErrors(page, errors);
+      await page.goto(`${url}/demo/passkeys`);
+      await VirtualAuthenticator.attach(page);
+      const logIn = async () => {
+        await page.fill('#user-id', 'demo');
+        await page.fill('#password', 'demo-password');
+        await page.click('#login');
+        await page.locator('#account').waitFor({ state: 'visible' });
+      };
+      await logIn();
+      await page.fill('#passkey-name', 'Demo laptop');
+      await page.click('#add');
+      await page.locator('#passkeys li', { hasText: 'Demo laptop' }).waitFor();
+      await page.click('#signin');
+      await page.locator('#signed-in').waitFor({ state: 'visible' });
+      expect(await page.locator('#signed-in-user-id').textContent()).toBe('demo');
+      await page.screenshot({ path: join(artifacts, 'passkeys-1-signed-in.png'), fullPage: true });
+
+      // The OpenID Connect demo site: the provider's login page offers the passkey. Without the
+      // autofill (which the virtual authenticator would answer at once), through the button.
+      await page.addInitScript(() => {
+        const pkc = (globalThis as { PublicKeyCredential?: Record<string, unknown> })
+          .PublicKeyCredential;
+        if (pkc) delete pkc.isConditionalMediationAvailable;
+      });
+      await page.goto(`${url}/demo/oidc`);
+      await page.click('#login');
+      await page.waitForURL(/\/v2\/auth\/oidc\/interaction\//);
+      expect(await page.getAttribute('#id', 'autocomplete')).toBe('username webauthn');
+      await page.click('#passkey-button');
+      await page.waitForURL(`${url}/demo/oidc/callback?**`);
+      const amr = await page.locator('#id-token-claims th:text-is("amr") + td').textContent();
+      expect(JSON.parse(amr ?? 'null')).toEqual(['hwk', 'user', 'mfa']);
+
+      // Removed, it no longer signs in.
+      await page.goto(`${url}/demo/passkeys`);
+      await logIn();
+      await page
+        .locator('#passkeys li', { hasText: 'Demo laptop' })
+        .locator('button.remove')
+        .click();
+      await page.locator('#passkeys-none').waitFor({ state: 'visible' });
+      await page.click('#signin');
+      await page.locator('#signin-status', { hasText: /not registered here/ }).waitFor();
+      expect(
+        errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('401')),
+      ).toEqual([]);
+    }, 90_000);
   });
 };

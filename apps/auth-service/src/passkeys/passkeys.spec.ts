@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
@@ -28,7 +30,8 @@ import {
 const SITE = {
   id: 'passkey-shop',
   secret: 'passkey-shop-secret-1',
-  redirectUri: 'https://shop.example/oidc/callback',
+  /** The site's callback: a local server of this spec (set in beforeAll). */
+  redirectUri: '',
 };
 
 describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
@@ -38,12 +41,19 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
   let browser: Browser;
   let origin: string;
   let signingKeys: string;
+  let site: Server;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     const port = await freePort();
     origin = `http://localhost:${port}`;
     signingKeys = await newSigningKeysSecret();
+    // The site's callback page (the code is redeemed by the test with openid-client).
+    site = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('the site'),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    SITE.redirectUri = `http://localhost:${(site.address() as AddressInfo).port}/oidc/callback`;
     const shared = {
       DATABASE_URL: db.url,
       REDIS_KEY_PREFIX: uniquePrefix('auth'),
@@ -61,7 +71,18 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
       requestIdPrefixes: ['https://shop.example/'],
       redirectUris: [SITE.redirectUri],
     });
-    for (const id of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gail', 'hank', 'ivy']) {
+    for (const id of [
+      'alice',
+      'bob',
+      'carol',
+      'dave',
+      'erin',
+      'frank',
+      'gail',
+      'hank',
+      'ivy',
+      'jack',
+    ]) {
       await a.domain.userAdmin.add({ id, password: `${id}-password`, name: id.toUpperCase() });
     }
     browser = await launchChromium('the passkeys spec');
@@ -69,6 +90,7 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await new Promise((resolve) => site?.close(resolve));
     await b?.close();
     await a?.close();
     await db?.drop();
@@ -318,8 +340,19 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
       );
     });
 
-    /** The site's authorization request opened in `page`; the callback is caught, not loaded. */
-    async function openLoginPage(page: Page) {
+    /**
+     * The site's authorization request opened in `page`; the callback is caught, not loaded.
+     * `autofill: false` takes the browser's conditional mediation away (the virtual
+     * authenticator answers it at once), so that the button is the way in.
+     */
+    async function openLoginPage(page: Page, { autofill = false } = {}) {
+      if (!autofill) {
+        await page.addInitScript(() => {
+          const pkc = (globalThis as { PublicKeyCredential?: Record<string, unknown> })
+            .PublicKeyCredential;
+          if (pkc) delete pkc.isConditionalMediationAvailable;
+        });
+      }
       const verifier = oidc.randomPKCECodeVerifier();
       const nonce = oidc.randomNonce();
       const state = oidc.randomState();
@@ -331,14 +364,10 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
         nonce,
         state,
       });
-      let callback: string | undefined;
-      await page.route('https://shop.example/**', async (route) => {
-        callback = route.request().url();
-        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the site' });
-      });
       await page.goto(url.href);
       return {
-        callback: () => callback,
+        /** Where the provider sent the browser back to the site (with the code). */
+        callback: () => page.url(),
         redeem: (at: string) =>
           oidc.authorizationCodeGrant(rp, new URL(at), {
             pkceCodeVerifier: verifier,
@@ -354,11 +383,21 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
       const flow = await openLoginPage(page);
       expect(await page.getAttribute('#id', 'autocomplete')).toBe('username webauthn');
       await page.click('#passkey-button');
-      await page.waitForURL(/^https:\/\/shop\.example\//);
+      await page.waitForURL(`${SITE.redirectUri}?**`);
       const tokens = await flow.redeem(flow.callback()!);
       const claims = tokens.claims()!;
       expect(claims).toMatchObject({ sub: 'hank', amr: ['hwk', 'user', 'mfa'] });
       expect(Math.abs(claims.auth_time! - Date.now() / 1000)).toBeLessThan(30);
+      await page.close();
+    });
+
+    it('the passkey autofill on the user id field logs in by itself (conditional mediation)', async () => {
+      const { page } = await device();
+      await register(page, await passwordLogin('jack'));
+      const flow = await openLoginPage(page, { autofill: true });
+      await page.waitForURL(`${SITE.redirectUri}?**`);
+      const claims = (await flow.redeem(flow.callback()!)).claims()!;
+      expect(claims).toMatchObject({ sub: 'jack', amr: ['hwk', 'user', 'mfa'] });
       await page.close();
     });
 
@@ -381,7 +420,7 @@ describe('passkeys (Chromium virtual authenticator, two replicas)', () => {
       await page.fill('#id', 'ivy');
       await page.fill('#password', 'ivy-password');
       await page.click('form[action$="/login"] button[type=submit]');
-      await page.waitForURL(/^https:\/\/shop\.example\//);
+      await page.waitForURL(`${SITE.redirectUri}?**`);
       const claims = (await flow.redeem(flow.callback()!)).claims()!;
       expect(claims).toMatchObject({ sub: 'ivy', amr: ['pwd'] });
       await page.close();
