@@ -8,15 +8,17 @@ Users
                  (--password-stdin | --password <password>)
   users list [--json]
   users show <id> [--json]
-        the user, linked addresses, when tokens were last ended, last login per method
+        the user, linked addresses, passkeys, when tokens were last ended, last login
+        per method
   users disable <id>
         ends every token and session of the user (they stay ended after an enable)
   users enable <id>
   users reset-password <id> (--password-stdin | --password <password>) [--keep-keys]
         a clean slate: ends every token, session, pending web-site login and open
-        credential offer, unlinks every address and revokes every credential issued
-        for the user; --keep-keys keeps addresses and credentials (a user who only
-        forgot the password) and prints them for review
+        credential offer, unlinks every address, removes every passkey and revokes
+        every credential issued for the user; --keep-keys keeps addresses, passkeys
+        and credentials (a user who only forgot the password) and prints them for
+        review
 
 Relying parties (web sites using QR login or OpenID Connect)
   clients add <id> --prefix <url> [--prefix <url> ...] [--name <name>]
