@@ -1,1 +1,8 @@
 export { PresentationRefusedError } from './errors.js';
+export {
+  verifySdJwtVcPresentation,
+  type SdJwtVcRefusalRule,
+  type VerifiedSdJwtVc,
+  type VerifySdJwtVcOptions,
+} from './sd-jwt-vc/index.js';
+export * from './mdoc/index.js';
