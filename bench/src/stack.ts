@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { DEV_STACK_UNLIMITED_ENV, startDevStack } from '@itp/harness';
+import { waitFor } from '@itp/testing/wait-for';
 
 /** Where the parts of a running dev stack listen (loopback). */
 export interface StackUrls {
@@ -34,16 +35,12 @@ export interface RunningStack {
 }
 
 export async function waitReady(url: string, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} not ready in time`);
+  // A refused connection counts as "not up yet" (waitFor retries a condition that throws).
+  await waitFor(async () => (await fetch(url)).status === 200, {
+    what: `${url} to answer 200`,
+    timeoutMs: deadlineMs,
+    intervalMs: 100,
+  });
 }
 
 interface Proc {

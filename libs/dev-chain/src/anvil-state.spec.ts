@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChainClient } from '@itp/chain';
+import { waitFor } from '@itp/service-kit/testing/wait-for';
 import { headerHash, settleAnvilState } from './anvil-state.js';
 import { startAnvil } from './anvil.js';
 
@@ -53,9 +54,13 @@ describe('settleAnvilState', () => {
         const hash = await client.request<string>('eth_sendTransaction', [
           { from: ALICE, to: BOB, value },
         ]);
-        while ((await client.request('eth_getTransactionReceipt', [hash])) === null) {
-          await new Promise((r) => setTimeout(r, 10));
-        }
+        await waitFor(
+          async () => (await client.request('eth_getTransactionReceipt', [hash])) !== null,
+          {
+            what: `transaction ${hash} to be mined`,
+            intervalMs: 10,
+          },
+        );
       }
       genesis = await client.request<Header>('eth_getBlockByNumber', ['0x0', false]);
       block1 = await client.request<Header>('eth_getBlockByNumber', ['0x1', false]);

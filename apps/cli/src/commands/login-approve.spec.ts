@@ -20,7 +20,7 @@ import { HDNodeWallet, Wallet } from 'ethers';
 import { getResolver } from 'ethr-did-resolver';
 import type { ItpClient } from '@itp/client';
 import { DEV_CHAIN, deployDidRegistry } from '@itp/dev-chain';
-import { testChainUrl } from '@itp/testing';
+import { testChainUrl, waitFor } from '@itp/testing';
 import { runCli } from '../run-cli.js';
 
 const CHAIN_ID = DEV_CHAIN.chainId;
@@ -31,16 +31,11 @@ const CHAIN_ID = DEV_CHAIN.chainId;
  */
 async function ensureRegistry(rpcUrl: string): Promise<string> {
   const deployer = HDNodeWallet.fromPhrase(DEV_CHAIN.mnemonic, undefined, "m/44'/60'/0'/0/5");
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    try {
-      return await deployDidRegistry(rpcUrl, deployer.privateKey);
-    } catch (err) {
-      lastError = err;
-      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
-    }
-  }
-  throw lastError;
+  return waitFor(() => deployDidRegistry(rpcUrl, deployer.privateKey), {
+    what: 'the DID registry to be deployed on the test chain (dev account #5)',
+    timeoutMs: 10_000,
+    intervalMs: 200,
+  });
 }
 
 /** A secp256k1 key and its address (what Wallet.createRandom() makes). */

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { ServiceUnavailableError } from '@itp/errors';
 import { startTcpProxy, type TcpProxy } from '@itp/harness';
 import { RedisKvStore } from '@itp/stores';
-import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import { testRedisUrl, uniquePrefix, waitFor } from '@itp/testing';
 import { NonceManager } from './nonce-manager.js';
 
 const logger = pino({ level: 'silent' });
@@ -72,21 +72,14 @@ describe('NonceManager across a Redis outage', () => {
     const back = Date.now();
     // Both addresses work again within 5 s: no lease taken by a replayed command, and B's
     // unreleased lease (its release failed) ends within its TTL.
-    await eventually(() => send(A), 5_000);
-    await eventually(() => send(B), 5_000 - (Date.now() - back));
+    await waitFor(() => send(A).then(() => true), {
+      what: 'a send from A to succeed after Redis came back',
+      timeoutMs: 5_000,
+    });
+    await waitFor(() => send(B).then(() => true), {
+      what: 'a send from B (whose lease release failed) to succeed after Redis came back',
+      timeoutMs: 5_000 - (Date.now() - back),
+    });
     expect(Date.now() - back).toBeLessThan(5_000);
   }, 30_000);
 });
-
-/** Retries `call` until it resolves, for at most `ms`. */
-async function eventually<T>(call: () => Promise<T>, ms: number): Promise<T> {
-  const deadline = Date.now() + Math.max(ms, 0);
-  for (;;) {
-    try {
-      return await call();
-    } catch (err) {
-      if (Date.now() >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}

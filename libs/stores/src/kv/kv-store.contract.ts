@@ -1,15 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@itp/testing/wait-for';
 import type { KvStore } from './kv-store.js';
 
-/** Polls until `read()` returns `expected`; fails after `timeoutMs` (a deadline, not a speed claim). */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    last = await read();
-  }
-  expect(last).toBe(expected);
+/** Waits until `read()` gives null, i.e. `key` has expired (3 s: a deadline, not a speed claim). */
+async function untilExpired(key: string, read: () => Promise<string | null>): Promise<void> {
+  await waitFor(async () => (await read()) === null, {
+    what: `key '${key}' to expire`,
+    timeoutMs: 3000,
+  });
 }
 
 /**
@@ -87,14 +85,14 @@ export function kvStoreContract(name: string, factory: () => Promise<KvStore>): 
 
       it('a key set with a short ttlMs expires', async () => {
         await store.set('short', 'v', { ttlMs: 100 });
-        await eventually(() => store.get('short'), null);
+        await untilExpired('short', () => store.get('short'));
         expect(await store.ttlMs('short')).toBeNull();
         expect(await store.del('short')).toBe(false);
       });
 
       it('an expired key counts as absent for onlyIfAbsent', async () => {
         await store.set('nx', 'old', { ttlMs: 50 });
-        await eventually(() => store.get('nx'), null);
+        await untilExpired('nx', () => store.get('nx'));
         expect(await store.set('nx', 'new', { onlyIfAbsent: true })).toBe(true);
         expect(await store.get('nx')).toBe('new');
       });
@@ -125,7 +123,7 @@ export function kvStoreContract(name: string, factory: () => Promise<KvStore>): 
       it('returns null for a missing or expired key', async () => {
         expect(await store.getDel('missing')).toBeNull();
         await store.set('short', 'v', { ttlMs: 50 });
-        await eventually(() => store.getDel('short'), null);
+        await untilExpired('short', () => store.getDel('short'));
       });
 
       it('hands the value to exactly one of 20 concurrent callers', async () => {
@@ -181,12 +179,12 @@ export function kvStoreContract(name: string, factory: () => Promise<KvStore>): 
         const ttl = await store.ttlMs('state');
         // null means it already expired, which also shows the new, short TTL took effect.
         expect(ttl === null || ttl <= 150).toBe(true);
-        await eventually(() => store.get('state'), null);
+        await untilExpired('state', () => store.get('state'));
       });
 
       it('does not match an expired key', async () => {
         await store.set('state', 'pending', { ttlMs: 50 });
-        await eventually(() => store.get('state'), null);
+        await untilExpired('state', () => store.get('state'));
         expect(await store.compareAndSwap('state', 'pending', 'approved')).toBe(false);
         expect(await store.get('state')).toBeNull();
       });
@@ -237,7 +235,7 @@ export function kvStoreContract(name: string, factory: () => Promise<KvStore>): 
       it('starts again at 1 after the counter expired (a fixed rate-limit window)', async () => {
         expect(await store.incr('window', { ttlMs: 100 })).toBe(1);
         expect(await store.incr('window', { ttlMs: 100 })).toBe(2);
-        await eventually(() => store.get('window'), null);
+        await untilExpired('window', () => store.get('window'));
         expect(await store.incr('window', { ttlMs: 60_000 })).toBe(1);
       });
 
