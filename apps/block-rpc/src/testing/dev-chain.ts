@@ -1,5 +1,5 @@
 import { startAnvil, type AnvilOptions, type RunningAnvil } from '@itp/dev-chain';
-import { freePort } from '@itp/testing';
+import { freePort, waitFor } from '@itp/testing';
 
 /** anvil's first two unlocked accounts. */
 export const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -45,11 +45,11 @@ export async function startScriptableTestChain(options: AnvilOptions = {}): Prom
   // anvil answers eth_sendTransaction before its auto-mined block exists: wait for the receipt,
   // or a following evm_setNextBlockTimestamp would apply to that block instead of the next one.
   const waitMined = async (hash: string): Promise<void> => {
-    for (let i = 0; i < 1000; i += 1) {
-      if ((await call('eth_getTransactionReceipt', [hash])) !== null) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`transaction ${hash} was not mined`);
+    await waitFor(async () => (await call('eth_getTransactionReceipt', [hash])) !== null, {
+      what: `transaction ${hash} to be mined`,
+      timeoutMs: 5_000,
+      intervalMs: 5,
+    });
   };
   return {
     url: anvil.url,

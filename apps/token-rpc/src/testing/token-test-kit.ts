@@ -7,7 +7,7 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { loadConfig } from '@itp/service-kit';
-import { freePort, testRedisUrl } from '@itp/testing';
+import { freePort, testRedisUrl, waitFor } from '@itp/testing';
 import { buildApp } from '../app.js';
 import { tokenRpcConfigSchema } from '../config.js';
 
@@ -198,12 +198,11 @@ export async function setBalance(chainUrl: string, address: string, wei: bigint)
 
 /** Polls for the receipt of a transaction (anvil mines at once; this allows for a slow CI). */
 export async function receiptOf(chainUrl: string, hash: string): Promise<Json> {
-  for (let i = 0; i < 200; i++) {
-    const receipt = await chainCall(chainUrl, 'eth_getTransactionReceipt', [hash]);
-    if (receipt) return receipt;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no receipt for ${hash}`);
+  return waitFor(() => chainCall(chainUrl, 'eth_getTransactionReceipt', [hash]), {
+    what: `the receipt of transaction ${hash}`,
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  });
 }
 
 export const ONE_ETH = 10n ** 18n;
@@ -245,20 +244,28 @@ export async function failWrites(
   };
 }
 
-/** Polls getTransactionStatus until `done` holds for its resultData (or fails the test). */
+/**
+ * Polls getTransactionStatus until `done` holds for its resultData (or fails the test; the
+ * timeout error's cause names the last status seen).
+ */
 export async function waitForTransactionStatus(
   baseUrl: string,
   transactionId: string,
   done: (status: Json) => boolean,
   timeoutMs = 15_000,
 ): Promise<Json> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await ok(baseUrl, '/token', 'getTransactionStatus', { transactionId });
-    if (done(status)) return status;
-    if (Date.now() > deadline) {
-      throw new Error(`transaction ${transactionId} still ${JSON.stringify(status)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return waitFor(
+    async () => {
+      const status = await ok(baseUrl, '/token', 'getTransactionStatus', { transactionId });
+      if (!done(status)) {
+        throw new Error(`transaction ${transactionId} still ${JSON.stringify(status)}`);
+      }
+      return status;
+    },
+    {
+      what: `transaction ${transactionId} to reach the awaited status`,
+      timeoutMs,
+      intervalMs: 100,
+    },
+  );
 }
