@@ -9,6 +9,7 @@ import {
   testChainUrl,
   testRedisUrl,
   uniquePrefix,
+  waitFor,
   type SpawnedApp,
   type TestDatabase,
 } from '@itp/testing';
@@ -30,16 +31,11 @@ export interface VpLoginStack {
 /** The ERC-1056 registry on the test chain (dev account #9, as did-service's own tests). */
 async function ensureRegistry(): Promise<string> {
   const deployer = HDNodeWallet.fromPhrase(DEV_CHAIN.mnemonic, undefined, "m/44'/60'/0'/0/9");
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    try {
-      return await deployDidRegistry(testChainUrl(), deployer.privateKey);
-    } catch (err) {
-      lastError = err;
-      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
-    }
-  }
-  throw lastError;
+  return waitFor(() => deployDidRegistry(testChainUrl(), deployer.privateKey), {
+    what: 'the DID registry to be deployed on the test chain (dev account #9)',
+    timeoutMs: 10_000,
+    intervalMs: 200,
+  });
 }
 
 export async function startVpLoginStack(): Promise<VpLoginStack> {
