@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { startDevStack } from '@itp/harness';
 import type { RestExamplesFile } from '@itp/schemas';
+import { waitFor } from '@itp/testing/wait-for';
 import { DEMO_CLIENT, DEMO_USER } from '@itp/auth-service/demo-data';
 import type { RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
 import type { DidChain } from '@itp/wallet';
@@ -54,18 +55,16 @@ async function write(path: string, value: object, secrets: string[]): Promise<vo
  */
 async function devChain(output: () => string): Promise<DidChain> {
   const line = /Dev chain\s+(\S+) \(anvil, chain id (\d+), DID registry (0x[0-9a-fA-F]{40})\)/;
-  for (let waited = 0; waited <= 15_000; waited += 250) {
-    const found = line.exec(output());
-    if (found) {
-      return {
-        rpcUrl: found[1] as string,
-        chainId: Number(found[2]),
-        registry: found[3] as string,
-      };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('npm start printed no "Dev chain" line');
+  const found = await waitFor(() => line.exec(output()), {
+    what: 'the "Dev chain" line of npm start\'s banner',
+    timeoutMs: 15_000,
+    intervalMs: 250,
+  });
+  return {
+    rpcUrl: found[1] as string,
+    chainId: Number(found[2]),
+    registry: found[3] as string,
+  };
 }
 
 const stack = await startDevStack({ readyTimeoutMs: 120_000, env: { PUBLIC_URL } });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecordedRpcExample, RpcApi, RpcExamplesFile } from '@itp/token-rpc/rpc-examples';
+import { waitFor } from '@itp/testing/wait-for';
 import type { ApiClient, RpcResult } from './api-client.js';
 import { PUBLIC_TEST_MNEMONIC, shownSafely } from './placeholders.js';
 
@@ -72,21 +73,23 @@ class RpcRecorder {
    * reconciler runs.
    */
   async recordSettled(transactionId: string, name: string): Promise<void> {
-    const deadline = Date.now() + MINED_DEADLINE_MS;
-    for (;;) {
-      const { final, status } = await this.data<{ final: boolean; status: string }>(
-        'token',
-        'getTransactionStatus',
-        { transactionId },
-      );
-      if (final) {
-        if (status !== 'mined') throw new Error(`${transactionId} ended ${status}`);
-        await this.data('token', 'getTransactionStatus', { transactionId }, name);
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`${transactionId} was not mined in time`);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    const { status } = await waitFor(
+      async () => {
+        const answer = await this.data<{ final: boolean; status: string }>(
+          'token',
+          'getTransactionStatus',
+          { transactionId },
+        );
+        return answer.final && answer;
+      },
+      {
+        what: `transaction ${transactionId} to be final`,
+        timeoutMs: MINED_DEADLINE_MS,
+        intervalMs: 1_000,
+      },
+    );
+    if (status !== 'mined') throw new Error(`${transactionId} ended ${status}`);
+    await this.data('token', 'getTransactionStatus', { transactionId }, name);
   }
 }
 
