@@ -18,3 +18,10 @@ export { issueLeaf, type IssueLeafOptions, type IssuedLeaf } from './issue-leaf.
 export { type CertificateWithKey } from './generate-certificate.js';
 export type { CryptoKey, CryptoKeyPair, JsonWebKey } from './web-crypto-types.js';
 export { X509Certificate } from '@peculiar/x509';
+export {
+  loadOrCreateDevPki,
+  type DevLeaf,
+  type DevPki,
+  type DevPkiOptions,
+} from './load-or-create-dev-pki.js';
+export { DevPkiError } from './dev-pki-error.js';
