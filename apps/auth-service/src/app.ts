@@ -25,6 +25,7 @@ import { wireOidc } from './oidc/wire-oidc.js';
 import type { Passkeys } from './passkeys/passkeys.js';
 import { wirePasskeys } from './passkeys/wire-passkeys.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
+import { wirePresentationRequests } from './presentation-requests/wire-presentation-requests.js';
 import type { SiweLogin } from './siwe/siwe-login.js';
 import { wireSiwe } from './siwe/wire-siwe.js';
 import type { UserAdmin } from './users/user-admin.js';
@@ -105,6 +106,7 @@ async function wireAuthService(
   const requests = wireLoginRequests(shared, (id, wait) => oid4vp.oid4vp.start(id, wait));
   const siwe = wireSiwe(shared);
   const passkeys = wirePasskeys(shared);
+  const presentations = await wirePresentationRequests(shared);
   const oidc = wireOidc(shared, {
     password: password.passwordLogin,
     approvedRequests: requests.approvedRequests,
@@ -122,6 +124,7 @@ async function wireAuthService(
   const edges: FeatureEdge[] = [
     oidc,
     oid4vp,
+    presentations,
     password,
     vp,
     requests,

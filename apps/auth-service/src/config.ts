@@ -164,6 +164,20 @@ export const authServiceConfigSchema = z
     CREDENTIAL_REVOCATION_INTERVAL_MS: positiveInt.max(600_000).default(5_000),
 
     /**
+     * Presentation requests (contract §14): the verifier's private P-256 JWK (JSON) that signs the
+     * request objects, and its certificate chain (PEM, leaf first; the leaf's SAN dNSName is
+     * PUBLIC_URL's host: client_id `x509_san_dns:<host>`). Both or neither; neither outside
+     * development: the feature is off (404). Development without them: the dev PKI in DATA_DIR.
+     */
+    VERIFIER_SIGNING_KEY: z.string().min(1).optional(),
+    VERIFIER_CERTIFICATE_CHAIN: z.string().min(1).optional(),
+    /**
+     * A PEM file of the CA certificates whose credentials (SD-JWT VC, mdoc) presentation requests
+     * accept; none: only the dev PKI's CA, in development.
+     */
+    TRUSTED_ISSUER_CERTIFICATES: z.string().min(1).optional(),
+
+    /**
      * Where clients reach the public API (the gateway's URL). The OpenID4VP request and response
      * URIs a wallet is sent to are `<PUBLIC_URL>/v2/auth/oid4vp/…` and the OpenID Connect issuer
      * is `<PUBLIC_URL>/v2/auth/oidc`, so it is required outside development (development without
@@ -187,6 +201,21 @@ export const authServiceConfigSchema = z
         path: [missing],
         message:
           'Sign-In with Ethereum needs both ETH_RPC_URL and CHAIN_ID (or neither, to turn it off)',
+      });
+    }
+    if (
+      (config.VERIFIER_SIGNING_KEY === undefined) !==
+      (config.VERIFIER_CERTIFICATE_CHAIN === undefined)
+    ) {
+      const missing =
+        config.VERIFIER_SIGNING_KEY === undefined
+          ? 'VERIFIER_SIGNING_KEY'
+          : 'VERIFIER_CERTIFICATE_CHAIN';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          'presentation requests need both VERIFIER_SIGNING_KEY and VERIFIER_CERTIFICATE_CHAIN (or neither, to turn them off outside development)',
       });
     }
     // Anything but development is production (APP_ENV=test too): secrets required and strong.

@@ -88,3 +88,32 @@ export class NoSiteGrantError extends NotFoundError {
     super('No site with that clientId holds a grant of yours (GET /v2/auth/account lists them)');
   }
 }
+
+/**
+ * 400 (contract §14): no such presentation request for this client — never made, made by another
+ * client, expired or already collected. One message for all, so it is no oracle.
+ */
+export class PresentationRequestUnknownError extends BadRequestError {
+  constructor() {
+    super('Presentation request was never made, has expired or is no longer valid');
+  }
+}
+
+/** 401 (contract §14): the wallet has not answered the presentation request yet. */
+export class PresentationRequestPendingError extends UnauthorizedError {
+  constructor() {
+    super("Waiting for the wallet's response");
+  }
+}
+
+/** 400 (contract §14): a DCQL query this verifier does not take; the message says why. */
+export class DcqlQueryRefusedError extends BadRequestError {}
+
+/** 404: this deployment has no verifier key and certificate (VERIFIER_SIGNING_KEY). */
+export class PresentationRequestsNotEnabledError extends NotFoundError {
+  constructor() {
+    super(
+      'Presentation requests are not enabled on this service (auth-service needs VERIFIER_SIGNING_KEY and VERIFIER_CERTIFICATE_CHAIN)',
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { CompactEncrypt, compactVerify, importJWK, type JWK } from 'jose';
+import { Openid4vpClient, type ResolvedOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+
+/**
+ * Test helper: a third-party OpenID4VP 1.0 wallet — the OpenWallet Foundation's `Openid4vpClient`
+ * with the callbacks a wallet supplies: an x5c request object is trusted when its leaf is signed
+ * by `verifierCaPem` and the JWS verifies with the leaf's key; SAN dNSNames from the leaf; the
+ * response encrypted (direct_post.jwt) with jose to the request's key. PUBLIC_URL is not
+ * listening: the wallet's requests to it go to `serviceUrl`.
+ */
+export function testWallet(options: {
+  verifierCaPem: string;
+  publicUrl: string;
+  serviceUrl: string;
+}) {
+  const ca = new X509Certificate(options.verifierCaPem);
+  const rewrite = (input: string | URL | Request) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return url.startsWith(options.publicUrl)
+      ? options.serviceUrl + url.slice(options.publicUrl.length)
+      : url;
+  };
+  const unsupported = (what: string) => (): never => {
+    throw new Error(`this test wallet does not support ${what}`);
+  };
+  const client = new Openid4vpClient({
+    callbacks: {
+      hash: (data, alg) =>
+        new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+      fetch: (input, init) => fetch(rewrite(input), init),
+      async verifyJwt(signer, jwt) {
+        if (signer.method !== 'x5c') return { verified: false };
+        const [leafDer] = signer.x5c;
+        if (!leafDer) return { verified: false };
+        const leaf = new X509Certificate(Buffer.from(leafDer, 'base64'));
+        const signerJwk = leaf.publicKey.export({ format: 'jwk' }) as JWK;
+        if (!leaf.verify(ca.publicKey) || !leaf.checkIssued(ca)) return { verified: false };
+        try {
+          await compactVerify(jwt.compact, leaf.publicKey);
+          return { verified: true, signerJwk: signerJwk as never };
+        } catch {
+          return { verified: false };
+        }
+      },
+      getX509CertificateMetadata(certificate) {
+        const leaf = new X509Certificate(Buffer.from(certificate, 'base64'));
+        const names = (leaf.subjectAltName ?? '').split(',').map((n) => n.trim());
+        return {
+          sanDnsNames: names.filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)),
+          sanUriNames: names.filter((n) => n.startsWith('URI:')).map((n) => n.slice(4)),
+        };
+      },
+      async encryptJwe(encryptor, data) {
+        const jwe = await new CompactEncrypt(new TextEncoder().encode(data))
+          .setProtectedHeader({
+            alg: encryptor.alg,
+            enc: encryptor.enc,
+            ...(encryptor.publicJwk.kid ? { kid: encryptor.publicJwk.kid } : {}),
+          })
+          .encrypt(await importJWK(encryptor.publicJwk as JWK, encryptor.alg));
+        return { encryptionJwk: encryptor.publicJwk, jwe };
+      },
+      signJwt: unsupported('signing'),
+      decryptJwe: unsupported('encrypted request objects'),
+    },
+  });
+
+  return {
+    client,
+    /** Reads the `openid4vp://` URI: fetches and verifies the request object. */
+    async resolve(openid4vpUri: string): Promise<ResolvedOpenid4vpAuthorizationRequest> {
+      const parsed = client.parseOpenid4vpAuthorizationRequest({
+        authorizationRequest: openid4vpUri,
+      });
+      return client.resolveOpenId4vpAuthorizationRequest({
+        authorizationRequestPayload: parsed.params,
+      });
+    },
+    /** Answers with `vpToken`, encrypted to the request's key (the library builds and posts it). */
+    async answer(
+      resolved: ResolvedOpenid4vpAuthorizationRequest,
+      vpToken: Record<string, string[]>,
+      enc: 'A128GCM' | 'A256GCM' = 'A128GCM',
+    ): Promise<{ status: number; body: unknown; jwe: string }> {
+      const { authorizationRequestPayload } = resolved;
+      const response = await client.createOpenid4vpAuthorizationResponse({
+        authorizationRequestPayload,
+        authorizationResponsePayload: { vp_token: vpToken as never },
+        jarm: {
+          encryption: { nonce: 'wallet-nonce' },
+          serverMetadata: {
+            authorization_signing_alg_values_supported: ['ES256'],
+            authorization_encryption_alg_values_supported: ['ECDH-ES'],
+            authorization_encryption_enc_values_supported: [enc],
+          },
+        },
+      });
+      const jwe = response.jarm?.responseJwt ?? '';
+      const { response: answer } = await client.submitOpenid4vpAuthorizationResponse({
+        authorizationRequestPayload: {
+          response_uri: String(authorizationRequestPayload.response_uri),
+        },
+        authorizationResponsePayload: response.authorizationResponsePayload,
+        ...(response.jarm ? { jarm: { responseJwt: jwe } } : {}),
+      });
+      return { status: answer.status, body: (await answer.json()) as unknown, jwe };
+    },
+  };
+}
