@@ -5,9 +5,14 @@ import type { webcrypto } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { exportJWK, generateKeyPair } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { setGlobalConfig } from '@openid4vc/utils';
-import { issueTestSdJwtVc, presentTestSdJwtVc } from '@itp/presentations/testing';
+import {
+  issueTestMdoc,
+  issueTestSdJwtVc,
+  presentTestMdoc,
+  presentTestSdJwtVc,
+} from '@itp/presentations/testing';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@itp/testing';
 import { createCa, issueLeaf, type IssuedLeaf } from '@itp/x509';
 import {
@@ -17,6 +22,7 @@ import {
   startAuthService,
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
+import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
 import { testWallet } from './test-wallet.js';
 
 // Presentation requests (contract §14) on two instances against the real Redis and PostgreSQL;
@@ -253,6 +259,59 @@ describe('presentation requests: an SD-JWT VC end to end', () => {
   });
 });
 
+describe('presentation requests: an mdoc end to end', () => {
+  it('verifies an mdoc bound to this request’s session transcript (encryption key thumbprint) and keeps only the asked-for elements', async () => {
+    const NS = 'org.iso.18013.5.1';
+    const created = await create({
+      dcql_query: {
+        credentials: [
+          {
+            id: 'mdl',
+            format: 'mso_mdoc',
+            meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+            claims: [{ path: [NS, 'given_name'] }, { path: [NS, 'age_over_18'] }],
+          },
+        ],
+      },
+    });
+    const wallet = walletOn(b);
+    const resolved = await wallet.resolve(created.openid4vpUri);
+    const request = resolved.authorizationRequestPayload;
+    const [encKey] = (request.client_metadata?.jwks as { keys: JWK[] }).keys;
+    const mdoc = await issueTestMdoc({
+      issuer: { privateKeyJwk: issuer.privateKeyJwk, x5c: issuer.x5c },
+      devicePublicJwk: holder.publicJwk,
+      docType: 'org.iso.18013.5.1.mDL',
+      namespaces: { [NS]: { given_name: 'Erika', family_name: 'Mustermann', age_over_18: true } },
+    });
+    const deviceResponse = await presentTestMdoc(mdoc, {
+      devicePrivateJwk: holder.privateJwk,
+      disclose: { [NS]: ['given_name', 'family_name', 'age_over_18'] },
+      clientId: request.client_id,
+      nonce: request.nonce,
+      responseUri: String(request.response_uri),
+      jwkThumbprint: new Uint8Array(
+        Buffer.from(await calculateJwkThumbprint(encKey as JWK, 'sha256'), 'base64url'),
+      ),
+    });
+    const answer = await wallet.answer(resolved, { mdl: [deviceResponse] }, 'A256GCM');
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: {} });
+    expect((await result(created.requestId)).body).toEqual({
+      status: 'verified',
+      credentials: {
+        mdl: [
+          {
+            format: 'mso_mdoc',
+            issuer: expect.stringContaining('issuer.example'),
+            claims: { [NS]: { given_name: 'Erika', age_over_18: true } },
+            status: 'valid',
+          },
+        ],
+      },
+    });
+  });
+});
+
 describe('presentation requests: refusals', () => {
   it('refuses a credential of an untrusted issuer: the site learns the rule', async () => {
     const created = await create();
@@ -300,6 +359,36 @@ describe('presentation requests: refusals', () => {
     });
     expect((await result(created.requestId)).status).toBe(401);
     expect((await wallet.answer(resolved, { pid: [vp] })).status).toBe(200);
+  });
+
+  it('refuses a response replayed to a Redis that went back in time (the one-time mark in SQL)', async () => {
+    const created = await create();
+    const wallet = walletOn(a);
+    const resolved = await wallet.resolve(created.openid4vpUri);
+    const before = await snapshotRedisKeys(a.config.REDIS_KEY_PREFIX!);
+    const answer = await wallet.answer(resolved, {
+      pid: [await present(await pid(), resolved.authorizationRequestPayload.nonce)],
+    });
+    expect(answer.status).toBe(200);
+    await before();
+    const replay = await postForm(b, created.requestId, { response: answer.jwe });
+    expect(replay).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.any(String) },
+    });
+  });
+
+  it('lets exactly one of concurrent responses through, on any instance', async () => {
+    const created = await create();
+    const wallet = walletOn(a);
+    const resolved = await wallet.resolve(created.openid4vpUri);
+    const vp = await present(await pid(), resolved.authorizationRequestPayload.nonce);
+    const jwe = await wallet.encrypt(resolved, { pid: [vp] });
+    const answers = await Promise.all(
+      [a, b, a, b, a].map((service) => postForm(service, created.requestId, { response: jwe })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    expect((await result(created.requestId)).body).toMatchObject({ status: 'verified' });
   });
 
   it('answers another client’s requestId as an unknown one (400), and never hands it out', async () => {

@@ -77,15 +77,14 @@ export function testWallet(options: {
         authorizationRequestPayload: parsed.params,
       });
     },
-    /** Answers with `vpToken`, encrypted to the request's key (the library builds and posts it). */
-    async answer(
+    /** The encrypted response (`response=<JWE>`) to `vpToken`, as the library builds it; not sent. */
+    async encrypt(
       resolved: ResolvedOpenid4vpAuthorizationRequest,
       vpToken: Record<string, string[]>,
       enc: 'A128GCM' | 'A256GCM' = 'A128GCM',
-    ): Promise<{ status: number; body: unknown; jwe: string }> {
-      const { authorizationRequestPayload } = resolved;
+    ): Promise<string> {
       const response = await client.createOpenid4vpAuthorizationResponse({
-        authorizationRequestPayload,
+        authorizationRequestPayload: resolved.authorizationRequestPayload,
         authorizationResponsePayload: { vp_token: vpToken as never },
         jarm: {
           encryption: { nonce: 'wallet-nonce' },
@@ -96,13 +95,22 @@ export function testWallet(options: {
           },
         },
       });
-      const jwe = response.jarm?.responseJwt ?? '';
+      if (!response.jarm) throw new Error('the library made no encrypted response');
+      return response.jarm.responseJwt;
+    },
+    /** Answers with `vpToken`, encrypted to the request's key (the library posts it). */
+    async answer(
+      resolved: ResolvedOpenid4vpAuthorizationRequest,
+      vpToken: Record<string, string[]>,
+      enc: 'A128GCM' | 'A256GCM' = 'A128GCM',
+    ): Promise<{ status: number; body: unknown; jwe: string }> {
+      const jwe = await this.encrypt(resolved, vpToken, enc);
       const { response: answer } = await client.submitOpenid4vpAuthorizationResponse({
         authorizationRequestPayload: {
-          response_uri: String(authorizationRequestPayload.response_uri),
+          response_uri: String(resolved.authorizationRequestPayload.response_uri),
         },
-        authorizationResponsePayload: response.authorizationResponsePayload,
-        ...(response.jarm ? { jarm: { responseJwt: jwe } } : {}),
+        authorizationResponsePayload: { vp_token: vpToken as never },
+        jarm: { responseJwt: jwe },
       });
       return { status: answer.status, body: (await answer.json()) as unknown, jwe };
     },
