@@ -1,3 +1,4 @@
+import { waitFor } from '@itp/testing/wait-for';
 import { Api, basic } from './client/api.js';
 import { Flows } from './client/flows.js';
 import { send } from './client/http.js';
@@ -52,13 +53,16 @@ async function ready(stack: Stack): Promise<boolean> {
   return answer.status === 200;
 }
 
+/** Whether the stack is ready again within `ms` (false, not a throw, when it is not). */
 async function eventuallyReady(stack: Stack, ms = 30_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await ready(stack)) return true;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return false;
+  return waitFor(() => ready(stack), {
+    what: 'the gateway to answer /health/ready 200',
+    timeoutMs: ms,
+    intervalMs: 250,
+  }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The whole suite on one freshly started stack; every process it started is stopped again. */

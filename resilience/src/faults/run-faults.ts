@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Flows } from '../client/flows.js';
 import { sleep } from '@itp/harness';
+import { waitFor } from '@itp/testing/wait-for';
 import type { Stack } from '../stack/start-stack.js';
 import { classifyRest, classifyRpc, type MixedLoad, type Outcome } from './mixed-load.js';
 
@@ -111,14 +112,14 @@ export async function runFault(
   await sleep(Math.max(0, probeUntil - Date.now()));
   await restore();
   const back = Date.now();
-  let msToRecovery: number | null = null;
-  while (Date.now() - back < 60_000) {
-    if ((await probe(kind, flows, stack)) === 'success') {
-      msToRecovery = Date.now() - back;
-      break;
-    }
-    await sleep(100);
-  }
+  const msToRecovery = await waitFor(async () => (await probe(kind, flows, stack)) === 'success', {
+    what: `the first success after the ${kind} fault`,
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  }).then(
+    () => Date.now() - back,
+    () => null, // not recovered within 60 s: the figures say so
+  );
   const user = stack.accounts.users[2]!;
   const login = await flows.api.login(user.id, user.password);
   const window = load.records.slice(from);

@@ -1,6 +1,6 @@
 import type { Stack } from '../stack/start-stack.js';
 import { query } from '../stack/records.js';
-import { sleep } from '@itp/harness';
+import { waitFor } from '@itp/testing/wait-for';
 
 export interface SettleFigures {
   records: number;
@@ -51,17 +51,22 @@ export async function settleTransactions(
 ): Promise<SettleFigures> {
   const started = Date.now();
   let rows: Row[] = [];
-  let secondsToFinal: number | null = null;
-  while (Date.now() - started < deadlineMs) {
-    rows = await query<Row>(stack.databaseUrl, 'SELECT * FROM token_transactions');
-    const open = rows.filter((r) => !FINAL.includes(r.status));
-    const lost = await Promise.all(open.map((r) => unknownToChain(stack, r)));
-    if (lost.every(Boolean)) {
-      secondsToFinal = (Date.now() - started) / 1000;
-      break;
-    }
-    await sleep(1_000);
-  }
+  // A failing query or chain call ends the wait with its error, as it always did.
+  const settled = await waitFor(
+    async () => {
+      try {
+        rows = await query<Row>(stack.databaseUrl, 'SELECT * FROM token_transactions');
+        const open = rows.filter((r) => !FINAL.includes(r.status));
+        const lost = await Promise.all(open.map((r) => unknownToChain(stack, r)));
+        return lost.every(Boolean) && { at: Date.now() };
+      } catch (error) {
+        return { error };
+      }
+    },
+    { what: 'every transaction record to be final', timeoutMs: deadlineMs, intervalMs: 1_000 },
+  ).catch(() => null); // not within the deadline: the figures say so
+  if (settled && 'error' in settled) throw settled.error;
+  const secondsToFinal = settled ? (settled.at - started) / 1000 : null;
   const mismatches: string[] = [];
   const byStatus: Record<string, number> = {};
   for (const row of rows) {

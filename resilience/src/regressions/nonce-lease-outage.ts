@@ -1,4 +1,5 @@
-import type { Json, RpcAnswer } from '../client/api.js';
+import { waitFor } from '@itp/testing/wait-for';
+import type { RpcAnswer } from '../client/api.js';
 import type { Flows, Wallet } from '../client/flows.js';
 import type { RaceOutcome } from '../races/run-races.js';
 import type { Stack } from '../stack/start-stack.js';
@@ -28,14 +29,15 @@ const leaseKey = (address: string) => `token:nonce:lease:${address.toLowerCase()
 /** Polls Redis until every address's nonce lease exists; false when not all are seen in time. */
 async function waitForLeases(url: string, addresses: string[], withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  return withRedis(url, async (redis) => {
-    while (Date.now() < deadline) {
-      const held = await redis.exists(...addresses.map(leaseKey));
-      if (held === addresses.length) return true;
-      await sleep(20);
-    }
-    return false;
-  });
+  return withRedis(url, (redis) =>
+    waitFor(async () => (await redis.exists(...addresses.map(leaseKey))) === addresses.length, {
+      what: `the nonce leases of ${addresses.length} addresses`,
+      timeoutMs: deadline - Date.now(),
+    }).then(
+      () => true,
+      () => false,
+    ),
+  );
 }
 
 /** Remaining TTL (ms) of each address's lease right after Redis came back; absent ones left out. */
@@ -57,20 +59,19 @@ async function firstTransfer(
   since: number,
   deadline: number,
 ): Promise<number | null> {
-  while (Date.now() < deadline) {
-    let params: Json | undefined;
-    try {
-      params = await flows.transferParams(sender, SINK, '7');
-    } catch {
-      // net_getTempKey / signData still refused: the services reconnect to Redis
-    }
-    if (params) {
+  return waitFor(
+    async () => {
+      // A throw (net_getTempKey / signData still refused: the services reconnect to Redis) is a
+      // "not yet", as a transfer not answered "200".
+      const params = await flows.transferParams(sender, SINK, '7');
       const answer = await flows.api.rpc('/token', 'transfer', params, deadline - Date.now());
-      if (answer.result?.resultCode === '200') return Date.now() - since;
-    }
-    await sleep(100);
-  }
-  return null;
+      return answer.result?.resultCode === '200';
+    },
+    { what: `a transfer of ${sender.address}`, timeoutMs: deadline - Date.now(), intervalMs: 100 },
+  ).then(
+    () => Date.now() - since,
+    () => null,
+  );
 }
 
 /**

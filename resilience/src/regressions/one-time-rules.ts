@@ -1,16 +1,17 @@
+import { waitFor } from '@itp/testing/wait-for';
 import { basic } from '../client/api.js';
 import type { Flows } from '../client/flows.js';
 import type { RaceOutcome } from '../races/run-races.js';
 import type { Stack } from '../stack/start-stack.js';
-import { SINK, sleep } from './support.js';
+import { SINK } from './support.js';
 
 /** After Redis came back: the first correct login shows the stack serves again. */
 async function waitForLogin(flows: Flows, id: string, password: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if ((await flows.api.login(id, password)).status === 200) return;
-    await sleep(200);
-  }
+  await waitFor(async () => (await flows.api.login(id, password)).status === 200, {
+    what: `user ${id} to log in again`,
+    timeoutMs: 20_000,
+    intervalMs: 200,
+  }).catch(() => undefined); // still refused: the checks that follow show it
 }
 
 /**

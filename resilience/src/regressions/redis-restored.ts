@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
+import { waitFor } from '@itp/testing/wait-for';
 import { basic, bearer, type RestAnswer, type RpcAnswer } from '../client/api.js';
 import type { Flows, Wallet } from '../client/flows.js';
 import type { Answer } from '../client/http.js';
@@ -27,7 +28,7 @@ import {
 import type { RaceOutcome } from '../races/run-races.js';
 import { query } from '../stack/records.js';
 import type { Stack } from '../stack/start-stack.js';
-import { SINK, flowsAs, rpcOutcome, sleep } from './support.js';
+import { SINK, flowsAs, rpcOutcome } from './support.js';
 
 const IP = '203.0.113.34';
 /** The relying party this check registers for its OpenID Connect logins. */
@@ -56,27 +57,45 @@ export interface RedisRestoreFigures {
   accepted: number;
 }
 
-/** `call` again while it answers 503 (a service reconnecting to the restored Redis), up to SETTLE_MS. */
-async function decided<T extends Answer>(call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + SETTLE_MS;
-  for (;;) {
-    const answer = await call();
-    const rpc = answer as Partial<RpcAnswer>;
-    const unavailable = answer.status === 503 || rpc.result?.resultCode === '503';
-    if (!unavailable || Date.now() > deadline) return answer;
-    await sleep(200);
-  }
+/**
+ * `call` again while `unavailable` holds for its answer (a service reconnecting to the restored
+ * Redis), up to SETTLE_MS; then its last answer, whatever it is. A `call` that throws ends the
+ * wait with its error (never called again: the calls replay one-time things).
+ */
+async function retriedWhile<T>(
+  call: () => Promise<T>,
+  unavailable: (answer: T) => boolean,
+): Promise<T> {
+  let last: T | undefined;
+  const outcome = await waitFor(
+    async () => {
+      try {
+        last = await call();
+      } catch (error) {
+        return { error };
+      }
+      return !unavailable(last) && { answer: last };
+    },
+    {
+      what: 'an answer other than 503 after Redis was restored',
+      timeoutMs: SETTLE_MS,
+      intervalMs: 200,
+    },
+  ).catch(() => ({ answer: last as T })); // still 503 at the deadline: that answer is the outcome
+  if ('error' in outcome) throw outcome.error;
+  return outcome.answer;
 }
 
+/** `call` again while it answers 503 (a service reconnecting to the restored Redis), up to SETTLE_MS. */
+const decided = <T extends Answer>(call: () => Promise<T>): Promise<T> =>
+  retriedWhile(call, (answer) => {
+    const rpc = answer as Partial<RpcAnswer>;
+    return answer.status === 503 || rpc.result?.resultCode === '503';
+  });
+
 /** The same for the token endpoint's answers (plain fetch). */
-async function decidedToken(call: () => Promise<TokenAnswer>): Promise<TokenAnswer> {
-  const deadline = Date.now() + SETTLE_MS;
-  for (;;) {
-    const answer = await call();
-    if (answer.status !== 503 || Date.now() > deadline) return answer;
-    await sleep(200);
-  }
-}
+const decidedToken = (call: () => Promise<TokenAnswer>): Promise<TokenAnswer> =>
+  retriedWhile(call, (answer) => answer.status === 503);
 
 /** `status` and the OAuth `error` of an answer, e.g. "400 invalid_grant". */
 const oauth = (a: { status: number; body?: unknown }): string => {
@@ -86,11 +105,14 @@ const oauth = (a: { status: number; body?: unknown }): string => {
 
 async function waitForLogin(flows: Flows, id: string, password: string): Promise<number | null> {
   const started = Date.now();
-  while (Date.now() - started < 20_000) {
-    if ((await flows.api.login(id, password)).status === 200) return Date.now() - started;
-    await sleep(100);
-  }
-  return null;
+  return waitFor(async () => (await flows.api.login(id, password)).status === 200, {
+    what: `user ${id} to log in again`,
+    timeoutMs: 20_000,
+    intervalMs: 100,
+  }).then(
+    () => Date.now() - started,
+    () => null, // not serving again within 20 s: the figures say so
+  );
 }
 
 /** A fresh EIP-4361 message for `account` with a nonce of the service, signed. */
