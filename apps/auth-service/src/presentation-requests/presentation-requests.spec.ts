@@ -287,7 +287,7 @@ describe('presentation requests: an mdoc end to end', () => {
     const deviceResponse = await presentTestMdoc(mdoc, {
       devicePrivateJwk: holder.privateJwk,
       disclose: { [NS]: ['given_name', 'family_name', 'age_over_18'] },
-      clientId: request.client_id,
+      clientId: CLIENT_ID,
       nonce: request.nonce,
       responseUri: String(request.response_uri),
       jwkThumbprint: new Uint8Array(
