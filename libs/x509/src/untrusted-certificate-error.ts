@@ -6,6 +6,8 @@ export type CertificateChainRule =
   | 'chain-too-long'
   | 'unparsable-certificate'
   | 'validity'
+  | 'critical-extension'
+  | 'signature-algorithm'
   | 'chain-order'
   | 'chain-signature'
   | 'not-a-ca'

@@ -7,6 +7,7 @@ import {
   type X509Certificate,
 } from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
+import { checkCriticalExtensions, checkSignatureAlgorithm } from './check-certificate-profile.js';
 import { parseDerCertificate } from './parse-der-certificate.js';
 import type { TrustAnchors } from './trust-anchors.js';
 import { UntrustedCertificateError } from './untrusted-certificate-error.js';
@@ -49,7 +50,11 @@ export async function verifyCertificateChain(
   }
   const chain = x5c.map(parseChainEntry);
   const leaf = chain[0] as X509Certificate;
-  chain.forEach((certificate, index) => checkValidity(certificate, `x5c[${index}]`, now));
+  chain.forEach((certificate, index) => {
+    const name = `x5c[${index}]`;
+    checkValidity(certificate, name, now);
+    checkCriticalExtensions(certificate, name);
+  });
   if (isCa(leaf)) {
     throw new UntrustedCertificateError(
       'leaf-is-ca',
@@ -68,6 +73,7 @@ export async function verifyCertificateChain(
   } else {
     const anchor = await findIssuingAnchor(last, anchors);
     checkValidity(anchor, `trust anchor ${anchor.subject}`, now);
+    checkCriticalExtensions(anchor, 'the trust anchor');
     await checkIssuedBy(chain, chain.length - 1, anchor, `trust anchor ${anchor.subject}`);
   }
   return describeLeaf(leaf);
@@ -161,6 +167,7 @@ async function checkIssuedBy(
       `${issuerName} allows ${basicConstraints.pathLength} intermediate CA(s) below it, the chain has ${casBelow}`,
     );
   }
+  checkSignatureAlgorithm(subject, `x5c[${index}]`);
   const signed = await subject
     .verify({ publicKey: issuer, signatureOnly: true })
     .catch(() => false);
