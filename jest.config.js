@@ -16,6 +16,9 @@ export default {
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/data/'],
   testMatch: ['**/*.spec.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // @peculiar/x509 (via @itp/x509) needs the Reflect metadata polyfill before it loads; jest's ESM
+  // linker may load that CommonJS package before @itp/x509's own setup module runs.
+  setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   maxWorkers: 2,
