@@ -1,14 +1,19 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { DevPkiError } from './dev-pki-error.js';
 import { ES256_KEY_ALGORITHM } from './generate-certificate.js';
 import { loadOrCreateDevPki } from './load-or-create-dev-pki.js';
 import { trustAnchorsFrom } from './trust-anchors.js';
 import { verifyCertificateChain } from './verify-certificate-chain.js';
+
+const execFileAsync = promisify(execFile);
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'itp-dev-pki-'));
@@ -58,6 +63,23 @@ describe('loadOrCreateDevPki', () => {
       ]);
       expect(b).toEqual(a);
       await expect(loadOrCreateDevPki(dir, { verifierHost: 'localhost' })).resolves.toEqual(a);
+    });
+  });
+
+  it('agrees across two processes starting together (only the index imported: its setup suffices)', async () => {
+    await withDir(async (dir) => {
+      const script = fileURLToPath(new URL('./testing/print-dev-pki.ts', import.meta.url));
+      const run = async (): Promise<unknown> => {
+        const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script, dir], {
+          timeout: 20_000,
+          env: { ...process.env, NODE_OPTIONS: '' },
+        });
+        return JSON.parse(stdout);
+      };
+      const [a, b] = await Promise.all([run(), run()]);
+      expect(b).toEqual(a);
+      const pki = await loadOrCreateDevPki(dir, { verifierHost: 'localhost' });
+      expect(a).toEqual({ caPem: pki.caPem, verifier: pki.verifier.x5c, issuer: pki.issuer.x5c });
     });
   });
 
