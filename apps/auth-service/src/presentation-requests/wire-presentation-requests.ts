@@ -41,7 +41,7 @@ export async function wirePresentationRequests(
 ): Promise<FeatureEdge & { presentationRequests: PresentationRequests | undefined }> {
   const { config, clock, logger } = shared;
   const publicUrl = authPublicUrl(config);
-  const resolved = await resolveVerifier(config, new URL(publicUrl).hostname);
+  const resolved = await resolveVerifier(config, new URL(publicUrl).hostname, logger);
   let presentationRequests: PresentationRequests | undefined;
   if (resolved) {
     const trustAnchors = await loadTrustAnchorsFile(
