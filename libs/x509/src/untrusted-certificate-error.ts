@@ -8,6 +8,7 @@ export type CertificateChainRule =
   | 'validity'
   | 'critical-extension'
   | 'signature-algorithm'
+  | 'unsupported-key'
   | 'chain-order'
   | 'chain-signature'
   | 'not-a-ca'

@@ -12,7 +12,17 @@ import {
 import { issueLeaf } from './issue-leaf.js';
 import { trustAnchorsFrom, type TrustAnchors } from './trust-anchors.js';
 import { UntrustedCertificateError } from './untrusted-certificate-error.js';
-import { MAX_CHAIN_LENGTH, verifyCertificateChain } from './verify-certificate-chain.js';
+import {
+  BRAINPOOL_CA_PEM,
+  BRAINPOOL_LEAF_UNDER_P256_CA_PEM,
+  P256_CA_PEM,
+  P256_LEAF_UNDER_BRAINPOOL_CA_PEM,
+} from './testing/brainpool-fixtures.js';
+import {
+  MAX_CERTIFICATE_BYTES,
+  MAX_CHAIN_LENGTH,
+  verifyCertificateChain,
+} from './verify-certificate-chain.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const CA_USAGE = KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign;
@@ -107,6 +117,7 @@ describe('verifyCertificateChain', () => {
       Buffer.from('garbage').toString('base64'),
       Buffer.concat([der, Buffer.from([0])]).toString('base64'),
       der.subarray(0, der.length - 3),
+      new Uint8Array(MAX_CERTIFICATE_BYTES + 1),
     ]) {
       const err = await refusal(verifyCertificateChain([bad], anchors));
       expect(err.rule).toBe('unparsable-certificate');
@@ -267,5 +278,34 @@ describe('verifyCertificateChain', () => {
     expect(
       (await refusal(verifyCertificateChain([b64(agreement)], anchorsOf(intermediate)))).rule,
     ).toBe('leaf-key-usage');
+  });
+
+  it('says when a key cannot be used (brainpool) instead of calling the signature forged', async () => {
+    const x5cOf = (pem: string): string[] =>
+      trustAnchorsFrom([pem]).certificates.map((c) => c.toString('base64'));
+    const leafKey = await refusal(
+      verifyCertificateChain(
+        x5cOf(BRAINPOOL_LEAF_UNDER_P256_CA_PEM),
+        trustAnchorsFrom([P256_CA_PEM]),
+      ),
+    );
+    expect(leafKey.rule).toBe('unsupported-key');
+    expect(leafKey.message).toContain('x5c[0]');
+    const caKey = await refusal(
+      verifyCertificateChain(
+        x5cOf(P256_LEAF_UNDER_BRAINPOOL_CA_PEM).concat(x5cOf(BRAINPOOL_CA_PEM)),
+        trustAnchorsFrom([BRAINPOOL_CA_PEM]),
+      ),
+    );
+    expect(caKey.rule).toBe('unsupported-key');
+    expect(caKey.message).toContain('x5c[1]');
+    const anchorKey = await refusal(
+      verifyCertificateChain(
+        x5cOf(P256_LEAF_UNDER_BRAINPOOL_CA_PEM),
+        trustAnchorsFrom([BRAINPOOL_CA_PEM]),
+      ),
+    );
+    expect(anchorKey.rule).toBe('unsupported-key');
+    expect(anchorKey.message).toContain('trust anchor');
   });
 });

@@ -27,6 +27,8 @@ export interface VerifiedChain {
 
 /** More certificates than any real wallet or issuer chain: refused before any signature check. */
 export const MAX_CHAIN_LENGTH = 10;
+/** Bytes of one DER certificate: real ones are 0.5 to 2 KiB. */
+export const MAX_CERTIFICATE_BYTES = 16 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
@@ -88,6 +90,12 @@ function parseChainEntry(entry: string | Uint8Array, index: number): X509Certifi
     der = Buffer.from(entry, 'base64');
   } else {
     der = entry;
+  }
+  if (der.byteLength > MAX_CERTIFICATE_BYTES) {
+    throw new UntrustedCertificateError(
+      'unparsable-certificate',
+      `x5c[${index}] is ${der.byteLength} bytes (at most ${MAX_CERTIFICATE_BYTES})`,
+    );
   }
   try {
     return parseDerCertificate(der);
@@ -171,6 +179,12 @@ async function checkIssuedBy(
   const signed = await subject
     .verify({ publicKey: issuer, signatureOnly: true })
     .catch(() => false);
+  if (!signed && !(await hasUsableKey(issuer))) {
+    throw new UntrustedCertificateError(
+      'unsupported-key',
+      `${issuerName} (${issuer.subject}) has a key Node's WebCrypto cannot use (e.g. a brainpool curve)`,
+    );
+  }
   if (!signed) {
     throw new UntrustedCertificateError(
       'chain-signature',
@@ -188,6 +202,14 @@ async function findIssuingAnchor(
     const signed = await last.verify({ publicKey: anchor, signatureOnly: true }).catch(() => false);
     if (signed) return anchor;
   }
+  for (const anchor of named) {
+    if (!(await hasUsableKey(anchor))) {
+      throw new UntrustedCertificateError(
+        'unsupported-key',
+        `the trust anchor ${anchor.subject} has a key Node's WebCrypto cannot use (e.g. a brainpool curve)`,
+      );
+    }
+  }
   throw new UntrustedCertificateError(
     'untrusted-anchor',
     `the chain's last certificate (${last.subject}) is not a trust anchor and is not signed by one (issuer ${last.issuer})`,
@@ -198,10 +220,25 @@ function sameCertificate(a: X509Certificate, b: X509Certificate): boolean {
   return Buffer.from(a.rawData).equals(Buffer.from(b.rawData));
 }
 
+function hasUsableKey(certificate: X509Certificate): Promise<boolean> {
+  return certificate.publicKey.export().then(
+    () => true,
+    () => false,
+  );
+}
+
 async function describeLeaf(leaf: X509Certificate): Promise<VerifiedChain> {
-  const publicKey = await leaf.publicKey.export();
+  const publicKey = await leaf.publicKey.export().catch(() => {
+    throw new UntrustedCertificateError(
+      'unsupported-key',
+      `x5c[0] (${leaf.subject}) has a key Node's WebCrypto cannot use (e.g. a brainpool curve)`,
+    );
+  });
   const { kty, crv, x, y, n, e } = await webcrypto.subtle.exportKey('jwk', publicKey);
-  const publicKeyJwk: JsonWebKey = kty === 'RSA' ? { kty, n, e } : { kty, crv, x, y };
+  // The public members only (no key_ops / ext), without the ones the key type does not have.
+  const publicKeyJwk = Object.fromEntries(
+    Object.entries({ kty, crv, x, y, n, e }).filter(([, value]) => value !== undefined),
+  ) as JsonWebKey;
   const san = leaf.getExtension(SubjectAlternativeNameExtension);
   const dnsNames = (san?.names.items ?? [])
     .filter((name) => name.type === 'dns')
