@@ -63,6 +63,18 @@ describe('presentation requests in development', () => {
       const wallet = testWallet({ verifierCaPem: caPem, publicUrl, serviceUrl: url });
       const resolved = await wallet.resolve(openid4vpUri);
       expect(resolved.authorizationRequestPayload.client_id).toBe('x509_san_dns:localhost');
+      // The login requests' poll rule (LOGIN_POLL_MIN_INTERVAL_MS, default 1 s): 401, then 429.
+      const { requestId } = created.body as { requestId: string };
+      const poll = () =>
+        postJson(
+          `${url}/v2/auth/presentation-requests/result`,
+          { requestId },
+          { authorization: basicAuth(SITE.id, SITE.secret) },
+        );
+      expect((await poll()).status).toBe(401);
+      const fast = await poll();
+      expect(fast.status).toBe(429);
+      expect(fast.body).toMatchObject({ error: { code: 'slow_down' } });
     } finally {
       await service.close();
     }

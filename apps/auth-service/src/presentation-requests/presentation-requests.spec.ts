@@ -5,7 +5,7 @@ import type { webcrypto } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, CompactEncrypt, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { setGlobalConfig } from '@openid4vc/utils';
 import {
   issueTestMdoc,
@@ -50,6 +50,9 @@ let db: TestDatabase;
 let dir: string;
 let a: RunningAuthService;
 let b: RunningAuthService;
+/** How far the services' clock is ahead of the real one. */
+let skewMs = 0;
+const clock = () => Date.now() + skewMs;
 let verifierCaPem: string;
 let issuer: IssuedLeaf;
 let rogueIssuer: IssuedLeaf;
@@ -92,8 +95,8 @@ beforeAll(async () => {
     VERIFIER_CERTIFICATE_CHAIN: verifier.certificate.toString('pem') + '\n' + verifierCa.pem,
     TRUSTED_ISSUER_CERTIFICATES: trusted,
   };
-  a = await startAuthService(env);
-  b = await startAuthService(env);
+  a = await startAuthService(env, { clock });
+  b = await startAuthService(env, { clock });
   await a.domain.clientAdmin.add({
     id: SITE.id,
     secret: SITE.secret,
@@ -389,6 +392,47 @@ describe('presentation requests: refusals', () => {
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
     expect((await result(created.requestId)).body).toMatchObject({ status: 'verified' });
+  });
+
+  it('refuses a response encrypted to another key (400 invalid_request), a body over the limit (413), and keeps the request open', async () => {
+    const created = await create();
+    const wallet = walletOn(a);
+    const resolved = await wallet.resolve(created.openid4vpUri);
+    const { nonce, state } = resolved.authorizationRequestPayload;
+    const vp = await present(await pid(), nonce);
+    const foreign = await generateKeyPair('ECDH-ES', { crv: 'P-256' });
+    const jwe = await new CompactEncrypt(
+      new TextEncoder().encode(JSON.stringify({ vp_token: { pid: [vp] }, state })),
+    )
+      .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A128GCM' })
+      .encrypt(foreign.publicKey);
+    expect(await postForm(a, created.requestId, { response: jwe })).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.any(String) },
+    });
+    const huge = await postForm(a, created.requestId, { response: 'a'.repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ error: 'invalid_request' });
+    expect((await result(created.requestId)).status).toBe(401);
+    expect((await wallet.answer(resolved, { pid: [vp] })).status).toBe(200);
+  });
+
+  it('refuses the request object and a response once the request expired; the site then gets 400', async () => {
+    const created = await create({ dcql_query: PID_QUERY, waitTime: 5 });
+    const early = await create({ dcql_query: PID_QUERY, waitTime: 5 });
+    const wallet = walletOn(a);
+    const resolved = await wallet.resolve(early.openid4vpUri);
+    const vp = await present(await pid(), resolved.authorizationRequestPayload.nonce);
+    const jwe = await wallet.encrypt(resolved, { pid: [vp] });
+    skewMs += 5_000;
+    const request = await fetch(
+      `${a.url}/v2/auth/presentation-requests/${created.requestId}/request`,
+    );
+    expect(request.status).toBe(404);
+    expect(await request.json()).toMatchObject({ error: 'invalid_request' });
+    expect((await postForm(b, early.requestId, { response: jwe })).status).toBe(400);
+    expect((await result(created.requestId)).status).toBe(400);
+    expect((await result(early.requestId)).status).toBe(400);
   });
 
   it('answers another client’s requestId as an unknown one (400), and never hands it out', async () => {
