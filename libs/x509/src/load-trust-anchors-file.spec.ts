@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CertificateBundleError } from './certificate-bundle-error.js';
 import { createCa } from './create-ca.js';
+import { issueLeaf } from './issue-leaf.js';
 import { loadTrustAnchorsFile } from './load-trust-anchors-file.js';
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
@@ -46,6 +47,18 @@ describe('loadTrustAnchorsFile', () => {
       await writeFile(garbage, '-----BEGIN CERTIFICATE-----\nZm9v\n-----END CERTIFICATE-----\n');
       await expect(loadTrustAnchorsFile(garbage)).rejects.toThrow(
         `trusted certificates (${garbage}): PEM bundle entry 1 is not an X.509 certificate`,
+      );
+    });
+  });
+
+  it('refuses a bundle holding a leaf (one extracted from a trusted list with its CAs)', async () => {
+    await withDir(async (dir) => {
+      const ca = await createCa({ subject: 'CN=CA' });
+      const leaf = await issueLeaf(ca, { subject: 'CN=service leaf' });
+      const file = join(dir, 'trusted.pem');
+      await writeFile(file, `${ca.pem}${leaf.certificate.toString('pem')}\n`);
+      await expect(loadTrustAnchorsFile(file)).rejects.toThrow(
+        `trusted certificates (${file}): CN=service leaf is not a CA certificate`,
       );
     });
   });

@@ -1,3 +1,5 @@
+import './setup.js';
+import { BasicConstraintsExtension } from '@peculiar/x509';
 import { readFile } from 'node:fs/promises';
 import { CertificateBundleError } from './certificate-bundle-error.js';
 import { trustAnchorsFrom, type TrustAnchors } from './trust-anchors.js';
@@ -5,8 +7,9 @@ import { trustAnchorsFrom, type TrustAnchors } from './trust-anchors.js';
 /**
  * Reads the PEM bundle named by TRUSTED_ISSUER_CERTIFICATES (once, at start: a changed file needs
  * a restart) plus `extraPems` (e.g. the dev stack's CA). No file and no extra PEM gives no anchor
- * (every chain is then refused). A missing, unreadable or malformed file is a CertificateBundleError
- * naming the file.
+ * (every chain is then refused). A missing, unreadable or malformed file, or one holding a
+ * certificate that is not a CA (it could never anchor a chain), is a CertificateBundleError naming
+ * the file.
  */
 export async function loadTrustAnchorsFile(
   file: string | undefined,
@@ -15,7 +18,16 @@ export async function loadTrustAnchorsFile(
   const pems = [...extraPems];
   if (file !== undefined && file !== '') pems.unshift(await readBundle(file));
   try {
-    return trustAnchorsFrom(pems);
+    const anchors = trustAnchorsFrom(pems);
+    const leaf = anchors.certificates.find(
+      (certificate) => certificate.getExtension(BasicConstraintsExtension)?.ca !== true,
+    );
+    if (leaf !== undefined) {
+      throw new CertificateBundleError(
+        `${leaf.subject} is not a CA certificate (basicConstraints cA): only CAs anchor chains`,
+      );
+    }
+    return anchors;
   } catch (err) {
     if (file === undefined || !(err instanceof CertificateBundleError)) throw err;
     throw new CertificateBundleError(`trusted certificates (${file}): ${err.message}`, {
