@@ -435,6 +435,48 @@ describe('presentation requests: refusals', () => {
     expect((await result(early.requestId)).status).toBe(400);
   });
 
+  it('refuses vp_tokens that do not answer the query: garbage, an entry not asked for, nothing', async () => {
+    const NS = 'org.iso.18013.5.1';
+    const query = {
+      credentials: [
+        ...PID_QUERY.credentials,
+        {
+          id: 'mdl',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'org.iso.18013.5.1.mDL' },
+          claims: [{ path: [NS, 'given_name'] }],
+        },
+      ],
+      credential_sets: [{ options: [['pid'], ['mdl']] }],
+    };
+    const cases: Array<[Record<string, string[]>, string]> = [
+      [{ mdl: ['bm90LWFuLW1kb2M'] }, 'format'],
+      [{ pid: ['not~an~sd-jwt~'] }, 'format'],
+      [{ other: ['x'] }, 'vp_token_malformed'],
+      [{}, 'dcql_not_satisfied'],
+    ];
+    for (const [vpToken, rule] of cases) {
+      const created = await create({ dcql_query: query });
+      const wallet = walletOn(a);
+      const resolved = await wallet.resolve(created.openid4vpUri);
+      const answer = await postForm(b, created.requestId, {
+        response: await wallet.encrypt(resolved, vpToken),
+      });
+      expect({ vpToken, answer }).toEqual({
+        vpToken,
+        answer: {
+          status: 400,
+          body: { error: 'access_denied', error_description: expect.any(String) },
+        },
+      });
+      const outcome = (await result(created.requestId)).body;
+      expect({ vpToken, outcome }).toEqual({
+        vpToken,
+        outcome: { status: 'refused', error: 'access_denied', rule },
+      });
+    }
+  });
+
   it('answers another client’s requestId as an unknown one (400), and never hands it out', async () => {
     const created = await create();
     const foreign = await result(created.requestId, other);

@@ -63,6 +63,8 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
 const UNKNOWN = 'Unknown, expired or already answered request';
+/** The rule of a presentation a verifier failed on other than by refusing it. */
+export const UNVERIFIABLE_RULE = 'unverifiable';
 
 /**
  * Presentation requests (contract §14): a site (HTTP Basic) asks for credentials with a DCQL
@@ -244,9 +246,18 @@ export class PresentationRequests {
       });
       return { status: 'verified', credentials };
     } catch (err) {
-      if (!(err instanceof PresentationRefusedError)) throw err;
-      this.deps.logger.info({ rule: err.rule }, 'presentation request: presentation refused');
-      return { status: 'refused', error: 'access_denied', rule: err.rule };
+      if (err instanceof PresentationRefusedError) {
+        this.deps.logger.info({ rule: err.rule }, 'presentation request: presentation refused');
+        return { status: 'refused', error: 'access_denied', rule: err.rule };
+      }
+      // A presentation the verifiers could not even read is the wallet's fault, never a 500;
+      // only the error's name and message are logged (no presentation, no key).
+      const { name, message } = err instanceof Error ? err : new Error(String(err));
+      this.deps.logger.warn(
+        { err: { name, message } },
+        'presentation request: presentation unverifiable',
+      );
+      return { status: 'refused', error: 'access_denied', rule: UNVERIFIABLE_RULE };
     }
   }
 
