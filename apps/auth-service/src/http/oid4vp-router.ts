@@ -1,9 +1,9 @@
 import express, { type Router } from 'express';
-import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '@itp/errors';
 import { oid4vpAuthorizationResponseSchema } from '@itp/schemas';
 import { oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
 import { OAuthError } from '../oid4vp/oauth-error.js';
+import { walletErrorResponseSchema } from '../oid4vp/wallet-error-response.js';
 import type { Oid4vpLogin } from '../oid4vp/oid4vp-login.js';
 
 export interface Oid4vpRouterDeps {
@@ -14,22 +14,6 @@ export interface Oid4vpRouterDeps {
 
 /** The media type of a request object (RFC 9101 §10.2). */
 export const REQUEST_OBJECT_MEDIA_TYPE = 'application/oauth-authz-req+jwt';
-
-/**
- * A wallet's error response to the response URI (OpenID4VP 1.0 §8.5, RFC 6749 §4.1.2.1):
- * `error` (e.g. access_denied: the user declined), the request's `state`, optionally
- * `error_description` / `error_uri`.
- */
-const walletErrorResponseSchema = z.object({
-  error: z
-    .string()
-    .min(1)
-    .max(256)
-    .regex(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/),
-  state: z.string().min(1).max(512),
-  error_description: z.string().max(2048).optional(),
-  error_uri: z.string().max(2048).optional(),
-});
 
 /** The router's own refusals (OAuthError) as thrown, a 503 with its Retry-After. */
 function oid4vpRefusal(err: unknown): OAuthRefusal | undefined {

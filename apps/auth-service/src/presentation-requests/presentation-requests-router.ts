@@ -11,6 +11,7 @@ import type { ClientAuthenticator } from '../clients/client-authenticator.js';
 import { PresentationRequestsNotEnabledError } from '../errors.js';
 import { clientOf, requireClient } from '../http/require-client.js';
 import { OAuthError } from '../oid4vp/oauth-error.js';
+import { walletErrorResponseSchema } from '../oid4vp/wallet-error-response.js';
 import type { PollThrottle } from '../rate-limit/poll-throttle.js';
 import { REQUEST_OBJECT_MEDIA_TYPE } from '../http/oid4vp-router.js';
 import type { PresentationRequests, WalletForm } from './presentation-requests.js';
@@ -35,16 +36,7 @@ const resultSchema = z.object({ requestId: z.string().min(1).max(128) }).strict(
 /** The wallet's form: an encrypted response, or an (unencrypted) error response. */
 const walletFormSchema = z.union([
   z.object({ response: z.string().min(1) }).strict(),
-  z.object({
-    error: z
-      .string()
-      .min(1)
-      .max(256)
-      .regex(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/),
-    state: z.string().min(1).max(512),
-    error_description: z.string().max(2048).optional(),
-    error_uri: z.string().max(2048).optional(),
-  }),
+  walletErrorResponseSchema,
 ]);
 
 function refusalOf(err: unknown): OAuthRefusal | undefined {

@@ -26,6 +26,35 @@
  * @typedef {{ request: (args: { method: string, params?: unknown[] }) => Promise<unknown> }} Eip1193
  */
 
+/**
+ * POSTs `body` as JSON to this page's service (same origin); a refusal is an Error with the
+ * service's `error`. Shared by Sign-In with Ethereum and the passkey steps.
+ * @param {string} url
+ * @param {unknown} body
+ * @returns {Promise<any>}
+ */
+function postJson(url, body) {
+  return fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  }).then(function (res) {
+    return res
+      .json()
+      .catch(function () {
+        return {};
+      })
+      .then(
+        /** @param {{ error?: string }} json */
+        function (json) {
+          if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
+          return json;
+        },
+      );
+  });
+}
+
 (function () {
   const status = document.getElementById('qr-status');
   const url = status && status.getAttribute('data-status-url');
@@ -80,33 +109,6 @@
     status.textContent = text;
   };
   /**
-   * POSTs `body` as JSON; a refusal is an Error with the service's `error`.
-   * @param {string} url
-   * @param {unknown} body
-   * @returns {Promise<any>}
-   */
-  function post(url, body) {
-    return fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then(function (res) {
-      return res
-        .json()
-        .catch(function () {
-          return {};
-        })
-        .then(
-          /** @param {{ error?: string }} json */
-          function (json) {
-            if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
-            return json;
-          },
-        );
-    });
-  }
-  /**
    * `0x` + the hex of `text`'s UTF-8 bytes (personal_sign's message).
    * @param {string} text
    */
@@ -137,7 +139,7 @@
           const first = Array.isArray(accounts) ? accounts[0] : undefined;
           if (!first) throw new Error('The wallet shared no account.');
           address = String(first);
-          return post(messageUrl, { address: address });
+          return postJson(messageUrl, { address: address });
         },
       )
       .then(
@@ -150,7 +152,7 @@
       )
       .then(function (signature) {
         say('Checking the signature…');
-        return post(loginUrl, { message: message, signature: signature });
+        return postJson(loginUrl, { message: message, signature: signature });
       })
       .then(
         /** @param {{ redirectTo: string }} body */
@@ -200,33 +202,6 @@
   const say = function (text) {
     status.textContent = text;
   };
-  /**
-   * POSTs `body` as JSON; a refusal is an Error with the service's `error`.
-   * @param {string} url
-   * @param {unknown} body
-   * @returns {Promise<any>}
-   */
-  function post(url, body) {
-    return fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then(function (res) {
-      return res
-        .json()
-        .catch(function () {
-          return {};
-        })
-        .then(
-          /** @param {{ error?: string }} json */
-          function (json) {
-            if (!res.ok) throw new Error(json.error || 'The login service answered ' + res.status);
-            return json;
-          },
-        );
-    });
-  }
   /** @type {AbortController | undefined} */
   let autofill;
   /**
@@ -237,7 +212,7 @@
   function signIn(conditional) {
     const abort = new AbortController();
     if (conditional) autofill = abort;
-    return post(optionsUrl, {})
+    return postJson(optionsUrl, {})
       .then(
         /** @param {{ options: PublicKeyCredentialRequestOptionsJSON }} body */
         function (body) {
@@ -252,7 +227,7 @@
       .then(function (credential) {
         if (!credential) throw new Error('No passkey was chosen.');
         say('Checking the passkey…');
-        return post(loginUrl, {
+        return postJson(loginUrl, {
           response: /** @type {PublicKeyCredential} */ (credential).toJSON(),
         });
       })
