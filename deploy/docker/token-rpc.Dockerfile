@@ -33,10 +33,13 @@ COPY libs/dev-chain/package.json libs/dev-chain/
 COPY libs/errors/package.json libs/errors/
 COPY libs/harness/package.json libs/harness/
 COPY libs/jsonrpc/package.json libs/jsonrpc/
+COPY libs/presentations/package.json libs/presentations/
 COPY libs/schemas/package.json libs/schemas/
 COPY libs/service-kit/package.json libs/service-kit/
 COPY libs/stores/package.json libs/stores/
 COPY libs/testing/package.json libs/testing/
+COPY libs/wallet/package.json libs/wallet/
+COPY libs/x509/package.json libs/x509/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
 RUN node --import tsx tools/build/assemble-app.ts token-rpc /out

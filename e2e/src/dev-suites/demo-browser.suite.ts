@@ -167,6 +167,11 @@ export const demoBrowserSuite: DevSuite = ({ stack: devStack }) => {
       await page.waitForURL(`${url}/demo/oidc/callback?**`);
       const amr = await page.locator('#id-token-claims th:text-is("amr") + td').textContent();
       expect(JSON.parse(amr ?? 'null')).toEqual(['hwk', 'user', 'mfa']);
+      // Logged out at the provider: the demo user holds no grant of the demo site afterwards (the
+      // CLI suite's revoke-site expects none).
+      await page.click('#logout');
+      await page.getByRole('button', { name: 'Log out', exact: true }).click();
+      await page.waitForURL(`${url}/demo/oidc`);
 
       // Removed, it no longer signs in.
       await page.goto(`${url}/demo/passkeys`);

@@ -207,14 +207,16 @@ describe('verifyMdocPresentation: what a wallet discloses', () => {
 
 /**
  * IssuerSignedItemBytes as another issuer's CBOR encoder may write them (valid CBOR, not the
- * shortest form): digestID as a two-byte integer. @owf/mdoc decodes and re-encodes it shorter.
+ * shortest form): the 32 random bytes with a two-byte length (0x59 0x00 0x20 instead of
+ * 0x58 0x20), whatever the item's values. @owf/mdoc decodes and re-encodes it shorter.
  */
-function withLongDigestId(item: Map<string, unknown>): Uint8Array {
-  const entry = (key: string, value: Uint8Array) => [...cborEncode(key), ...value];
+function withLongRandomLength(item: Map<string, unknown>): Uint8Array {
+  const entry = (key: string, value: ArrayLike<number>) => [...cborEncode(key), ...value];
+  const random = item.get('random') as Uint8Array;
   return new Uint8Array([
     0xa4,
-    ...entry('digestID', new Uint8Array([0x19, 0x00, item.get('digestID') as number])),
-    ...entry('random', cborEncode(item.get('random'))),
+    ...entry('digestID', cborEncode(item.get('digestID'))),
+    ...entry('random', [0x59, random.length >> 8, random.length & 0xff, ...random]),
     ...entry('elementIdentifier', cborEncode(item.get('elementIdentifier'))),
     ...entry('elementValue', cborEncode(item.get('elementValue'))),
   ]);
@@ -227,7 +229,7 @@ async function reencodedByAnotherIssuer(vpToken: string): Promise<string> {
   const issuerSigned = document.get('issuerSigned') as Map<string, unknown>;
   const nameSpaces = issuerSigned.get('nameSpaces') as Map<string, DataItem[]>;
   const reordered = (nameSpaces.get(PID) ?? []).map((item) =>
-    DataItem.fromBuffer(withLongDigestId(item.data as Map<string, unknown>)),
+    DataItem.fromBuffer(withLongRandomLength(item.data as Map<string, unknown>)),
   );
   nameSpaces.set(PID, reordered);
   const digests = new Map<number, Uint8Array>();
