@@ -211,7 +211,7 @@ describe('verifyMdocPresentation: what a wallet discloses', () => {
  * 0x58 0x20), whatever the item's values. @owf/mdoc decodes and re-encodes it shorter.
  */
 function withLongRandomLength(item: Map<string, unknown>): Uint8Array {
-  const entry = (key: string, value: ArrayLike<number>) => [...cborEncode(key), ...value];
+  const entry = (key: string, value: Iterable<number>) => [...cborEncode(key), ...value];
   const random = item.get('random') as Uint8Array;
   return new Uint8Array([
     0xa4,
