@@ -10,11 +10,16 @@
  * API) through one TCP balancer per service (tcp-balancer.ts), as through a Kubernetes Service
  * address. All processes start at the same moment.
  */
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newInternalTokens, type InternalTokens } from '@itp/crypto';
+import {
+  newEcSigningJwk,
+  newInternalTokens,
+  newRsaSigningJwk,
+  type InternalTokens,
+} from '@itp/crypto';
 import { DEV_CHAIN, deployDidRegistry, freePort } from '@itp/dev-chain';
 import { AppProcess, REPO_ROOT, type AppOutput } from './app-process.js';
 import { bundleServices, type ServiceBundles } from './bundle-apps.js';
@@ -101,28 +106,10 @@ export interface Stack {
 /** Time the processes get to drain and close after SIGTERM at stop. */
 const STOP_GRACE_MS = 15_000;
 
-/** A P-256 signing JWK with its RFC 7638 thumbprint as `kid` (auth-service's JWT_SIGNING_KEYS). */
-function signingJwk(): Record<string, string> {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, string>;
-  const thumbprint = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
-  const kid = createHash('sha256').update(thumbprint).digest('base64url');
-  return { ...jwk, kid, alg: 'ES256', use: 'sig' };
-}
-
-/** A private RSA JWK (RS256: the OpenID Connect provider's RS256 id_tokens), kid = thumbprint. */
-function rsaSigningJwk(): Record<string, string> {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, string>;
-  const thumbprint = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
-  const kid = createHash('sha256').update(thumbprint).digest('base64url');
-  return { ...jwk, kid, alg: 'RS256', use: 'sig' };
-}
-
 /** The deployment secrets APP_ENV=test requires, fresh for this stack. */
 function testSecrets(): Record<string, Record<string, string>> {
   return {
-    'auth-service': { JWT_SIGNING_KEYS: JSON.stringify([signingJwk(), rsaSigningJwk()]) },
+    'auth-service': { JWT_SIGNING_KEYS: JSON.stringify([newEcSigningJwk(), newRsaSigningJwk()]) },
     'did-service': { DID_KMS_SECRET_KEY: randomBytes(32).toString('hex') },
     'token-rpc': { WALLET_MASTER_KEY: randomBytes(32).toString('hex') },
   };

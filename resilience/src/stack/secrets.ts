@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
-import { newInternalTokens, type InternalTokens } from '@itp/crypto';
+import { newEcSigningJwk, newInternalTokens, type InternalTokens } from '@itp/crypto';
 
 /**
  * The production secrets of one run (APP_ENV=test is production for secrets), fresh and random:
@@ -19,10 +18,7 @@ export interface StackSecrets {
 }
 
 export async function makeSecrets(): Promise<StackSecrets> {
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  const kid = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
-  const signing = { ...jwk, kid, alg: 'ES256', use: 'sig' };
+  const signing = newEcSigningJwk();
   const material = randomBytes(32).toString('base64');
   return {
     internalTokens: newInternalTokens(),
@@ -30,6 +26,6 @@ export async function makeSecrets(): Promise<StackSecrets> {
     walletMasterKeyMaterial: material,
     didKmsSecretKey: randomBytes(32).toString('hex'),
     jwtSigningKeys: JSON.stringify([signing]),
-    jwtSigningKeyD: String(jwk.d),
+    jwtSigningKeyD: String(signing.d),
   };
 }

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
-import { loadOrCreateDevSecret, resolveDeploymentSecret } from '@itp/crypto';
+import {
+  loadOrCreateDevSecret,
+  newEcSigningJwk,
+  newRsaSigningJwk,
+  resolveDeploymentSecret,
+} from '@itp/crypto';
 import { ConfigError } from '@itp/service-kit';
-import { generateRsaSigningJwk, generateSigningJwk } from './signing-keys.js';
+import { signingKeyEntries } from './signing-keys.js';
 
 export interface SigningKeysSource {
   APP_ENV: string;
@@ -24,8 +29,8 @@ export function devSigningKeysFile(dataDir: string): string {
 }
 
 /** A fresh key set (one new ES256 key) as the JSON the file holds. */
-async function freshKeySetJson(): Promise<string> {
-  return JSON.stringify([await generateSigningJwk()], null, 2);
+function freshKeySetJson(): string {
+  return JSON.stringify([newEcSigningJwk()], null, 2);
 }
 
 /**
@@ -33,24 +38,23 @@ async function freshKeySetJson(): Promise<string> {
  * loadOrCreateDevSecret (mode 0600, linked into place: instances starting together share one key).
  */
 export async function loadOrCreateDevSigningKeys(file: string): Promise<string> {
-  const candidate = await freshKeySetJson();
-  return loadOrCreateDevSecret(file, () => candidate);
+  return loadOrCreateDevSecret(file, freshKeySetJson);
 }
 
 /**
  * The JSON of the signing keys: JWT_SIGNING_KEYS when set; otherwise, in development only, the
  * development file in DATA_DIR (created on first start, so tokens survive a restart) — the same
- * resolution as every other deployment secret (@itp/crypto resolveDeploymentSecret). Anything
- * but development (production, test, …) without the secret is a ConfigError: no start.
+ * resolution as every other deployment secret (@itp/crypto resolveDeploymentSecret) — with the
+ * RSA key of its own file when that file holds none. Anything but development (production,
+ * test, …) without the secret is a ConfigError: no start. Keys are generated only for a file
+ * that does not exist yet.
  */
 export async function resolveSigningKeysJson(config: SigningKeysSource): Promise<string> {
-  const candidate =
-    config.JWT_SIGNING_KEYS || config.APP_ENV !== 'development' ? '' : await freshKeySetJson();
   const json = resolveDeploymentSecret(
     config,
     config.JWT_SIGNING_KEYS,
     DEV_SIGNING_KEYS_FILE,
-    () => candidate,
+    freshKeySetJson,
   );
   if (json === undefined) {
     throw new ConfigError([
@@ -58,28 +62,23 @@ export async function resolveSigningKeysJson(config: SigningKeysSource): Promise
     ]);
   }
   if (config.JWT_SIGNING_KEYS || hasRsaKey(json)) return json;
-  // Development without the secret: the RSA key from its own file (created on first start).
-  const rsaCandidate =
-    config.APP_ENV === 'development' ? JSON.stringify([await generateRsaSigningJwk()]) : '';
-  const rsa = resolveDeploymentSecret(
-    config,
-    undefined,
-    DEV_RSA_SIGNING_KEY_FILE,
-    () => rsaCandidate,
+  // Development without the secret (the only way here): the RSA key from its own file.
+  const rsa = loadOrCreateDevSecret(
+    join(config.DATA_DIR, 'secrets', DEV_RSA_SIGNING_KEY_FILE),
+    () => JSON.stringify([newRsaSigningJwk()]),
   );
-  return rsa === undefined ? json : JSON.stringify([...keyList(json), ...keyList(rsa)]);
+  return JSON.stringify([...entriesOf(json), ...entriesOf(rsa)]);
 }
 
-function keyList(json: string): unknown[] {
-  const parsed: unknown = JSON.parse(json);
-  const list: unknown = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
-  return Array.isArray(list) ? list : [];
+/** The keys of a signing-keys JSON value ([] when it is not one: parseSigningKeys says why). */
+function entriesOf(json: string): unknown[] {
+  try {
+    return signingKeyEntries(JSON.parse(json)) ?? [];
+  } catch {
+    return [];
+  }
 }
 
 function hasRsaKey(json: string): boolean {
-  try {
-    return keyList(json).some((jwk) => (jwk as { kty?: unknown } | null)?.kty === 'RSA');
-  } catch {
-    return false; // parseSigningKeys says what is wrong with it
-  }
+  return entriesOf(json).some((jwk) => (jwk as { kty?: unknown } | null)?.kty === 'RSA');
 }

@@ -1,4 +1,5 @@
 import { secretWeakness } from '@itp/crypto';
+import { signingKeyEntries } from './signing-keys.js';
 
 /**
  * Private scalars (`d`, base64url) of EC keys published as examples: RFC 7515 A.3 and RFC 7517
@@ -21,9 +22,7 @@ function privateScalars(json: string): Array<string | undefined> {
   } catch {
     return [];
   }
-  const list: unknown = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
-  if (!Array.isArray(list)) return [];
-  return list.map((jwk) => {
+  return (signingKeyEntries(parsed) ?? []).map((jwk) => {
     const d = (jwk as { d?: unknown } | null)?.d;
     return typeof d === 'string' && /^[A-Za-z0-9_-]+$/.test(d) ? d : undefined;
   });

@@ -1,11 +1,5 @@
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  type CryptoKey,
-  type JWK,
-} from 'jose';
+import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK } from 'jose';
+import { newEcSigningJwk, newRsaSigningJwk, RSA_SIGNING_MODULUS_BITS } from '@itp/crypto';
 import type { PublicSigningJwk } from '@itp/schemas';
 
 /** One ES256 signing key: the private key for signing, its public JWK for the JWKS. */
@@ -44,11 +38,22 @@ function isPrivateEcJwk(value: unknown): value is JWK & { x: string; y: string; 
   );
 }
 
+/**
+ * The keys of a parsed JWT_SIGNING_KEYS value: a JSON array, or `{ "keys": [...] }`; undefined
+ * when it is neither. The one reading of the secret's shape (parsing, dev keys, strength checks).
+ */
+export function signingKeyEntries(parsed: unknown): unknown[] | undefined {
+  const list: unknown = Array.isArray(parsed)
+    ? parsed
+    : (parsed as { keys?: unknown } | null)?.keys;
+  return Array.isArray(list) ? list : undefined;
+}
+
 /** The RSA members of a private JWK (RFC 7518 §6.3.2): all present for signing. */
 const RSA_PRIVATE_MEMBERS = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'] as const;
 
 /** RS256 keys shorter than this are refused (RFC 7518 §3.3: 2048 bits or larger). */
-export const MIN_RSA_MODULUS_BITS = 2048;
+export const MIN_RSA_MODULUS_BITS = RSA_SIGNING_MODULUS_BITS;
 
 function isPrivateRsaJwk(
   value: unknown,
@@ -105,8 +110,8 @@ export async function parseSigningKeySet(json: string): Promise<SigningKeySet> {
   } catch {
     throw new SigningKeysError('is not valid JSON');
   }
-  const list: unknown = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
-  if (!Array.isArray(list) || list.length === 0) {
+  const list = signingKeyEntries(parsed);
+  if (!list || list.length === 0) {
     throw new SigningKeysError('must be a non-empty JSON array of private EC P-256 JWKs');
   }
   const keys: SigningKey[] = [];
@@ -170,31 +175,15 @@ async function readRsaKey(
   return { kty: 'RSA', ...members, kid, alg: 'RS256', use: 'sig' };
 }
 
-/** A new private signing JWK (kid = RFC 7638 thumbprint), e.g. for the dev secret or rotation. */
+/**
+ * A new private signing JWK (kid = RFC 7638 thumbprint), e.g. for the dev secret or rotation
+ * (@itp/crypto's one generator).
+ */
 export async function generateSigningJwk(): Promise<JWK> {
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  const kid = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
-  return {
-    kty: jwk.kty,
-    crv: jwk.crv,
-    x: jwk.x,
-    y: jwk.y,
-    d: jwk.d,
-    kid,
-    alg: 'ES256',
-    use: 'sig',
-  };
+  return newEcSigningJwk();
 }
 
 /** A new private RSA signing JWK (2048 bits, kid = RFC 7638 thumbprint) for RS256 id_tokens. */
 export async function generateRsaSigningJwk(): Promise<JWK> {
-  const { privateKey } = await generateKeyPair('RS256', {
-    extractable: true,
-    modulusLength: MIN_RSA_MODULUS_BITS,
-  });
-  const jwk = await exportJWK(privateKey);
-  const kid = await calculateJwkThumbprint({ kty: 'RSA', n: jwk.n, e: jwk.e });
-  const members = Object.fromEntries(RSA_PRIVATE_MEMBERS.map((m) => [m, jwk[m]]));
-  return { kty: 'RSA', ...members, kid, alg: 'RS256', use: 'sig' };
+  return newRsaSigningJwk();
 }
