@@ -44,11 +44,10 @@ export interface RelyingParty {
  */
 export type PasskeyKind = 'hwk' | 'swk';
 
-/** A verified passkey assertion: whose, and how its key is kept. */
+/** A verified passkey assertion (user verification is required): whose, and how its key is kept. */
 export interface VerifiedPasskey {
   userId: string;
   kind: PasskeyKind;
-  userVerified: boolean;
 }
 
 export interface PasskeysDeps {
@@ -227,7 +226,6 @@ export class Passkeys {
     return {
       userId: passkey.userId,
       kind: info.credentialDeviceType === 'multiDevice' || info.credentialBackedUp ? 'swk' : 'hwk',
-      userVerified: info.userVerified,
     };
   }
 }
