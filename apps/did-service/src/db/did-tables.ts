@@ -74,6 +74,24 @@ export interface DidTables {
     /** Epoch ms. */
     expires_at: number;
   };
+  /**
+   * The SD-JWT VC issuer's P-256 keys (contract §15), imported by the operator CLI
+   * (`sd-jwt-issuer import`): the newest imported is current (sd-jwt-issuer/).
+   */
+  did_sd_jwt_issuer_keys: {
+    /** RFC 7638 thumbprint (base64url) of the public key: the did:web verification method's fragment. */
+    thumbprint: string;
+    /** The private JWK, sealed with the local KMS keys (DID_KMS_SECRET_KEY; its own associated data). */
+    private_key: string;
+    /** The certificates sent as `x5c`, leaf first, PEM (the trust anchor not among them). */
+    chain_pem: string;
+    /** The chain's trust anchor (root CA), PEM: what verifiers trust. */
+    root_pem: string;
+    /** Epoch ms of the import: the newest is the current key. */
+    imported_at: number;
+    /** Epoch ms of the last chain given (import or renew-certificate). */
+    chain_updated_at: number;
+  };
 }
 
 export const didMigrations: MigrationSet = {
@@ -169,6 +187,20 @@ export const didMigrations: MigrationSet = {
           .createIndex('did_status_entries_user_issued')
           .on('did_status_entries')
           .columns(['user_id', 'issued_at'])
+          .execute();
+      },
+    },
+    '0005_sd_jwt_issuer_keys': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      async up(db: Kysely<any>): Promise<void> {
+        await db.schema
+          .createTable('did_sd_jwt_issuer_keys')
+          .addColumn('thumbprint', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('private_key', 'text', (c) => c.notNull())
+          .addColumn('chain_pem', 'text', (c) => c.notNull())
+          .addColumn('root_pem', 'text', (c) => c.notNull())
+          .addColumn('imported_at', 'bigint', (c) => c.notNull())
+          .addColumn('chain_updated_at', 'bigint', (c) => c.notNull())
           .execute();
       },
     },
