@@ -30,6 +30,11 @@ credential, and approves the request with a verifiable presentation.</li>
 <h2>Passkeys</h2>
 <p><a href="/demo/passkeys">Passkeys</a>: log in with a password, add a passkey (WebAuthn) to the
 account, list and remove them, and sign in with one.</p>
+<h2>Verify your age</h2>
+<p><a href="/demo/age">Prove you are over 18</a>: a site asks an EU Digital Identity wallet for
+one fact, <code>age_over_18</code> from its PID (SD-JWT VC or mdoc), and the platform verifies
+what the wallet presents (OpenID4VP 1.0, HAIP): the site learns that fact and who issued it,
+nothing else.</p>
 <h2>OpenID Connect</h2>
 <p><a href="/demo/oidc">Log in with OpenID Connect</a>: a site whose server uses the standard
 <code>openid-client</code> library against the platform's provider (authorization code with
@@ -132,6 +137,36 @@ removing a passkey needs a login of the last few minutes.</p>
 <h3>Welcome, <span id="signed-in-name"></span></h3>
 <p>userId <code id="signed-in-user-id"></code>, email <code id="signed-in-email"></code></p>
 </section>
+</section>
+</main>
+</body>
+</html>
+`;
+
+export const DEMO_AGE_PAGE = `${head('Demo: prove you are over 18', 'age.js')}
+<body>
+<main class="site">
+<h1>Prove you are over 18</h1>
+<p>This site sells things only adults may buy. Instead of your name and birth date it asks your
+EU Digital Identity wallet for one fact from your PID (person identification data, as an SD-JWT
+VC or an mdoc): <code>age_over_18</code>. Its server sends the question to the platform, which
+verifies what your wallet presents (the issuer's signature and certificate chain, that the
+credential is yours and meant for this request, not expired, not revoked) and tells this site the
+outcome.</p>
+<button id="start" type="button">Prove you are over 18</button>
+<section id="request" hidden>
+<figure>
+<img id="qr" alt="QR code of the presentation request for an EU Digital Identity wallet (the link below)">
+<figcaption>Scan with your wallet, or on this device open
+<a id="oid4vp-uri" href="">the openid4vp:// link</a>:
+<code id="oid4vp-uri-text"></code></figcaption>
+</figure>
+</section>
+<p id="status" role="status"></p>
+<section id="result" hidden>
+<h2 id="verdict"></h2>
+<p id="issuer-line" hidden>Issuer: <code id="issuer"></code> (<span id="format"></span>)</p>
+<p id="learned"></p>
 </section>
 </main>
 </body>

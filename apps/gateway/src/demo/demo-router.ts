@@ -1,8 +1,10 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { pageCsp, qrDataUrl } from '@itp/service-kit';
 import { splitUpstreamUrls, type GatewayConfig } from '../config.js';
+import { DemoAgeCheck } from './demo-age-check.js';
 import { demoOidcSite } from './demo-oidc-site.js';
 import {
+  DEMO_AGE_PAGE,
   DEMO_CSS,
   DEMO_INDEX_PAGE,
   DEMO_PASSKEYS_PAGE,
@@ -36,23 +38,31 @@ export function demoIssuer(config: Pick<GatewayConfig, 'PUBLIC_URL' | 'PORT'>): 
 /**
  * `/demo` (development only; in any other APP_ENV nothing is mounted and /demo is a 404): a web
  * site with QR login and a phone app that approves it with a VP (README "Demo"):
- * - `GET /demo`, `/demo/site`, `/demo/phone`, `/demo/passkeys` and their script / style files
- *   (the passkeys page calls the gateway's /v2/auth API itself: login, passkeys, account);
+ * - `GET /demo`, `/demo/site`, `/demo/phone`, `/demo/passkeys`, `/demo/age` and their script /
+ *   style files (the passkeys page calls the gateway's /v2/auth API itself: login, passkeys,
+ *   account);
  * - `POST /demo/api/login-request`: the site's server starts an app login (auth-user-by-app with
  *   the demo client's secret, which stays here) and answers the requestId and its QR code, and
  *   when auth-service offers one, the request's `openid4vpUri` and its QR code (`openid4vpQr`);
  * - `POST /demo/api/login-result` `{ requestId }`: one poll (auth-user-result-by-app), answered
  *   as `pending` (with `retryAfterSeconds` on `slow_down`), `approved` with the user, or `expired`;
  * - `/demo/oidc`: a site logging in through the OpenID Connect provider with openid-client
- *   (demo-oidc-site.ts).
+ *   (demo-oidc-site.ts);
+ * - `/demo/age`: a site asking an EU Digital Identity wallet for `age_over_18` (demo-age-check.ts):
+ *   `POST /demo/api/age-request` creates the presentation request with the demo client's secret
+ *   and answers its `openid4vpUri`, QR code and `expiresInSeconds`; `POST /demo/api/age-result`
+ *   `{ requestId }` is one poll, answered as `pending`, `verified` (issuer and format only),
+ *   `not-verified` (the reason) or `expired`.
  */
 export function demoRouter(config: DemoConfig): Router {
   const router = express.Router();
   if (config.APP_ENV !== 'development') return router;
+  const authServiceUrl = splitUpstreamUrls(config.AUTH_SERVICE_URL)[0] ?? '';
   const login = new DemoSiteLogin(
-    splitUpstreamUrls(config.AUTH_SERVICE_URL)[0] ?? '',
+    authServiceUrl,
     demoSiteIdentifier(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`),
   );
+  const ageCheck = new DemoAgeCheck(authServiceUrl);
 
   const page =
     (html: string): RequestHandler =>
@@ -66,9 +76,11 @@ export function demoRouter(config: DemoConfig): Router {
   router.get('/demo/site', demoHeaders, page(DEMO_SITE_PAGE));
   router.get('/demo/phone', demoHeaders, page(DEMO_PHONE_PAGE));
   router.get('/demo/passkeys', demoHeaders, page(DEMO_PASSKEYS_PAGE));
+  router.get('/demo/age', demoHeaders, page(DEMO_AGE_PAGE));
   router.get('/demo/site.js', demoHeaders, file('text/javascript', readDemoScript('site')));
   router.get('/demo/phone.js', demoHeaders, file('text/javascript', readDemoScript('phone')));
   router.get('/demo/passkeys.js', demoHeaders, file('text/javascript', readDemoScript('passkeys')));
+  router.get('/demo/age.js', demoHeaders, file('text/javascript', readDemoScript('age')));
   router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
   router.use(demoOidcSite(demoIssuer(config), demoHeaders));
 
@@ -87,18 +99,42 @@ export function demoRouter(config: DemoConfig): Router {
     }
   });
   router.post('/demo/api/login-result', demoHeaders, json, async (req, res) => {
-    const requestId: unknown = (req.body as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId !== 'string' || requestId.length < 1 || requestId.length > 2048) {
-      res.status(400).json({ error: { code: '400', message: 'requestId must be a string' } });
-      return;
-    }
+    const requestId = requestIdOf(req, res);
+    if (requestId === undefined) return;
     try {
       res.json(await login.poll(requestId));
     } catch (err) {
       sendError(res, err);
     }
   });
+  router.post('/demo/api/age-request', demoHeaders, async (_req, res) => {
+    try {
+      const request = await ageCheck.start();
+      res.json({ ...request, qr: await qrDataUrl(request.openid4vpUri) });
+    } catch (err) {
+      sendError(res, err);
+    }
+  });
+  router.post('/demo/api/age-result', demoHeaders, json, async (req, res) => {
+    const requestId = requestIdOf(req, res);
+    if (requestId === undefined) return;
+    try {
+      res.json(await ageCheck.poll(requestId));
+    } catch (err) {
+      sendError(res, err);
+    }
+  });
   return router;
+}
+
+/** The poll body's requestId, or undefined after answering 400. */
+function requestIdOf(req: express.Request, res: express.Response): string | undefined {
+  const requestId: unknown = (req.body as { requestId?: unknown } | undefined)?.requestId;
+  if (typeof requestId !== 'string' || requestId.length < 1 || requestId.length > 2048) {
+    res.status(400).json({ error: { code: '400', message: 'requestId must be a string' } });
+    return undefined;
+  }
+  return requestId;
 }
 
 function sendError(res: express.Response, err: unknown): void {

@@ -3,6 +3,16 @@
  * real web site does it (docs/api.md §2, auth-service README "Web-site login"). The
  * client secret stays here: the browser only ever sees the requestId and the logged-in user.
  */
+import {
+  authErrorMessage as errorMessage,
+  basicAuthorization,
+  callAuthService,
+  type AuthAnswer,
+} from './demo-auth-call.js';
+import { DemoSiteError } from './demo-site-error.js';
+import { isOpenid4vpUri } from './is-openid4vp-uri.js';
+
+export { DemoSiteError } from './demo-site-error.js';
 
 /** The relying party the dev stack seeds (apps/auth-service/src/dev/demo-data.ts, DEMO_CLIENT). */
 export const DEMO_SITE = {
@@ -36,22 +46,6 @@ export type LoginState =
   | { status: 'approved'; user: { userId: string; name: string; email: string } }
   | { status: 'expired'; message: string };
 
-export class DemoSiteError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'DemoSiteError';
-  }
-}
-
-interface AuthAnswer {
-  status: number;
-  body: Record<string, unknown>;
-  retryAfter: string | null;
-}
-
 export class DemoSiteLogin {
   private readonly authorization: string;
 
@@ -62,8 +56,7 @@ export class DemoSiteLogin {
     private readonly siteIdentifier: string,
     private readonly site: typeof DEMO_SITE = DEMO_SITE,
   ) {
-    const credentials = `${site.clientId}:${site.clientSecret}`;
-    this.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    this.authorization = basicAuthorization(site.clientId, site.clientSecret);
   }
 
   /** auth-user-by-app: a new login request; its requestId is what the QR code shows. */
@@ -111,34 +104,7 @@ export class DemoSiteLogin {
     );
   }
 
-  private async call(endpoint: string, body: unknown): Promise<AuthAnswer> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.authServiceUrl.replace(/\/+$/, '')}/v2/auth/${endpoint}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: this.authorization },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      throw new DemoSiteError('auth-service cannot be reached', 503);
-    }
-    const parsed: unknown = await res.json().catch(() => ({}));
-    return {
-      status: res.status,
-      body:
-        typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {},
-      retryAfter: res.headers.get('retry-after'),
-    };
+  private call(endpoint: string, body: unknown): Promise<AuthAnswer> {
+    return callAuthService(this.authServiceUrl, this.authorization, endpoint, body);
   }
-}
-
-/** Only an `openid4vp:` URI is shown (the page links it: no other scheme reaches an href). */
-function isOpenid4vpUri(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 4096 && value.startsWith('openid4vp://');
-}
-
-function errorMessage(answer: AuthAnswer): string {
-  const error = answer.body.error as { message?: unknown } | undefined;
-  return typeof error?.message === 'string' ? error.message : 'no error message';
 }

@@ -11,6 +11,7 @@ const PAGES = [
   { page: '/demo/site', file: 'site.js' },
   { page: '/demo/phone', file: 'phone.js' },
   { page: '/demo/passkeys', file: 'passkeys.js' },
+  { page: '/demo/age', file: 'age.js' },
 ] as const;
 
 /** The sources of a CSP directive (`script-src 'self'` → `["'self'"]`). */
