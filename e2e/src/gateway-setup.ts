@@ -37,6 +37,9 @@ export async function startGatewaySetup(
         didRegistryAddress: chain.didRegistryAddress,
       },
       env: SETUP_ENV,
+      // PUBLIC_URL http://localhost:<port>, as npm start has it: the development PKI needs a DNS
+      // name (the verifier's x509_san_dns client id, the SD-JWT VC issuer's certificate).
+      publicHost: 'localhost',
       // Only what goes wrong: the suites provoke 4xx answers on purpose (warn level).
       logLevel: 'error',
     });

@@ -77,6 +77,12 @@ export interface StackOptions {
   keyPrefix?: string;
   /** The internal API's tokens (one per pair of services); fresh random ones by default. */
   internalTokens?: InternalTokens;
+  /**
+   * The host of PUBLIC_URL and of `gatewayUrl` (the gateway listens on 127.0.0.1 either way);
+   * 127.0.0.1 by default. A DNS name (`localhost`) turns on the development PKI, which needs one:
+   * the verifier's `x509_san_dns` client identifier and the SD-JWT VC issuer's certificate.
+   */
+  publicHost?: string;
 }
 
 export interface Replica {
@@ -196,9 +202,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       internalTokens: options.internalTokens ?? newInternalTokens(),
     };
     const appEnv = options.appEnv ?? 'development';
+    const publicUrl = `http://${options.publicHost ?? '127.0.0.1'}:${gatewayPort}`;
     const settings: WiringSettings = {
       dataDir,
-      publicUrl: serviceUrl(gatewayPort),
+      publicUrl,
       logLevel: options.logLevel ?? (options.logDir ? 'info' : 'warn'),
       passThrough: { REDIS_URL: infra.redisUrl, DATABASE_URL: infra.databaseUrl },
       appEnv,
@@ -248,7 +255,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await Promise.all(processes.map((p) => p.waitReady('/health/ready', deadline)));
 
     return {
-      gatewayUrl: gateway.url,
+      gatewayUrl: publicUrl,
       chainUrl: infra.chainUrl,
       databaseUrl: infra.databaseUrl,
       didRegistryAddress,
