@@ -1,7 +1,13 @@
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import { TooManyRequestsError } from '@itp/errors';
 import { jsonBody, oauthErrorHandler, type Logger, type OAuthRefusal } from '@itp/service-kit';
-import { OID4VCI_ISSUER_PATH, type Oid4vciIssuance } from '../oid4vci/oid4vci-issuance.js';
+import { DPOP_SIGNING_ALGS } from '../oid4vci/dpop-proofs.js';
+import {
+  OID4VCI_ISSUER_PATH,
+  type Oid4vciAnswer,
+  type Oid4vciIssuance,
+} from '../oid4vci/oid4vci-issuance.js';
+import { PROFILE_VCT_PATH } from '../oid4vci/sd-jwt-profile-type.js';
 import { Oid4vciError } from '../oid4vci/oid4vci-error.js';
 import type { RateLimit, RateLimiter } from '@itp/stores';
 
@@ -42,13 +48,27 @@ function oid4vciRefusal(err: unknown): OAuthRefusal | undefined {
     };
   }
   if (!(err instanceof Oid4vciError)) return undefined;
+  const headers: Record<string, string> = {};
+  if (err.status === 401) {
+    const scheme = err.options.scheme ?? 'Bearer';
+    headers['WWW-Authenticate'] =
+      scheme === 'DPoP'
+        ? `DPoP error="${err.error}", algs="${DPOP_SIGNING_ALGS.join(' ')}"`
+        : `Bearer error="${err.error}"`;
+  }
+  if (err.options.dpopNonce) headers['DPoP-Nonce'] = err.options.dpopNonce;
   return {
     status: err.status,
     body: err.body,
-    ...(err.status === 401
-      ? { headers: { 'WWW-Authenticate': `Bearer error="${err.error}"` } }
-      : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
+}
+
+/** Sends an endpoint's answer with its `DPoP-Nonce` (RFC 9449 §8), never cached. */
+function sendAnswer(res: Response, answer: Oid4vciAnswer<unknown>): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if (answer.dpopNonce) res.setHeader('DPoP-Nonce', answer.dpopNonce);
+  res.json(answer.body);
 }
 
 /**
@@ -101,8 +121,7 @@ export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
       url: `${issuance.issuer}/token`,
       headers: req.headers,
     });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(answer);
+    sendAnswer(res, answer);
   });
 
   router.post(`${base}/nonce`, async (req, res) => {
@@ -113,9 +132,19 @@ export function oid4vciRouter(deps: Oid4vciRouterDeps): Router {
   });
 
   router.post(`${base}/credential`, json, async (req, res) => {
-    const answer = await issuance.credential(req.headers.authorization, req.body);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(answer);
+    const answer = await issuance.credential(
+      { method: req.method, url: `${issuance.issuer}/credential`, headers: req.headers },
+      req.body,
+    );
+    sendAnswer(res, answer);
+  });
+
+  // The SD-JWT VC type metadata its credentials' `vct` names (draft-ietf-oauth-sd-jwt-vc §6).
+  router.get(PROFILE_VCT_PATH, (_req, res) => {
+    const metadata = issuance.typeMetadata();
+    if (!metadata) throw new Oid4vciError(404, 'invalid_request', 'No such credential type');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/json').json(metadata);
   });
 
   router.use(base, oauthErrorHandler(deps.logger, oid4vciRefusal));

@@ -1,3 +1,5 @@
+import { BadRequestError } from '@itp/errors';
+
 /** The error codes the OpenID4VCI endpoints answer (RFC 6749 §5.2, RFC 6750 §3.1, OpenID4VCI 1.0 §8.3.1). */
 export type Oid4vciErrorCode =
   | 'invalid_request'
@@ -10,6 +12,8 @@ export type Oid4vciErrorCode =
   | 'credential_request_denied'
   | 'invalid_proof'
   | 'invalid_nonce'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'temporarily_unavailable'
   | 'server_error';
 
@@ -28,6 +32,12 @@ export class Oid4vciError extends Error {
     readonly status: 400 | 401 | 404 | 413 | 500 | 503,
     readonly error: Oid4vciErrorCode | string,
     readonly description: string,
+    readonly options: {
+      /** A fresh server nonce for the `DPoP-Nonce` header (RFC 9449 §8, §9). */
+      dpopNonce?: string;
+      /** The scheme a 401's `WWW-Authenticate` names: DPoP for a DPoP-bound token (RFC 9449 §7.1). */
+      scheme?: 'Bearer' | 'DPoP';
+    } = {},
   ) {
     super(description);
     this.name = 'Oid4vciError';
@@ -47,3 +57,13 @@ export const invalidNonce = (
 
 export const invalidToken = (description = 'The access token is unknown, used or expired') =>
   new Oid4vciError(401, 'invalid_token', description);
+
+/**
+ * POST /v2/did/credential-offer with `format: "dc+sd-jwt"` while this did-service has no SD-JWT
+ * issuer key (docs/api.md §15): a REST 400 (DID_ERRORS.sdJwtUnavailable), not the OAuth shape.
+ */
+export class SdJwtIssuanceUnavailableError extends BadRequestError {
+  constructor() {
+    super('This service issues no SD-JWT VCs (no SD-JWT issuer key): ask for format jwt_vc_json');
+  }
+}

@@ -9,26 +9,53 @@ import {
   type RequestLike,
 } from '@openid4vc/oauth2';
 import { Openid4vciIssuer, Openid4vciVersion } from '@openid4vc/openid4vci';
+import type { Jwk } from '@openid4vc/oauth2';
 import type { AccountEpoch } from '@itp/auth-jwt';
 import {
   OID4VCI_TX_CODE_LENGTH,
   type CredentialOfferRequest,
   type CredentialOfferResult,
 } from '@itp/schemas';
-import { bearerToken, type Logger } from '@itp/service-kit';
+import type { Logger } from '@itp/service-kit';
 import {
   signProfileCredential,
   type IssueCredentialDeps,
 } from '../credentials/issue-credential.js';
 import { canonicalDid } from '../dids/did-ethr.js';
 import { ITP_CREDENTIAL_TYPES } from '../oid4vp/oid4vp-constants.js';
-import { Oid4vciError, invalidGrant, invalidNonce, invalidToken } from './oid4vci-error.js';
-import type { Oid4vciGrant, Oid4vciStore } from './oid4vci-store.js';
-import { PROOF_SIGNING_ALGS, jwtProofsOf, proofNonce } from './proof-jwt.js';
-import { proofJwtVerifier, type ResolveDid } from './proof-keys.js';
+import type { SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
+import type { TokenStatusLists } from '../status/token-status-lists.js';
+import { DPOP_SIGNING_ALGS, DpopProofs } from './dpop-proofs.js';
+import type { DpopNonces } from './dpop-nonces.js';
+import {
+  Oid4vciError,
+  SdJwtIssuanceUnavailableError,
+  invalidGrant,
+  invalidNonce,
+  invalidToken,
+} from './oid4vci-error.js';
+import type { AccessTokenRecord, Oid4vciGrant, Oid4vciStore } from './oid4vci-store.js';
+import { PROOF_SIGNING_ALGS, jwtProofsOf, proofAlg, proofNonce } from './proof-jwt.js';
+import { JWK_HEADER_SIGNING_ALGS, proofJwtVerifier, type ResolveDid } from './proof-keys.js';
+import {
+  ITP_PROFILE_SD_JWT_CONFIGURATION_ID,
+  PROFILE_VCT_PATH,
+  profileTypeMetadata,
+} from './sd-jwt-profile-type.js';
+import { publicEcJwk, signProfileSdJwtVc } from './sign-profile-sd-jwt-vc.js';
 
-/** The one credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
+/** The first credential configuration: the Profile VC create-vc issues, as jwt_vc_json. */
 export const ITP_PROFILE_CONFIGURATION_ID = 'itp_profile_jwt_vc_json';
+export { ITP_PROFILE_SD_JWT_CONFIGURATION_ID };
+
+/** The configuration an offer of each format names. */
+const CONFIGURATION_OF_FORMAT = {
+  jwt_vc_json: ITP_PROFILE_CONFIGURATION_ID,
+  'dc+sd-jwt': ITP_PROFILE_SD_JWT_CONFIGURATION_ID,
+} as const;
+
+/** The holder key binding methods of the SD-JWT configuration (a `jwk` header, or a DID URL). */
+const SD_JWT_BINDING_METHODS = ['jwk', 'did:key', 'did:jwk'];
 
 /** Path of the credential issuer under the public base (its identifier is PUBLIC_URL + this). */
 export const OID4VCI_ISSUER_PATH = '/v2/did/oid4vci';
@@ -67,8 +94,21 @@ export interface Oid4vciIssuanceDeps {
    * for a user who is no longer active, is not redeemed and gets no credential.
    */
   accounts: AccountEpochs;
+  /** The server nonces of DPoP proofs (RFC 9449 §8), shared by the replicas. */
+  dpopNonces: DpopNonces;
+  /**
+   * SD-JWT VC issuance (contract §15): the issuer key (ES256, x5c) and the token status lists.
+   * Absent: off (the metadata lists only jwt_vc_json; a dc+sd-jwt offer is refused).
+   */
+  sdJwt?: { keys: SdJwtIssuerKeys; statusLists: TokenStatusLists } | undefined;
   logger?: Logger;
   now?: () => number;
+}
+
+/** An endpoint's answer and the `DPoP-Nonce` to send with it (when the request used DPoP). */
+export interface Oid4vciAnswer<T> {
+  body: T;
+  dpopNonce?: string;
 }
 
 /** Where the issuance reads a user's account state (did-service's ActiveUsers). */
@@ -93,12 +133,17 @@ export interface IncomingRequest {
  */
 export class Oid4vciIssuance {
   readonly issuer: string;
+  /** The `vct` of the SD-JWT Profile VC: where its type metadata is served. */
+  readonly vct: string;
   private readonly library: Openid4vciIssuer;
   private readonly authorizationServer: Oauth2AuthorizationServer;
+  private readonly dpop: DpopProofs;
   private readonly now: () => number;
 
   constructor(private readonly deps: Oid4vciIssuanceDeps) {
-    this.issuer = `${deps.publicUrl.replace(/\/+$/, '')}${OID4VCI_ISSUER_PATH}`;
+    const base = deps.publicUrl.replace(/\/+$/, '');
+    this.issuer = `${base}${OID4VCI_ISSUER_PATH}`;
+    this.vct = `${base}${PROFILE_VCT_PATH}`;
     this.now = deps.now ?? Date.now;
     const callbacks: Omit<CallbackContext, 'decryptJwe' | 'encryptJwe'> = {
       hash: (data, alg) =>
@@ -112,6 +157,22 @@ export class Oid4vciIssuance {
     };
     this.library = new Openid4vciIssuer({ callbacks });
     this.authorizationServer = new Oauth2AuthorizationServer({ callbacks });
+    this.dpop = new DpopProofs({
+      nonces: deps.dpopNonces,
+      server: this.authorizationServer,
+      store: deps.store,
+      now: this.now,
+    });
+  }
+
+  /** Whether SD-JWT VCs are issued (an SD-JWT issuer key and token status lists were given). */
+  get sdJwtEnabled(): boolean {
+    return this.deps.sdJwt !== undefined;
+  }
+
+  /** GET /v2/did/oid4vci/vct/profile: the SD-JWT VC type metadata; undefined when SD-JWT is off. */
+  typeMetadata() {
+    return this.sdJwtEnabled ? profileTypeMetadata(this.vct) : undefined;
   }
 
   /** Credential issuer metadata (OpenID4VCI 1.0 §12.2), validated by the library. */
@@ -132,6 +193,29 @@ export class Oid4vciIssuance {
           credential_definition: { type: [...ITP_CREDENTIAL_TYPES] },
           credential_metadata: { display: [{ name: 'Profile', locale: 'en' }] },
         },
+        ...(this.sdJwtEnabled
+          ? {
+              [ITP_PROFILE_SD_JWT_CONFIGURATION_ID]: {
+                format: 'dc+sd-jwt' as const,
+                vct: this.vct,
+                cryptographic_binding_methods_supported: SD_JWT_BINDING_METHODS,
+                credential_signing_alg_values_supported: ['ES256'],
+                proof_types_supported: {
+                  jwt: { proof_signing_alg_values_supported: [...JWK_HEADER_SIGNING_ALGS] },
+                },
+                credential_metadata: {
+                  display: [{ name: 'Profile (SD-JWT)', locale: 'en' }],
+                  claims: (profileTypeMetadata(this.vct).claims ?? []).map((claim) => ({
+                    path: claim.path as string[],
+                    display: (claim.display ?? []).map((d) => ({
+                      name: d.label,
+                      locale: d.locale ?? 'en',
+                    })),
+                  })),
+                },
+              },
+            }
+          : {}),
       },
     });
   }
@@ -144,6 +228,7 @@ export class Oid4vciIssuance {
       grant_types_supported: [preAuthorizedCodeGrantIdentifier],
       token_endpoint_auth_methods_supported: ['none'],
       'pre-authorized_grant_anonymous_access_supported': true,
+      dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
     });
   }
 
@@ -167,6 +252,10 @@ export class Oid4vciIssuance {
     userId: string,
     request: CredentialOfferRequest,
   ): Promise<CredentialOfferResult> {
+    const credentialConfigurationId = CONFIGURATION_OF_FORMAT[request.format];
+    if (credentialConfigurationId === ITP_PROFILE_SD_JWT_CONFIGURATION_ID && !this.sdJwtEnabled) {
+      throw new SdJwtIssuanceUnavailableError();
+    }
     const offerId = randomId();
     const code = randomId();
     const txCode = request.txCode
@@ -175,7 +264,7 @@ export class Oid4vciIssuance {
     const offerUri = `${this.issuer}/offer/${offerId}`;
     const { credentialOffer, credentialOfferObject } = await this.library.createCredentialOffer({
       issuerMetadata: this.issuerMetadata(),
-      credentialConfigurationIds: [ITP_PROFILE_CONFIGURATION_ID],
+      credentialConfigurationIds: [credentialConfigurationId],
       grants: {
         [preAuthorizedCodeGrantIdentifier]: {
           'pre-authorized_code': code,
@@ -201,13 +290,17 @@ export class Oid4vciIssuance {
         userInfo: request.userInfo,
         offerId,
         offerCreatedAt: now,
+        credentialConfigurationId,
         ...(txCode ? { txCode } : {}),
         expiresAt: now + ttlMs,
       },
       ttlMs,
     );
     await this.deps.store.putOffer(offerId, JSON.stringify(credentialOfferObject), ttlMs);
-    this.deps.logger?.info({ offerId, userId, txCode: txCode !== undefined }, 'credential offer');
+    this.deps.logger?.info(
+      { offerId, userId, txCode: txCode !== undefined, credentialConfigurationId },
+      'credential offer',
+    );
     return {
       credentialOfferUri: credentialOffer,
       ...(txCode ? { txCode } : {}),
@@ -236,9 +329,15 @@ export class Oid4vciIssuance {
    * `tokensValidAfter` is not after the offer (else invalid_grant). Each tx_code attempt is
    * counted atomically before it is compared: at most MAX_TX_CODE_ATTEMPTS are compared, the last
    * of them, when wrong, drops the code, and later ones are refused uncompared. Answers a Bearer
-   * access token for one credential of that offer.
+   * access token for one credential of that offer; with a `DPoP` proof (RFC 9449: the server
+   * nonce, a one-time jti, ES256) a DPoP-bound one (`token_type` DPoP) and the next `DPoP-Nonce`.
    */
-  async token(body: Record<string, unknown>, request: IncomingRequest) {
+  async token(
+    body: Record<string, unknown>,
+    request: IncomingRequest,
+  ): Promise<
+    Oid4vciAnswer<{ access_token: string; token_type: 'Bearer' | 'DPoP'; expires_in: number }>
+  > {
     const requestLike = toRequestLike(request);
     const parsed = this.library_(() =>
       this.authorizationServer.parseAccessTokenRequest({
@@ -246,6 +345,11 @@ export class Oid4vciIssuance {
         request: requestLike,
       }),
     );
+    // The proof first: a wallet told use_dpop_nonce retries with the same code and tx_code, which
+    // must still be there (and its attempt not counted).
+    const dpop = parsed.dpop
+      ? await this.dpop.verify({ proof: parsed.dpop.jwt, request: requestLike, place: 'token' })
+      : undefined;
     if (parsed.grant.grantType !== preAuthorizedCodeGrantIdentifier) {
       throw new Oid4vciError(
         400,
@@ -307,15 +411,23 @@ export class Oid4vciIssuance {
         userInfo: record.userInfo,
         offerId: record.offerId,
         offerCreatedAt: offerCreatedAt(record),
+        credentialConfigurationId: configurationOf(record),
+        ...(dpop ? { dpopJkt: dpop.jkt } : {}),
         expiresAt: now + ttlMs,
       },
       ttlMs,
     );
-    this.deps.logger?.info({ offerId: record.offerId }, 'pre-authorized code redeemed');
+    this.deps.logger?.info(
+      { offerId: record.offerId, dpop: dpop !== undefined },
+      'pre-authorized code redeemed',
+    );
     return {
-      access_token: accessToken,
-      token_type: 'Bearer' as const,
-      expires_in: OID4VCI_LIFETIMES.accessToken,
+      body: {
+        access_token: accessToken,
+        token_type: dpop ? 'DPoP' : 'Bearer',
+        expires_in: OID4VCI_LIFETIMES.accessToken,
+      },
+      ...(dpop ? { dpopNonce: await this.deps.dpopNonces.current() } : {}),
     };
   }
 
@@ -342,24 +454,34 @@ export class Oid4vciIssuance {
   /**
    * The credential endpoint (OpenID4VCI 1.0 §8), its refusals as §8.3.1.2 names them: the access
    * token of the token endpoint (`Authorization: Bearer`, the scheme in any case, RFC 9110 §11.1;
-   * one credential; else 401 invalid_token); a `credential_configuration_id` of the metadata (else
+   * a DPoP-bound one only as `Authorization: DPoP` with a DPoP proof by its key naming it, else
+   * 401 invalid_token / invalid_dpop_proof / use_dpop_nonce; one credential; else 401
+   * invalid_token); a `credential_configuration_id` of the metadata (else
    * unknown_credential_configuration; a `credential_identifier`, never issued here,
-   * unknown_credential_identifier); one `jwt` proof signed with ES256, ES256K or EdDSA (never
+   * unknown_credential_identifier) and the one the offer named (else invalid_credential_request);
+   * one `jwt` proof signed with ES256, ES256K or EdDSA (ES256 for the SD-JWT configuration; never
    * `alg: none`), with a `nonce` (else invalid_proof) that is a c_nonce of the nonce endpoint not
-   * used before (else invalid_nonce), `aud` this issuer and `kid` a DID URL of did:key, did:jwk or
-   * did:ethr whose key signed it (else invalid_proof). The VC names that DID as
-   * `credentialSubject.id` and the user as `credentialSubject.sub`.
+   * used before (else invalid_nonce), `aud` this issuer and signed by the key it names (else
+   * invalid_proof): for jwt_vc_json a `kid` DID URL of did:key, did:jwk or did:ethr (the VC names
+   * that DID as `credentialSubject.id` and the user as `credentialSubject.sub`); for the SD-JWT
+   * configuration a `jwk` header or a did:key / did:jwk DID URL of a P-256 key (bound as
+   * `cnf.jwk`).
    */
-  async credential(authorization: string | undefined, body: unknown) {
-    const token = bearerToken({ headers: { authorization } });
-    if (!token || !/^[A-Za-z0-9_-]{1,128}$/.test(token))
-      throw invalidToken('Authorization: Bearer <access token> is required');
+  async credential(request: IncomingRequest, body: unknown): Promise<Oid4vciAnswer<unknown>> {
+    const presented = accessTokenOf(request.headers.authorization);
+    if (!presented)
+      throw invalidToken(
+        'Authorization: Bearer <access token> (or DPoP <access token>) is required',
+      );
+    const { token, scheme } = presented;
     const stored = await this.deps.store.readAccessToken(token);
     const now = this.now();
     if (!stored || stored.value.expiresAt <= now) throw invalidToken();
     const grant = stored.value;
+    const dpopNonce = await this.checkTokenUse(grant, token, scheme, request);
     const issuerMetadata = this.issuerMetadata();
     const credentialRequest = (body ?? {}) as Record<string, unknown>;
+    const granted = configurationOf(grant);
     // Before the library parses the request: it would call an unknown configuration, or a proof
     // it cannot read (an unsigned alg-none JWT), a malformed request (invalid_credential_request).
     const configurationId = credentialRequest.credential_configuration_id;
@@ -373,32 +495,43 @@ export class Oid4vciIssuance {
       throw new Oid4vciError(
         400,
         'unknown_credential_configuration',
-        `Unknown credential_configuration_id: ask for ${ITP_PROFILE_CONFIGURATION_ID}`,
+        `Unknown credential_configuration_id: ask for ${granted}`,
       );
     }
     for (const jwt of jwtProofsOf(credentialRequest)) proofNonce(jwt);
-    const request = this.library_(() =>
+    const request_ = this.library_(() =>
       this.library.parseCredentialRequest({ issuerMetadata, credentialRequest }),
     );
-    if (request.credentialIdentifier !== undefined) {
+    if (request_.credentialIdentifier !== undefined) {
       throw new Oid4vciError(
         400,
         'unknown_credential_identifier',
-        `This issuer gives no credential identifiers: ask for credential_configuration_id ${ITP_PROFILE_CONFIGURATION_ID}`,
+        `This issuer gives no credential identifiers: ask for credential_configuration_id ${granted}`,
       );
     }
-    if (request.credentialConfigurationId !== ITP_PROFILE_CONFIGURATION_ID) {
+    if (request_.credentialConfigurationId !== granted) {
       throw new Oid4vciError(
         400,
         'invalid_credential_request',
-        `Ask for credential_configuration_id ${ITP_PROFILE_CONFIGURATION_ID}`,
+        `This access token is for credential_configuration_id ${granted}`,
       );
     }
-    const proofs = request.proofs?.jwt;
+    const sdJwt = granted === ITP_PROFILE_SD_JWT_CONFIGURATION_ID;
+    const proofs = request_.proofs?.jwt;
     if (!proofs || proofs.length !== 1 || typeof proofs[0] !== 'string') {
       throw new Oid4vciError(400, 'invalid_proof', 'Send exactly one proof of type jwt');
     }
     const proofJwt = proofs[0];
+    if (
+      sdJwt &&
+      !(JWK_HEADER_SIGNING_ALGS as readonly string[]).includes(proofAlg(proofJwt) ?? '')
+    ) {
+      throw new Oid4vciError(
+        400,
+        'invalid_proof',
+        `The proof for ${granted} must be signed with ${JWK_HEADER_SIGNING_ALGS.join(', ')}`,
+      );
+    }
     const nonce = proofNonce(proofJwt);
     const nonceExpiresAt = await this.deps.store.takeNonce(nonce);
     if (nonceExpiresAt === undefined || nonceExpiresAt <= now) throw invalidNonce();
@@ -413,9 +546,6 @@ export class Oid4vciIssuance {
         now: new Date(now),
       }),
     );
-    if (verified.signer.method !== 'did') {
-      throw new Oid4vciError(400, 'invalid_proof', 'The proof kid must be a DID URL');
-    }
     const iat = verified.payload.iat;
     if (typeof iat !== 'number' || Math.abs(now / 1000 - iat) > PROOF_IAT_MAX_SKEW_SECONDS) {
       throw new Oid4vciError(
@@ -424,8 +554,7 @@ export class Oid4vciIssuance {
         `The proof's iat must be within ${PROOF_IAT_MAX_SKEW_SECONDS} seconds of the issuer's time`,
       );
     }
-    const did = verified.signer.didUrl.split('#')[0] ?? '';
-    const holder = did.startsWith('did:ethr:') ? canonicalDid(did) : did;
+    const holder = sdJwt ? sdJwtHolder(verified.signer) : didHolder(verified.signer);
     if (!(await this.offerStillCurrent(grant))) {
       throw new Oid4vciError(
         400,
@@ -435,6 +564,58 @@ export class Oid4vciIssuance {
     }
     // One credential per access token: of concurrent requests only one is answered.
     if (!(await this.deps.store.spendAccessToken(token, stored))) throw invalidToken();
+    // Only the SD-JWT configuration's holder has a key to bind (sdJwtHolder).
+    const credential = holder.jwk
+      ? await this.issueSdJwtVc(grant, holder.did, holder.jwk, now)
+      : await this.issueJwtVc(grant, holder.did);
+    this.deps.logger?.info(
+      { offerId: grant.offerId, holder: holder.did, credentialConfigurationId: granted },
+      'credential issued (OpenID4VCI)',
+    );
+    return {
+      body: this.library.createCredentialResponse({
+        credentialRequest: request_,
+        credentials: [{ credential }],
+      }),
+      ...(dpopNonce ? { dpopNonce } : {}),
+    };
+  }
+
+  /**
+   * How the access token must be presented: a DPoP-bound one only as `DPoP` with a proof by its
+   * key naming it (RFC 9449 §7; answers the next `DPoP-Nonce`), a Bearer one only as `Bearer`.
+   */
+  private async checkTokenUse(
+    grant: AccessTokenRecord,
+    token: string,
+    scheme: 'bearer' | 'dpop',
+    request: IncomingRequest,
+  ): Promise<string | undefined> {
+    if (grant.dpopJkt === undefined) {
+      if (scheme !== 'bearer')
+        throw invalidToken('This access token is not DPoP-bound: send Authorization: Bearer');
+      return undefined;
+    }
+    if (scheme !== 'dpop') {
+      throw new Oid4vciError(
+        401,
+        'invalid_token',
+        'This access token is DPoP-bound: send Authorization: DPoP <token> with a DPoP proof',
+        { scheme: 'DPoP' },
+      );
+    }
+    await this.dpop.verify({
+      proof: request.headers.dpop,
+      request: toRequestLike({ ...request, url: `${this.issuer}/credential` }),
+      place: 'resource',
+      accessToken: token,
+      expectedJkt: grant.dpopJkt,
+    });
+    return this.deps.dpopNonces.current();
+  }
+
+  /** The Profile VC as jwt_vc_json (the way create-vc signs), issued to the holder's DID. */
+  private async issueJwtVc(grant: AccessTokenRecord, holder: string): Promise<string> {
     const issuer = this.deps.credentials.serviceDids.issuers[0]?.did;
     if (!issuer) throw new Error('did-service has no issuer DID');
     const vc = await signProfileCredential(this.deps.credentials, {
@@ -444,11 +625,48 @@ export class Oid4vciIssuance {
       userInfo: grant.userInfo,
       via: 'openid4vci',
     });
-    this.deps.logger?.info({ offerId: grant.offerId, holder }, 'credential issued (OpenID4VCI)');
-    return this.library.createCredentialResponse({
-      credentialRequest: request,
-      credentials: [{ credential: vc.proof.jwt as string }],
+    return vc.proof.jwt as string;
+  }
+
+  /**
+   * The Profile SD-JWT VC (contract §15) bound to `holderJwk`, with a token status list entry;
+   * recorded for the user like the other credentials (GET /v2/did/credentials) before it is
+   * answered.
+   */
+  private async issueSdJwtVc(
+    grant: AccessTokenRecord,
+    holder: string,
+    holderJwk: Jwk,
+    now: number,
+  ): Promise<string> {
+    const sd = this.deps.sdJwt;
+    if (!sd) throw new Error('SD-JWT issuance is off');
+    const status = await sd.statusLists.allocate(grant.userId);
+    const issuedAt = Math.floor(now / 1000);
+    const lifetimeSeconds = this.deps.credentials.vcLifetimeSeconds;
+    const { id, sdJwt } = await signProfileSdJwtVc(sd.keys, {
+      issuer: this.issuer,
+      vct: this.vct,
+      userId: grant.userId,
+      userInfo: grant.userInfo,
+      holderJwk,
+      status,
+      issuedAt,
+      ...(lifetimeSeconds ? { lifetimeSeconds } : {}),
     });
+    await this.deps.credentials.issuedCredentials.record({
+      id,
+      userId: grant.userId,
+      holder,
+      issuedAt: new Date(issuedAt * 1000).toISOString(),
+      expiresAt: lifetimeSeconds
+        ? new Date((issuedAt + lifetimeSeconds) * 1000).toISOString()
+        : undefined,
+      via: 'openid4vci',
+      listId: statusListIdOf(status.uri),
+      index: status.idx,
+    });
+    return sdJwt;
   }
 
   /** Runs a library step, its OAuth refusals as Oid4vciError (their code and description). */
@@ -471,6 +689,73 @@ export class Oid4vciIssuance {
       return rethrow(err);
     }
   }
+}
+
+/** The configuration a code or token is for; records from before there were two: jwt_vc_json. */
+function configurationOf(grant: Oid4vciGrant): string {
+  return grant.credentialConfigurationId ?? ITP_PROFILE_CONFIGURATION_ID;
+}
+
+/**
+ * The access token of an `Authorization` header and its scheme (`Bearer` or `DPoP`, in any case:
+ * RFC 9110 §11.1), or undefined.
+ */
+function accessTokenOf(
+  authorization: string | string[] | undefined,
+): { token: string; scheme: 'bearer' | 'dpop' } | undefined {
+  if (typeof authorization !== 'string') return undefined;
+  const match = /^(Bearer|DPoP) +([A-Za-z0-9_-]{1,128})$/i.exec(authorization.trim());
+  if (!match?.[1] || !match[2]) return undefined;
+  return { token: match[2], scheme: match[1].toLowerCase() as 'bearer' | 'dpop' };
+}
+
+/** The signer of a verified key proof, as the library answers it. */
+type ProofSigner =
+  | { method: 'did'; didUrl: string; publicJwk: Jwk }
+  | { method: 'jwk'; publicJwk: Jwk }
+  | { method: string; publicJwk?: Jwk };
+
+/** jwt_vc_json: the proof's DID (did:ethr canonical), the VC's `credentialSubject.id`. */
+function didHolder(signer: ProofSigner): { did: string; jwk?: undefined } {
+  if (signer.method !== 'did' || !('didUrl' in signer)) {
+    throw new Oid4vciError(400, 'invalid_proof', 'The proof kid must be a DID URL');
+  }
+  const did = signer.didUrl.split('#')[0] ?? '';
+  return { did: did.startsWith('did:ethr:') ? canonicalDid(did) : did };
+}
+
+/**
+ * The SD-JWT configuration: the holder key to bind as `cnf.jwk` — the `jwk` header's, or the key of
+ * a did:key / did:jwk DID URL — a P-256 key; and how the account lists it (`holder`: the DID, or
+ * the did:jwk of a `jwk` header's key).
+ */
+function sdJwtHolder(signer: ProofSigner): { did: string; jwk: Jwk } {
+  const jwk = signer.publicJwk;
+  if (
+    !jwk ||
+    jwk.kty !== 'EC' ||
+    jwk.crv !== 'P-256' ||
+    (signer.method !== 'jwk' && signer.method !== 'did')
+  ) {
+    throw new Oid4vciError(
+      400,
+      'invalid_proof',
+      'The proof must name a P-256 key to bind: a jwk header, or a did:key / did:jwk DID URL',
+    );
+  }
+  if (signer.method === 'did' && 'didUrl' in signer) {
+    return { did: signer.didUrl.split('#')[0] ?? '', jwk: publicEcJwk(jwk) };
+  }
+  const publicJwk = publicEcJwk(jwk);
+  return {
+    did: `did:jwk:${Buffer.from(JSON.stringify(publicJwk)).toString('base64url')}`,
+    jwk: publicJwk,
+  };
+}
+
+/** The list id of a token status list URI (`…/token-status-lists/<listId>`, its last segment). */
+function statusListIdOf(uri: string): string {
+  return new URL(uri).pathname.split('/').pop() ?? '';
 }
 
 /** When the offer of a code or token was made; records from before it was kept: from the expiry. */

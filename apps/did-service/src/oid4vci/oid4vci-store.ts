@@ -14,6 +14,11 @@ export interface Oid4vciGrant {
    * it (the user's `tokensValidAfter`) ends it. Absent in records written before it was kept.
    */
   offerCreatedAt?: number;
+  /**
+   * The one credential configuration the offer names (`itp_profile_jwt_vc_json` or
+   * `itp_profile_sd_jwt`). Absent in records written before there were two: jwt_vc_json.
+   */
+  credentialConfigurationId?: string;
 }
 
 /** A pre-authorized code, kept under the hash of the code. */
@@ -28,6 +33,12 @@ export interface PreAuthorizedCodeRecord extends Oid4vciGrant {
 export interface AccessTokenRecord extends Oid4vciGrant {
   /** Epoch ms. */
   expiresAt: number;
+  /**
+   * DPoP-bound (RFC 9449): the RFC 7638 thumbprint of the key of the token request's DPoP proof.
+   * Then the credential endpoint takes the token only as `Authorization: DPoP` with a proof by
+   * that key. Absent: a Bearer token.
+   */
+  dpopJkt?: string;
 }
 
 /** A record with the exact JSON it was read as (the compare-and-swap operand). */
@@ -116,12 +127,12 @@ export class Oid4vciStore {
   }
 
   /**
-   * Marks a one-time value (`kind` code or nonce) used in SQL (libs/stores' one-time marks on
+   * Marks a one-time value (`kind` code, nonce, or `dpop`: `<jkt>:<jti>` of a DPoP proof) used in SQL (libs/stores' one-time marks on
    * `did_oid4vci_uses`): true for the first caller on any replica, false when it was used before.
    * The value itself is not stored, only its hash (`sha256("<kind>:<value>")`, as before the
    * port: rows written by an older did-service keep counting).
    */
-  markUsed(kind: 'code' | 'nonce', value: string, expiresAt: number, now: number) {
+  markUsed(kind: 'code' | 'nonce' | 'dpop', value: string, expiresAt: number, now: number) {
     return this.uses.mark(`${kind}:${value}`, expiresAt, now);
   }
 

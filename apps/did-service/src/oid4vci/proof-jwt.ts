@@ -60,3 +60,10 @@ export function proofNonce(jwt: unknown): string {
   }
   return nonce;
 }
+
+/** The `alg` of a proof's header (after proofNonce accepted it), or undefined. */
+export function proofAlg(jwt: unknown): string | undefined {
+  if (typeof jwt !== 'string') return undefined;
+  const alg = jsonSegment(jwt.split('.')[0])?.alg;
+  return typeof alg === 'string' ? alg : undefined;
+}

@@ -1,5 +1,6 @@
 import type { Jwk, VerifyJwtCallback } from '@openid4vc/oauth2';
 import { verifyJWS } from 'did-jwt';
+import { compactVerify, importJWK } from 'jose';
 import type { DIDResolutionResult, VerificationMethod } from 'did-resolver';
 
 /** The DID methods a wallet may prove its key with (contract §10). */
@@ -36,14 +37,41 @@ function provingMethod(
   return undefined;
 }
 
+/** The algorithms a key in a JWT's `jwk` header may sign with (HAIP 1.0: ES256 on P-256). */
+export const JWK_HEADER_SIGNING_ALGS = ['ES256'] as const;
+
 /**
- * The `verifyJwt` callback of the OpenID4VCI issuer for proof JWTs: the signer must be a DID URL
+ * A JWT signed by the public key of its `jwk` header (a key proof of the SD-JWT configuration, a
+ * DPoP proof): ES256 on P-256 only, a public key only (a `d` in the header is refused).
+ */
+async function verifyByJwk(publicJwk: Jwk, alg: string, compact: string) {
+  if (
+    !(JWK_HEADER_SIGNING_ALGS as readonly string[]).includes(alg) ||
+    publicJwk.kty !== 'EC' ||
+    publicJwk.crv !== 'P-256' ||
+    'd' in publicJwk
+  ) {
+    return { verified: false } as const;
+  }
+  try {
+    const key = await importJWK({ kty: 'EC', crv: 'P-256', x: publicJwk.x, y: publicJwk.y }, alg);
+    await compactVerify(compact, key, { algorithms: [alg] });
+    return { verified: true, signerJwk: publicJwk } as const;
+  } catch {
+    return { verified: false } as const;
+  }
+}
+
+/**
+ * The `verifyJwt` callback of the OpenID4VCI issuer for proof JWTs: a `jwk` signer (verifyByJwk),
+ * or a DID URL
  * (`kid`) of did:key, did:jwk or did:ethr whose document lists that key for authentication or
  * assertions, and the signature must be that key's (did-jwt: ES256, ES256K — also by a did:ethr
  * address, recovered — and EdDSA). Anything else does not verify (→ invalid_proof).
  */
 export function proofJwtVerifier(resolveDid: ResolveDid): VerifyJwtCallback {
   return async (signer, { compact }) => {
+    if (signer.method === 'jwk') return verifyByJwk(signer.publicJwk, signer.alg, compact);
     if (signer.method !== 'did') return { verified: false };
     const did = signer.didUrl.split('#')[0] ?? '';
     const method = did.split(':')[1] ?? '';

@@ -7,7 +7,10 @@ import type { IssueCredentialDeps } from '../credentials/issue-credential.js';
 import type { DidTables } from '../db/did-tables.js';
 import type { UserAuthentication } from '../http/authenticate.js';
 import { oid4vciRouter } from '../http/oid4vci-router.js';
+import type { SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
+import type { TokenStatusLists } from '../status/token-status-lists.js';
 import { credentialOfferRouter } from './credential-offer-router.js';
+import { DpopNonces } from './dpop-nonces.js';
 import { Oid4vciIssuance } from './oid4vci-issuance.js';
 import { Oid4vciStore } from './oid4vci-store.js';
 
@@ -26,7 +29,9 @@ export interface Oid4vciWiring {
 /**
  * OpenID4VCI issuance at `<publicUrl>/v2/did/oid4vci`: VCs signed the way create-vc signs them
  * (`credentials`), offers ending with the user's account epoch, the nonce endpoint limited per
- * client address (OID4VCI_NONCES_PER_IP_PER_MINUTE; 0: off).
+ * client address (OID4VCI_NONCES_PER_IP_PER_MINUTE; 0: off), DPoP nonces in the KvStore. With
+ * `sdJwtIssuerKeys` and `tokenStatusLists` also SD-JWT VCs (configuration itp_profile_sd_jwt,
+ * contract §15); without either, that configuration is off.
  */
 export function wireOid4vci(
   config: DidConfig,
@@ -38,10 +43,16 @@ export function wireOid4vci(
     agent: DidAgent;
     credentials: IssueCredentialDeps;
     users: UserAuthentication;
+    /** The SD-JWT VC issuer key (ES256, x5c). */
+    sdJwtIssuerKeys?: SdJwtIssuerKeys | undefined;
+    /** The SD-JWT VCs' status entries (IETF Token Status List). */
+    tokenStatusLists?: TokenStatusLists | undefined;
     now?: (() => number) | undefined;
   },
 ): Oid4vciWiring {
   const store = new Oid4vciStore(parts.kv, parts.database);
+  const now = parts.now ?? Date.now;
+  const { sdJwtIssuerKeys, tokenStatusLists } = parts;
   const issuance = new Oid4vciIssuance({
     publicUrl: parts.publicUrl,
     store,
@@ -49,8 +60,12 @@ export function wireOid4vci(
     resolveDid: (did) => parts.agent.resolveDid({ didUrl: did }),
     // A fresh answer, not the cache: the offer must not outlive a reset by the cache's seconds.
     accounts: { epochOf: (userId) => parts.users.activeUsers.currentEpochOf(userId) },
+    dpopNonces: new DpopNonces(parts.kv, now),
+    ...(sdJwtIssuerKeys && tokenStatusLists
+      ? { sdJwt: { keys: sdJwtIssuerKeys, statusLists: tokenStatusLists } }
+      : {}),
     logger,
-    ...(parts.now ? { now: parts.now } : {}),
+    now,
   });
   const wallets = oid4vciRouter({
     issuance,

@@ -12,6 +12,11 @@ export const DID_ERRORS = {
     code: '400',
     when: "a body that is no VC / VP; an issuer / verifier that is not the service's; a holder create-did did not make; credentials that do not verify or are not the holder's",
   },
+  sdJwtUnavailable: {
+    status: 400,
+    code: '400',
+    when: 'credential-offer with `format: "dc+sd-jwt"` while this service has no SD-JWT issuer key (SD-JWT issuance off)',
+  },
   notRevocable: {
     status: 400,
     code: '400',

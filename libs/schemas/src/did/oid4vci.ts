@@ -10,6 +10,16 @@ import { userInfoSchema } from './user-info.js';
 /** Digits of a transaction code (tx_code): short enough to type, one-time, with few attempts. */
 export const OID4VCI_TX_CODE_LENGTH = 6;
 
+/** The credential formats an offer may name (OpenID4VCI 1.0 Appendix A). */
+export const OID4VCI_CREDENTIAL_FORMATS = ['jwt_vc_json', 'dc+sd-jwt'] as const;
+export type Oid4vciCredentialFormat = (typeof OID4VCI_CREDENTIAL_FORMATS)[number];
+
+/**
+ * Claims an SD-JWT VC sets itself (SD-JWT VC draft §3.2.2, SD-JWT §4): a `dc+sd-jwt` offer's
+ * userInfo may not name them (besides create-vc's reserved keys).
+ */
+export const SD_JWT_VC_RESERVED_CLAIMS = ['vct', 'cnf', 'status', '_sd', '_sd_alg'] as const;
+
 export const credentialOfferRequestSchema = z
   .object({
     txCode: z.boolean().default(true).meta({
@@ -20,6 +30,22 @@ export const credentialOfferRequestSchema = z
       description:
         'profile claims of the credential (as create-vc’s userInfo); `id` and `sub` are the service’s',
     }),
+    format: z.enum(OID4VCI_CREDENTIAL_FORMATS).default('jwt_vc_json').meta({
+      description:
+        'jwt_vc_json (the default): a W3C Profile VC (configuration itp_profile_jwt_vc_json); dc+sd-jwt: an SD-JWT VC (configuration itp_profile_sd_jwt, each profile claim selectively disclosable)',
+    }),
+  })
+  .superRefine((request, ctx) => {
+    if (request.format !== 'dc+sd-jwt') return;
+    for (const key of Object.keys(request.userInfo)) {
+      if ((SD_JWT_VC_RESERVED_CLAIMS as readonly string[]).includes(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['userInfo', key],
+          message: `is reserved in an SD-JWT VC (reserved: ${SD_JWT_VC_RESERVED_CLAIMS.join(', ')})`,
+        });
+      }
+    }
   })
   .meta({ title: 'CredentialOfferRequest' });
 export type CredentialOfferRequest = z.infer<typeof credentialOfferRequestSchema>;
