@@ -25,6 +25,7 @@ import { SqlPasskeys } from './db/sql-passkeys.js';
 import { SqlUserRepository } from './db/sql-user-repository.js';
 import { ensureDemoData } from './dev/demo-data.js';
 import { HttpDidService } from './did-service/http-did-service.js';
+import { OwnIssuerAnchors } from './did-service/own-issuer-anchors.js';
 import { resolveSigningKeysJson } from './jwt/dev-signing-keys.js';
 import { parseSigningKeySet, type SigningKey, type SigningKeySet } from './jwt/signing-keys.js';
 import { TokenIssuer } from './jwt/token-issuer.js';
@@ -79,6 +80,8 @@ export interface SharedResources {
   loginRequests: LoginRequests;
   /** auth-service's one adapter to did-service. */
   didService: HttpDidService;
+  /** The own SD-JWT issuers' roots, from did-service, kept fresh (docs/api.md §14). */
+  ownIssuers: OwnIssuerAnchors;
   /** One-time rules in SQL (docs/api.md §8, §9): OpenID4VP answers, OIDC codes. */
   oneTimeMarks: OneTimeMarks;
   /** Used login proofs (login VPs, SIWE nonces): their table of migration 0002. */
@@ -145,6 +148,17 @@ export async function wireShared(
     audience: config.JWT_AUDIENCE,
   });
   const loginWindowMs = config.LOGIN_FAILURE_WINDOW_SECONDS * 1000;
+  const didService = new HttpDidService({
+    baseUrl: config.DID_SERVICE_INTERNAL_URL,
+    internalApiToken: resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID'),
+    oid4vpTimeoutMs: OID4VP_DID_SERVICE_TIMEOUT_MS,
+  });
+  // Never awaited: a did-service that is down does not hold up (or fail) the start.
+  const ownIssuers = new OwnIssuerAnchors(didService, logger);
+  if (didService.configured) {
+    ownIssuers.start();
+    scope.onClose('own-issuer-anchors', () => ownIssuers.stop());
+  }
   return {
     config,
     logger,
@@ -180,11 +194,8 @@ export async function wireShared(
       approvals: new SqlLoginApprovals(database),
       ...(clock ? { clock } : {}),
     }),
-    didService: new HttpDidService({
-      baseUrl: config.DID_SERVICE_INTERNAL_URL,
-      internalApiToken: resolveInternalToken(config, 'INTERNAL_TOKEN_AUTH_TO_DID'),
-      oid4vpTimeoutMs: OID4VP_DID_SERVICE_TIMEOUT_MS,
-    }),
+    didService,
+    ownIssuers,
     // One-time rules that must survive a Redis that restarts empty or goes back in time
     // (docs/api.md §2, §8, §9, §11): SQL. Used login VPs and SIWE nonces keep their table of 0002.
     oneTimeMarks: new SqlOneTimeMarks(database, { table: 'auth_one_time_marks' }),

@@ -51,4 +51,10 @@ export interface DidService {
   }): Promise<Oid4vpVerification>;
   /** A reset's revocation (`/internal/v1/users/revoke-credentials`): how many were revoked. */
   revokeCredentials(revocation: CredentialRevocation): Promise<number>;
+  /**
+   * The root certificates (PEM) of did-service's own SD-JWT issuer chains
+   * (`GET /internal/v1/sd-jwt-issuer/trust-anchors`): the dev CA in development, none when SD-JWT
+   * issuance is off. The verifier always trusts them (docs/api.md §14: own issuers).
+   */
+  sdJwtIssuerTrustAnchors(): Promise<string[]>;
 }

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BadGatewayError, ServiceUnavailableError, UnauthorizedError } from '@itp/errors';
 import {
@@ -94,5 +96,73 @@ describe('HttpDidService: auth-service’s one adapter to did-service', () => {
         issuedBefore: 1,
       }),
     ).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});
+
+describe('HttpDidService.sdJwtIssuerTrustAnchors: GET /internal/v1/sd-jwt-issuer/trust-anchors', () => {
+  const token = newInternalApiToken();
+  const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+  /** What the local server answers: status and body text. */
+  let answer: { status: number; body: string } = { status: 200, body: '' };
+  const seen: { method?: string; url?: string; authorization?: string }[] = [];
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+      if (req.headers.authorization !== `Bearer ${token}`) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: '401', message: 'Internal API token wrong' } }));
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  const adapter = (internalApiToken = token) =>
+    new HttpDidService({ baseUrl: url, internalApiToken });
+
+  it('answers the certificates did-service names, asked by GET with the bearer', async () => {
+    answer = { status: 200, body: JSON.stringify({ certificates: [PEM, PEM] }) };
+    await expect(adapter().sdJwtIssuerTrustAnchors()).resolves.toEqual([PEM, PEM]);
+    expect(seen.at(-1)).toEqual({
+      method: 'GET',
+      url: '/internal/v1/sd-jwt-issuer/trust-anchors',
+      authorization: `Bearer ${token}`,
+    });
+    answer = { status: 200, body: JSON.stringify({ certificates: [] }) };
+    await expect(adapter().sdJwtIssuerTrustAnchors()).resolves.toEqual([]);
+  });
+
+  it('is 503 when did-service is down or not configured, 502 for a wrong answer or token', async () => {
+    answer = { status: 503, body: JSON.stringify({ error: { code: '503', message: 'down' } }) };
+    await expect(adapter().sdJwtIssuerTrustAnchors()).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+    await expect(
+      new HttpDidService({
+        baseUrl: 'http://127.0.0.1:9',
+        internalApiToken: token,
+      }).sdJwtIssuerTrustAnchors(),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(
+      new HttpDidService({ baseUrl: undefined, internalApiToken: token }).sdJwtIssuerTrustAnchors(),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    for (const body of ['{"certificates":"x"}', '{}', 'not json', '{"certificates":[""]}']) {
+      answer = { status: 200, body };
+      await expect(adapter().sdJwtIssuerTrustAnchors()).rejects.toBeInstanceOf(BadGatewayError);
+    }
+    answer = { status: 200, body: JSON.stringify({ certificates: [PEM] }) };
+    await expect(adapter('wrong-token').sdJwtIssuerTrustAnchors()).rejects.toBeInstanceOf(
+      BadGatewayError,
+    );
   });
 });

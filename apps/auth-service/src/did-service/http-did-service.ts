@@ -7,12 +7,19 @@ import {
   type VerifyLoginVpResult,
 } from '@itp/schemas';
 import { InternalClient } from '@itp/service-kit';
+import { z } from 'zod';
 import type {
   CredentialRevocation,
   DidService,
   Oid4vpRequestObject,
   Oid4vpVerification,
 } from './did-service.js';
+
+/** `GET /internal/v1/sd-jwt-issuer/trust-anchors`'s answer. */
+const trustAnchorsAnswerSchema = z.object({ certificates: z.array(z.string().min(1)) });
+
+const TRUST_ANCHORS_PATH = '/internal/v1/sd-jwt-issuer/trust-anchors';
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface HttpDidServiceOptions {
   /** DID_SERVICE_INTERNAL_URL; undefined: not configured (every call 503). */
@@ -28,7 +35,7 @@ export class HttpDidService implements DidService {
   private readonly client: InternalClient | undefined;
   private readonly oid4vpClient: InternalClient | undefined;
 
-  constructor(options: HttpDidServiceOptions) {
+  constructor(private readonly options: HttpDidServiceOptions) {
     const { baseUrl, internalApiToken: token } = options;
     const client = (timeoutMs?: number) =>
       baseUrl && token
@@ -95,6 +102,47 @@ export class HttpDidService implements DidService {
     const parsed = revokeUserCredentialsResultSchema.safeParse(answer);
     if (!parsed.success) throw unexpected('revoke-credentials');
     return parsed.data.revoked;
+  }
+
+  /** Whether DID_SERVICE_INTERNAL_URL and INTERNAL_TOKEN_AUTH_TO_DID are set. */
+  get configured(): boolean {
+    return this.client !== undefined;
+  }
+
+  async sdJwtIssuerTrustAnchors(): Promise<string[]> {
+    const { baseUrl, internalApiToken: token } = this.options;
+    if (!baseUrl || !token) {
+      throw new ServiceUnavailableError(
+        'did-service is not configured (DID_SERVICE_INTERNAL_URL, INTERNAL_TOKEN_AUTH_TO_DID)',
+      );
+    }
+    // A GET (InternalClient posts only): the same bearer, timeout and error mapping.
+    let res: Response;
+    try {
+      res = await fetch(new URL(TRUST_ANCHORS_PATH, baseUrl), {
+        headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new ServiceUnavailableError('did-service is unavailable', { cause: err });
+    }
+    if (res.status === 503 || res.status === 504) {
+      await res.body?.cancel();
+      throw new ServiceUnavailableError(`did-service is unavailable (${res.status})`);
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new BadGatewayError(`did-service failed sd-jwt-issuer/trust-anchors (${res.status})`);
+    }
+    let answer: unknown;
+    try {
+      answer = await res.json();
+    } catch {
+      throw unexpected('sd-jwt-issuer/trust-anchors');
+    }
+    const parsed = trustAnchorsAnswerSchema.safeParse(answer);
+    if (!parsed.success) throw unexpected('sd-jwt-issuer/trust-anchors');
+    return parsed.data.certificates;
   }
 
   private async call(

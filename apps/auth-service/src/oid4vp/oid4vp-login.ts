@@ -6,6 +6,7 @@ import { LoginRequestUnknownError } from '../errors.js';
 import type { LoginRequests } from '../login-requests/login-requests.js';
 import { accessDenied, OAuthError } from './oauth-error.js';
 import type { DidService } from '../did-service/did-service.js';
+import { ITP_SD_JWT_QUERY_ID, type OwnSdJwtVcCheck } from './own-sd-jwt-vc-check.js';
 import type {
   Oid4vpSession,
   Oid4vpSessionStore,
@@ -23,6 +24,11 @@ export interface Oid4vpLoginOptions {
 export interface Oid4vpLoginDeps {
   /** did-service signs the request objects and checks the wallets' answers. */
   verifier: Pick<DidService, 'oid4vpRequestObject' | 'oid4vpVerifyResponse'>;
+  /**
+   * Checks an answer with this service's own SD-JWT VC (the request's other option): here, against
+   * the own issuers' roots only. Absent: such an answer is refused.
+   */
+  ownSdJwtVcs?: Pick<OwnSdJwtVcCheck, 'check'>;
   sessions: Oid4vpSessionStore;
   /**
    * Where answered sessions are marked (SQL): a Redis that went back in time shows a session
@@ -163,20 +169,26 @@ export class Oid4vpLogin {
     ) {
       throw this.replayed();
     }
+    const sdJwt = ownSdJwtAnswer(vpToken);
     let verification;
     try {
-      verification = await this.deps.verifier.oid4vpVerifyResponse({
-        vpToken,
-        nonce: session.nonce,
-        clientId: session.clientId,
-      });
+      verification =
+        sdJwt === undefined
+          ? await this.deps.verifier.oid4vpVerifyResponse({
+              vpToken,
+              nonce: session.nonce,
+              clientId: session.clientId,
+            })
+          : await this.checkOwnSdJwtVc(sdJwt, session);
     } catch (err) {
-      throw await this.failed(id, claimed, err, 'did-service');
+      throw await this.failed(id, claimed, err, sdJwt === undefined ? 'did-service' : 'SD-JWT VC');
     }
     if (!verification.verified) {
       this.deps.logger.info(
         { code: verification.error.code },
-        'OpenID4VP answer refused by did-service',
+        sdJwt === undefined
+          ? 'OpenID4VP answer refused by did-service'
+          : 'OpenID4VP answer refused: the SD-JWT VC is not a login credential of this service',
       );
       throw accessDenied();
     }
@@ -228,6 +240,29 @@ export class Oid4vpLogin {
       }
       throw await this.failed(id, claimed, err, 'the login request');
     }
+  }
+
+  /** The answer to the SD-JWT VC query (`{ itp_sd_jwt: [<one presentation>] }` only). */
+  private async checkOwnSdJwtVc(
+    answer: string | { malformed: string },
+    session: Oid4vpSession,
+  ): Promise<
+    | { verified: true; userId: string; credentialIssuedAt?: number }
+    | { verified: false; error: { code: string; message: string } }
+  > {
+    if (typeof answer !== 'string') {
+      return { verified: false, error: { code: 'dcql_unsatisfied', message: answer.malformed } };
+    }
+    if (!this.deps.ownSdJwtVcs) {
+      return {
+        verified: false,
+        error: { code: 'unsupported_format', message: 'SD-JWT VCs do not log in here' },
+      };
+    }
+    return this.deps.ownSdJwtVcs.check(answer, {
+      nonce: session.nonce,
+      clientId: session.clientId,
+    });
   }
 
   /** A one-time-mark call after the claim: a database outage releases the claim (503). */
@@ -307,4 +342,33 @@ export class Oid4vpLogin {
   private notFound(): OAuthError {
     return new OAuthError(404, 'invalid_request', UNKNOWN_REQUEST);
   }
+}
+
+/**
+ * A `vp_token` answering the SD-JWT VC query: its one presentation, or why it is malformed (it
+ * must answer that query alone, with one presentation). Undefined for any other `vp_token`:
+ * did-service checks it, as before.
+ */
+function ownSdJwtAnswer(vpToken: string): string | { malformed: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(vpToken);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  if (!Object.hasOwn(parsed, ITP_SD_JWT_QUERY_ID)) return undefined;
+  const entries = Object.entries(parsed);
+  const presentations = (parsed as Record<string, unknown>)[ITP_SD_JWT_QUERY_ID];
+  if (entries.length !== 1) {
+    return { malformed: 'vp_token must answer one credential query only' };
+  }
+  if (
+    !Array.isArray(presentations) ||
+    presentations.length !== 1 ||
+    typeof presentations[0] !== 'string'
+  ) {
+    return { malformed: 'vp_token must hold exactly one SD-JWT VC presentation' };
+  }
+  return presentations[0];
 }

@@ -1,20 +1,38 @@
-import { verifyMdocPresentation, verifySdJwtVcPresentation } from '@itp/presentations';
+import {
+  PresentationRefusedError,
+  verifyMdocPresentation,
+  verifySdJwtVcPresentation,
+} from '@itp/presentations';
 import type { TrustAnchors } from '@itp/x509';
 import type { PresentationVerifiers } from './verify-vp-token.js';
 
-/** @itp/presentations' verifiers bound to the trusted issuers (contract §14). */
+/**
+ * @itp/presentations' verifiers bound to the trusted issuers (contract §14). `refreshTrust`: an
+ * SD-JWT VC whose chain is not trusted yet may come from an own issuer whose new CA auth-service
+ * has not fetched yet; true when the anchors changed (then it is verified once more).
+ */
 export function presentationVerifiers(
   trustAnchors: TrustAnchors,
   clock?: () => number,
+  refreshTrust?: () => Promise<boolean>,
 ): PresentationVerifiers {
   const now = () => (clock ? { now: new Date(clock()) } : {});
+  const verifySdJwtVc = (presentation: string, context: { nonce: string; clientId: string }) =>
+    verifySdJwtVcPresentation(presentation, {
+      nonce: context.nonce,
+      audience: context.clientId,
+      trustAnchors,
+      ...now(),
+    });
   return {
     async sdJwtVc(presentation, context) {
-      const verified = await verifySdJwtVcPresentation(presentation, {
-        nonce: context.nonce,
-        audience: context.clientId,
-        trustAnchors,
-        ...now(),
+      const verified = await verifySdJwtVc(presentation, context).catch(async (err: unknown) => {
+        const untrusted =
+          err instanceof PresentationRefusedError && err.rule === 'issuer_untrusted';
+        if (untrusted && refreshTrust && (await refreshTrust())) {
+          return verifySdJwtVc(presentation, context);
+        }
+        throw err;
       });
       return {
         format: 'dc+sd-jwt',

@@ -44,9 +44,12 @@ export async function wirePresentationRequests(
   const resolved = await resolveVerifier(config, new URL(publicUrl).hostname, logger);
   let presentationRequests: PresentationRequests | undefined;
   if (resolved) {
-    const trustAnchors = await loadTrustAnchorsFile(
-      config.TRUSTED_ISSUER_CERTIFICATES,
-      resolved.devCaPem === undefined ? [] : [resolved.devCaPem],
+    // TRUSTED_ISSUER_CERTIFICATES and, always, the own SD-JWT issuers' roots (did-service's).
+    const trustAnchors = shared.ownIssuers.joinedWith(
+      await loadTrustAnchorsFile(
+        config.TRUSTED_ISSUER_CERTIFICATES,
+        resolved.devCaPem === undefined ? [] : [resolved.devCaPem],
+      ),
     );
     presentationRequests = new PresentationRequests(
       {
@@ -54,7 +57,9 @@ export async function wirePresentationRequests(
         marks: shared.oneTimeMarks,
         verifier: resolved.verifier,
         sealer: new KeySealer(String(resolved.verifier.privateJwk.d)),
-        verifiers: presentationVerifiers(trustAnchors, clock),
+        verifiers: presentationVerifiers(trustAnchors, clock, () =>
+          shared.ownIssuers.refreshIfDue(),
+        ),
         logger,
       },
       {
