@@ -13,6 +13,16 @@ export type Oid4vpVerification =
   | { verified: true; userId: string; holder: string; credentialIssuedAt?: number }
   | { verified: false; error: { code: string; message: string } };
 
+/** did-service's judgement of one `jwt_vc_json` VP of a presentation request (contract §14). */
+export type PresentationVpVerification =
+  | {
+      verified: true;
+      holder: string;
+      /** Each VC inside: its issuer DID, `type` and `credentialSubject`. */
+      credentials: { issuer: string; type: string[]; credentialSubject: Record<string, unknown> }[];
+    }
+  | { verified: false; error: { code: string; message: string } };
+
 /** One revocation a reset asked for: every credential of `userId` issued before `issuedBefore`. */
 export interface CredentialRevocation {
   userId: string;
@@ -49,6 +59,16 @@ export interface DidService {
     nonce: string;
     clientId: string;
   }): Promise<Oid4vpVerification>;
+  /**
+   * Presentation requests (`/internal/v1/presentation-requests/verify-vp`): one `jwt_vc_json` VP
+   * JWT of a wallet's answer, checked for `clientId` and `nonce` (contract §14); a refusal is
+   * `verified: false` with did-service's reason.
+   */
+  verifyPresentationVp(input: {
+    vp: string;
+    nonce: string;
+    clientId: string;
+  }): Promise<PresentationVpVerification>;
   /** A reset's revocation (`/internal/v1/users/revoke-credentials`): how many were revoked. */
   revokeCredentials(revocation: CredentialRevocation): Promise<number>;
   /**

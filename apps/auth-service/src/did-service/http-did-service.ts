@@ -2,6 +2,7 @@ import { BadGatewayError, ServiceUnavailableError } from '@itp/errors';
 import {
   oid4vpRequestObjectResultSchema,
   oid4vpVerifyResponseResultSchema,
+  presentationVpVerifyResultSchema,
   revokeUserCredentialsResultSchema,
   verifyLoginVpResultSchema,
   type VerifyLoginVpResult,
@@ -13,6 +14,7 @@ import type {
   DidService,
   Oid4vpRequestObject,
   Oid4vpVerification,
+  PresentationVpVerification,
 } from './did-service.js';
 
 /** `GET /internal/v1/sd-jwt-issuer/trust-anchors`'s answer. */
@@ -89,6 +91,25 @@ export class HttpDidService implements DidService {
     if (refused) return refused;
     const parsed = oid4vpVerifyResponseResultSchema.safeParse(answer);
     if (!parsed.success) throw unexpected('oid4vp/verify-response');
+    return parsed.data;
+  }
+
+  async verifyPresentationVp(input: {
+    vp: string;
+    nonce: string;
+    clientId: string;
+  }): Promise<PresentationVpVerification> {
+    const answer = await this.call(
+      this.oid4vpClient,
+      'Presentation requests (jwt_vc_json)',
+      '/internal/v1/presentation-requests/verify-vp',
+      input,
+    );
+    // As oid4vp/verify-response: any refusal is a refusal, whatever its code.
+    const refused = refusalOf(answer);
+    if (refused?.verified === false) return refused;
+    const parsed = presentationVpVerifyResultSchema.safeParse(answer);
+    if (!parsed.success) throw unexpected('presentation-requests/verify-vp');
     return parsed.data;
   }
 

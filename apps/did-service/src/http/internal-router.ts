@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   oid4vpRequestObjectRequestSchema,
   oid4vpVerifyResponseRequestSchema,
+  presentationVpVerifyRequestSchema,
   revokeUserCredentialsRequestSchema,
   verifyLoginVpRequestSchema,
 } from '@itp/schemas';
@@ -12,6 +13,7 @@ import {
 } from '../login/verify-login-presentation.js';
 import { createRequestObject, type Oid4vpRequestDeps } from '../oid4vp/request-object.js';
 import { verifyOid4vpResponse } from '../oid4vp/verify-response.js';
+import { verifyPresentationVp } from '../oid4vp/verify-presentation-vp.js';
 import {
   revokeUserCredentials,
   type RevokeUserCredentialsDeps,
@@ -53,6 +55,15 @@ export function internalRouter(deps: InternalRouterDeps): Router {
   router.post('/internal/v1/oid4vp/verify-response', async (req, res) => {
     const request = parseBody(oid4vpVerifyResponseRequestSchema, req.body);
     res.json(await verifyOid4vpResponse(deps.login, request));
+  });
+
+  /**
+   * 200 PresentationVpVerifyResult (`verified` true or false) | 400 bad body | 503 chain down:
+   * a `jwt_vc_json` VP of a wallet's answer to an auth-service presentation request (§14).
+   */
+  router.post('/internal/v1/presentation-requests/verify-vp', async (req, res) => {
+    const request = parseBody(presentationVpVerifyRequestSchema, req.body);
+    res.json(await verifyPresentationVp(deps.login, request));
   });
 
   /**

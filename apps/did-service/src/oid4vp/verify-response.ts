@@ -1,17 +1,10 @@
 import { parseDcqlVpToken } from '@openid4vc/openid4vp';
-import { decodeJWT } from 'did-jwt';
 import { DcqlPresentationResult, DcqlQuery, type DcqlCredentialPresentation } from 'dcql';
 import type { Oid4vpVerifyResponseRequest, Oid4vpVerifyResponseResult } from '@itp/schemas';
-import { checkPresentedCredentials, holderDidFailure } from '../credentials/check-presentation.js';
-import { resolverAware } from '../credentials/check-credential.js';
 import { credentialIssuedAt } from '../credentials/credential-issued-at.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
-import {
-  failure,
-  failureFromVeramo,
-  type VerificationSuccess,
-} from '../credentials/verification.js';
-import { canonicalDid } from '../dids/did-ethr.js';
+import { failure, type VerificationSuccess } from '../credentials/verification.js';
+import { checkOid4vpVp } from './check-oid4vp-vp.js';
 import { DID_CLIENT_ID_PREFIX, ITP_CREDENTIAL_QUERY_ID, itpDcqlQuery } from './oid4vp-constants.js';
 
 const dcqlQuery = DcqlQuery.parse(itpDcqlQuery());
@@ -36,10 +29,9 @@ function dcqlPresentation(credential: VerificationSuccess): DcqlCredentialPresen
  * Checks a wallet's OpenID4VP 1.0 answer to an authorization request of this service
  * (§8.6, §14): the client id is `decentralized_identifier:` + a verifier DID of this service; the
  * `vp_token` is a DCQL one (an object keyed by credential query id, each value
- * an array of presentations) answering this service's one query with one VP JWT; that VP is
- * addressed (`aud`) to exactly the request's client id, carries its `nonce`, and is signed by
- * its holder (JWT `iss`, resolved); every VC inside verifies as by checkCredential (signature,
- * issuer DID of this service, not revoked) and is about the holder; the VCs satisfy the DCQL
+ * an array of presentations) answering this service's one query with one VP JWT, checked by
+ * checkOid4vpVp (aud, nonce, holder signature, every VC of this service, unrevoked, about the
+ * holder); the VCs satisfy the DCQL
  * query; all of them name one user (`credentialSubject.sub`). Never throws for a bad answer (the
  * failure says why); a chain outage while resolving is a 503, as in every other check.
  */
@@ -80,54 +72,9 @@ export async function verifyOid4vpResponse(
   if (typeof jwt !== 'string') {
     return failure('invalid_vp_token', 'the presentation is not a VP JWT (jwt_vc_json)');
   }
-  let payload: Record<string, unknown>;
-  try {
-    payload = decodeJWT(jwt).payload as Record<string, unknown>;
-  } catch {
-    return failure('invalid_jwt', 'the presentation is not a well-formed JWT');
-  }
-  // Exactly the client id (OpenID4VP 1.0 §14.8): a bare DID, or the client id among others, is
-  // another audience.
-  const audience =
-    Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
-  if (audience !== request.clientId) {
-    return failure(
-      'wrong_audience',
-      'The presentation is not addressed (aud) to the client id of the request',
-    );
-  }
-  if (payload.nonce !== request.nonce) {
-    return failure('wrong_nonce', 'The presentation does not carry the nonce of the request');
-  }
-  const badHolder = holderDidFailure(payload.iss);
-  if (badHolder) return badHolder;
-  let outcome: {
-    verified: boolean;
-    verifiablePresentation?: unknown;
-    error?: { message?: string; errorCode?: string };
-  };
-  try {
-    outcome = (await ctx.agent.verifyPresentation({
-      presentation: jwt,
-      domain: request.clientId,
-    })) as typeof outcome;
-  } catch (err) {
-    return failure(
-      'invalid_jwt',
-      err instanceof Error ? err.message : 'the presentation JWT is malformed',
-    );
-  }
-  if (!outcome.verified) {
-    return resolverAware(ctx, failureFromVeramo(outcome.error), payload.iss);
-  }
-  // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
-  const result = outcome.verifiablePresentation as VerificationSuccess;
-  const holder = canonicalDid(result.issuer);
-  const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
-  if (!Array.isArray(credentials)) return credentials;
-  if (credentials.length === 0) {
-    return failure('no_credentials', 'The presentation holds no credential');
-  }
+  const checked = await checkOid4vpVp(ctx, jwt, request);
+  if ('verified' in checked) return checked;
+  const { holder, credentials } = checked;
   let satisfied = false;
   try {
     satisfied = DcqlPresentationResult.fromDcqlPresentation(

@@ -58,3 +58,45 @@ export const oid4vpVerifyResponseResultSchema = z
   ])
   .meta({ title: 'Oid4vpVerifyResponseResult' });
 export type Oid4vpVerifyResponseResult = z.infer<typeof oid4vpVerifyResponseResultSchema>;
+
+/**
+ * Presentation requests (auth-service, contract §14) with a `jwt_vc_json` credential query: one
+ * VP JWT of the wallet's answer, checked for any client id (the site's request is auth-service's
+ * `x509_san_dns:` one); the credentials inside are answered for the site's DCQL query.
+ */
+export const presentationVpVerifyRequestSchema = z
+  .object({
+    /** The VP JWT, as the vp_token holds it. */
+    vp: compactJwt,
+    /** The presentation request's nonce. */
+    nonce: z.string().min(1).max(512),
+    /** The presentation request's client id: the VP's `aud` must be exactly it. */
+    clientId: z.string().min(1).max(512),
+  })
+  .meta({ title: 'PresentationVpVerifyRequest' });
+export type PresentationVpVerifyRequest = z.infer<typeof presentationVpVerifyRequestSchema>;
+
+export const presentationVpVerifyResultSchema = z
+  .union([
+    z.object({
+      verified: z.literal(true),
+      /** The VP's holder DID (its JWT `iss`). */
+      holder: didString,
+      /** Each VC inside, verified (issuer DID of this service, not revoked, about the holder). */
+      credentials: z
+        .array(
+          z.object({
+            /** The issuer DID. */
+            issuer: didString,
+            /** The VC's `type`. */
+            type: z.array(z.string()),
+            /** The VC's `credentialSubject`. */
+            credentialSubject: z.record(z.string(), z.unknown()),
+          }),
+        )
+        .min(1),
+    }),
+    verificationFailureSchema,
+  ])
+  .meta({ title: 'PresentationVpVerifyResult' });
+export type PresentationVpVerifyResult = z.infer<typeof presentationVpVerifyResultSchema>;
