@@ -32,5 +32,11 @@ export interface VerifiedMdoc {
   issuer: string;
   /** Namespace → element → value, only the disclosed elements; dates ISO, bytes base64url. */
   claims: Record<string, Record<string, unknown>>;
+  /**
+   * Namespace → the identifiers of elements the wallet sent in DeviceSigned nameSpaces (asserted
+   * by the holder's device, attested by no issuer): names only, never in `claims`. Absent when
+   * there are none.
+   */
+  deviceSignedElements?: Record<string, string[]>;
   status: 'valid';
 }

@@ -260,6 +260,37 @@ async function reencodedByAnotherIssuer(vpToken: string): Promise<string> {
   return base64url.encode(cborEncode(raw));
 }
 
+describe('verifyMdocPresentation: device-signed elements (ISO 18013-5 DeviceSigned nameSpaces)', () => {
+  it('names them apart from the claims, never with their values, and the signature covers them', async () => {
+    const token = await presentPid(pid, {
+      disclose: { [PID]: ['given_name'] },
+      deviceSigned: { [PID]: { age_over_18: true, nationality: ['FR'] } },
+    });
+
+    const [verified] = await verifyMdocPresentation(token, options());
+
+    expect(verified?.claims).toEqual({ [PID]: { given_name: 'Erika' } });
+    expect(verified?.deviceSignedElements).toEqual({ [PID]: ['age_over_18', 'nationality'] });
+    expect(JSON.stringify(verified)).not.toContain('FR');
+  });
+
+  it('has none when the device signs no element', async () => {
+    const [verified] = await verifyMdocPresentation(await presentPid(), options());
+    expect(verified).not.toHaveProperty('deviceSignedElements');
+  });
+
+  it("refuses ('device_signature') device-signed elements added after the device signed", async () => {
+    const token = await presentPid(pid, { disclose: { [PID]: ['given_name'] } });
+    const forged = rawAltered(token, (deviceSigned) => {
+      deviceSigned.set(
+        'nameSpaces',
+        DataItem.fromData(new Map([[PID, new Map([['age_over_18', true]])]])),
+      );
+    });
+    await expectRule(verifyMdocPresentation(forged, options()), 'device_signature');
+  });
+});
+
 describe('verifyMdocPresentation: over the bytes as received', () => {
   it("verifies items another issuer's CBOR encoder wrote otherwise (no re-encoding)", async () => {
     const token = await reencodedByAnotherIssuer(await presentPid());

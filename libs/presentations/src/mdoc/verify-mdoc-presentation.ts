@@ -4,6 +4,7 @@ import { checkDocType } from './check-doc-type.js';
 import { checkIssuerChain } from './check-issuer-chain.js';
 import { checkIssuerSignature } from './check-issuer-signature.js';
 import { checkValidity } from './check-validity.js';
+import { deviceSignedElements } from './device-signed-elements.js';
 import { disclosedClaims } from './disclosed-claims.js';
 import { mdocContext } from './mdoc-context.js';
 import type { VerifiedMdoc, VerifyMdocOptions } from './mdoc-types.js';
@@ -21,11 +22,13 @@ async function verifyDocument(
   checkValidity(document.mso.validityInfo, now);
   const claims = await disclosedClaims(document, mdocContext.crypto);
   await checkDeviceSignature(document, sessionTranscript);
+  const deviceSigned = deviceSignedElements(document);
   return {
     format: 'mso_mdoc',
     docType: document.docType,
     issuer: signer.subject,
     claims,
+    ...(Object.keys(deviceSigned).length === 0 ? {} : { deviceSignedElements: deviceSigned }),
     status: 'valid',
   };
 }
@@ -35,7 +38,8 @@ async function verifyDocument(
  * per document the docType, the document signer chain to a trust anchor, the MSO signature, its
  * validity at `now`, every disclosed element's digest and the device signature over the session
  * transcript of this request (OpenID4VPHandover, Appendix B.2.6.1). Refuses with
- * `PresentationRefusedError` naming the rule; returns the disclosed claims of each document.
+ * `PresentationRefusedError` naming the rule; returns the disclosed (issuer-signed) claims of
+ * each document, and the names only of any device-signed elements (never their values).
  */
 export async function verifyMdocPresentation(
   deviceResponse: string,

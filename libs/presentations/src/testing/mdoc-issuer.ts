@@ -2,7 +2,9 @@ import type { webcrypto } from 'node:crypto';
 import {
   CoseKey,
   DeviceKey,
+  DeviceNamespaces,
   DeviceRequest,
+  DeviceSignedItems,
   DocRequest,
   Holder,
   Issuer,
@@ -66,11 +68,25 @@ export interface PresentTestMdocOptions {
   nonce: string;
   responseUri: string;
   jwkThumbprint?: Uint8Array;
+  /** Elements the device asserts itself (DeviceSigned nameSpaces): namespace → element → value. */
+  deviceSigned?: Record<string, Record<string, unknown>>;
+}
+
+function deviceNamespaces(elements: Record<string, Record<string, unknown>>): DeviceNamespaces {
+  return DeviceNamespaces.create({
+    deviceNamespaces: new Map(
+      Object.entries(elements).map(([namespace, items]) => [
+        namespace,
+        DeviceSignedItems.create({ deviceSignedItems: new Map(Object.entries(items)) }),
+      ]),
+    ),
+  });
 }
 
 /**
  * Presents an mdoc the way a wallet does over OpenID4VP 1.0, with @owf/mdoc's Holder: only the
- * `disclose`d elements, the device signature over the OpenID4VPHandover session transcript.
+ * `disclose`d elements (and any `deviceSigned` ones), the device signature over the
+ * OpenID4VPHandover session transcript.
  * Returns the DeviceResponse as the vp_token carries it (base64url).
  */
 export async function presentTestMdoc(
@@ -99,6 +115,7 @@ export async function presentTestMdoc(
       deviceRequest,
       sessionTranscript,
       issuerSigned: [mdoc],
+      ...(options.deviceSigned ? { deviceNamespaces: deviceNamespaces(options.deviceSigned) } : {}),
       signature: { signingKey: es256CoseKey(options.devicePrivateJwk) },
     },
     mdocContext,
