@@ -15,6 +15,10 @@ import { verifyCredentialBody, verifyPresentationBody } from '../credentials/ver
 import { createDid, type CreateDidDeps } from '../dids/create-did.js';
 import { StatusListNotFoundError } from '../errors.js';
 import { revokeCredential, type RevokeCredentialDeps } from '../status/revoke-credential.js';
+import {
+  revokeSdJwtCredential,
+  type RevokeSdJwtDeps,
+} from '../status/token-status-list-revocation.js';
 import type { StatusListPublisher } from '../status/status-list-publisher.js';
 import { isStatusListId } from '../status/status-list-urls.js';
 import { jsonBody, parseBody } from '@itp/service-kit';
@@ -31,6 +35,8 @@ export interface DidRouterDeps {
   credentials: IssueCredentialDeps & CreatePresentationDeps;
   status: {
     revoke: RevokeCredentialDeps;
+    /** revoke-vc of an SD-JWT VC (`{ sdJwt }`): its token status list entry. */
+    revokeSdJwt: RevokeSdJwtDeps;
     publisher: StatusListPublisher;
     /** Cache-Control max-age of the lists (STATUS_LIST_MAX_AGE_SECONDS). */
     maxAgeSeconds: number;
@@ -81,6 +87,10 @@ export function didRouter(deps: DidRouterDeps): Router {
   router.post('/v2/did/revoke-vc', async (req, res) => {
     const { userId } = await requireUser(req, deps.users);
     const request = parseBody(revokeVcRequestSchema, req.body);
+    if (request.sdJwt !== undefined) {
+      res.json(await revokeSdJwtCredential(deps.status.revokeSdJwt, request.sdJwt, userId));
+      return;
+    }
     const jwt = request.jwt ?? request.vc?.proof.jwt ?? '';
     res.json(await revokeCredential(deps.status.revoke, jwt, userId));
   });

@@ -5,6 +5,7 @@ import { W3C_CREDENTIALS_CONTEXT, W3C_STATUS_CONTEXT } from '@itp/schemas';
 import type { DidAgent } from '../agent/create-did-agent.js';
 import type { StatusListRow, StatusListStore } from '../db/status-lists.js';
 import type { StatusListUrls } from './status-list-urls.js';
+import { tokenListBaseOf } from './token-status-list-urls.js';
 
 /** One revision of a status list, signed: what GET /v2/did/status-lists/<listId> answers. */
 export interface SignedStatusList {
@@ -49,7 +50,8 @@ export class StatusListPublisher {
   /** The list's current revision, signed; undefined when there is no such list. */
   async current(listId: string): Promise<SignedStatusList | undefined> {
     const row = await this.deps.store.list(listId);
-    if (!row) return undefined;
+    // An SD-JWT VCs' token status list is served at its own path (token-status-list-publisher).
+    if (!row || tokenListBaseOf(row.issuer) !== undefined) return undefined;
     const kept = this.memory.get(listId);
     if (kept && kept.revision === row.revision) return kept;
     const stored = this.storedSignature(row, row.revision);

@@ -77,7 +77,7 @@ export function memoryLogger(lines: string[]): Logger {
  */
 export async function startDidHarness(
   env: Env = {},
-  overrides: Pick<DidAppOverrides, 'now'> = {},
+  overrides: Pick<DidAppOverrides, 'now' | 'sdJwtIssuerKeys'> = {},
 ): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
   // One token per pair of services, as in production (those `env` gives win): the stand-ins

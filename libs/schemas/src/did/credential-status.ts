@@ -62,8 +62,22 @@ export const statusListCredentialSchema = z
 export type StatusListCredential = z.infer<typeof statusListCredentialSchema>;
 
 /**
+ * An SD-JWT as issued (SD-JWT VC, contract §15): the issuer-signed JWT, then `~` and the
+ * disclosures (each followed by `~`), possibly a key-binding JWT at the end; the JWT alone too.
+ */
+export const compactSdJwt = z
+  .string()
+  .max(65_536)
+  .regex(
+    /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(~[A-Za-z0-9_.-]*)*$/,
+    'must be an SD-JWT (<issuer-signed JWT>~<disclosure>~…)',
+  )
+  .meta({ description: 'SD-JWT: issuer-signed JWT, then ~-separated disclosures' });
+
+/**
  * POST /v2/did/revoke-vc (Authorization: Bearer <JWT of the user the VC was issued to>): the VC
- * as create-vc answered it, or its compact JWT; exactly one of the two.
+ * as create-vc answered it, or its compact JWT, or an SD-JWT VC as OpenID4VCI issued it;
+ * exactly one of the three.
  */
 export const revokeVcRequestSchema = z
   .object({
@@ -71,10 +85,15 @@ export const revokeVcRequestSchema = z
       .optional()
       .meta({ description: 'the VC as create-vc answered it (its proof.jwt decides)' }),
     jwt: compactJwt.optional().meta({ description: 'or the VC as a compact JWT' }),
+    sdJwt: compactSdJwt.optional().meta({
+      description:
+        'or an SD-JWT VC (dc+sd-jwt) as issued, with or without its disclosures: its issuer-signed JWT decides',
+    }),
   })
-  .refine((body) => (body.vc === undefined) !== (body.jwt === undefined), {
-    message: 'give exactly one of vc and jwt',
-  })
+  .refine(
+    (body) => [body.vc, body.jwt, body.sdJwt].filter((form) => form !== undefined).length === 1,
+    { message: 'give exactly one of vc and jwt (or sdJwt for an SD-JWT VC)' },
+  )
   .meta({ title: 'RevokeVcRequest' });
 export type RevokeVcRequest = z.infer<typeof revokeVcRequestSchema>;
 
@@ -82,8 +101,13 @@ export type RevokeVcRequest = z.infer<typeof revokeVcRequestSchema>;
 export const revokeVcResultSchema = z
   .object({
     revoked: z.literal(true),
-    statusListCredential: z.string().meta({ description: 'the URL of the VC’s status list' }),
-    statusListIndex: z.string().meta({ description: 'the VC’s index in it (decimal)' }),
+    statusListCredential: z.string().meta({
+      description:
+        'the URL of the VC’s status list (an SD-JWT VC: its status.status_list.uri, a token status list)',
+    }),
+    statusListIndex: z.string().meta({
+      description: 'the VC’s index in it (decimal; an SD-JWT VC: its status.status_list.idx)',
+    }),
   })
   .meta({ title: 'RevokeVcResult' });
 export type RevokeVcResult = z.infer<typeof revokeVcResultSchema>;
