@@ -605,6 +605,40 @@ describe('runCli: credentials', () => {
     expect(noToken.code).toBe(2);
   });
 
+  it('vc offer --format dc+sd-jwt asks for an SD-JWT VC offer; without --format none is sent; another format is a usage error', async () => {
+    const calls: unknown[] = [];
+    const offer = {
+      credentialOfferUri:
+        'openid-credential-offer://?credential_offer_uri=http%3A%2F%2Flocalhost%3A8080%2Fv2%2Fdid%2Foid4vci%2Foffer%2Fy',
+      txCode: '654321',
+      expiresInSeconds: 300,
+    };
+    const client = {
+      did: { credentialOffer: async (p: unknown) => (calls.push(p), offer) },
+    };
+    const env = { ITP_TOKEN: 'jwt' };
+    const sdJwt = await run(['vc', 'offer', '--format', 'dc+sd-jwt', '--claim', 'name=Demo User'], {
+      env,
+      client,
+    });
+    expect(sdJwt.code).toBe(0);
+    expect(sdJwt.stdout).toContain(`credentialOfferUri  ${offer.credentialOfferUri}\n`);
+    expect(sdJwt.stderr).toContain('the wallet receives an SD-JWT VC (dc+sd-jwt)');
+    await run(['vc', 'offer', '--format', 'jwt_vc_json', '--no-tx-code'], { env, client });
+    await run(['vc', 'offer'], { env, client });
+    expect(calls).toEqual([
+      { txCode: true, userInfo: { name: 'Demo User' }, format: 'dc+sd-jwt' },
+      { txCode: false, userInfo: {}, format: 'jwt_vc_json' },
+      { txCode: true, userInfo: {} },
+    ]);
+    const wrong = await run(['vc', 'offer', '--format', 'mso_mdoc'], { env, client });
+    expect([wrong.code, wrong.stdout]).toEqual([2, '']);
+    expect(wrong.stderr).toContain(
+      '--format must be one of jwt_vc_json, dc+sd-jwt, got "mso_mdoc"',
+    );
+    expect(calls).toHaveLength(3);
+  });
+
   describe('vc revoke', () => {
     const LIST = 'http://127.0.0.1:8080/v2/did/status-lists/AAAAAAAAAAAAAAAAAAAAAA';
     const JWT = 'eyJhbGciOiJFUzI1NksifQ.eyJ2YyI6e319.c2ln';
@@ -639,6 +673,59 @@ describe('runCli: credentials', () => {
         statusListIndex: '7',
       });
       expect(calls).toEqual([vc, JWT]);
+    });
+
+    const SD_JWT = `${JWT}~WyJzYWx0IiwibmFtZSIsIkRlbW8gVXNlciJd~WyJzYWx0MiIsImVtYWlsIiwiZEBleC5jb20iXQ~`;
+
+    it('revokes an SD-JWT VC given with --sd-jwt (the string, @file or -) or as a file’s content, as { sdJwt }', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'itp-sd-jwt-'));
+      try {
+        writeFileSync(join(dir, 'credential.sd-jwt'), `${SD_JWT}\n`);
+        const { calls, client } = revokeClient();
+        const given = await run(['vc', 'revoke', '--sd-jwt', SD_JWT], { env, client });
+        expect(given.code).toBe(0);
+        expect(given.stdout).toBe(
+          `revoked               true\nstatusListCredential  ${LIST}\nstatusListIndex       7\n`,
+        );
+        const fromFile = await run(['vc', 'revoke', '--sd-jwt', '@credential.sd-jwt', '--json'], {
+          env: { ...env, INIT_CWD: dir },
+          client,
+        });
+        expect(fromFile.code).toBe(0);
+        const fromStdin = await run(['vc', 'revoke', '--sd-jwt', '-'], {
+          env,
+          client,
+          stdin: `${SD_JWT}\n`,
+        });
+        expect(fromStdin.code).toBe(0);
+        const positional = await run(['vc', 'revoke', '-'], { env, client, stdin: SD_JWT });
+        expect(positional.code).toBe(0);
+        expect(calls).toEqual([
+          { sdJwt: SD_JWT },
+          { sdJwt: SD_JWT },
+          { sdJwt: SD_JWT },
+          { sdJwt: SD_JWT },
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses an --sd-jwt that is none, and --sd-jwt beside a file (2)', async () => {
+      const { calls, client } = revokeClient();
+      const usage: Array<[string[], Options, string]> = [
+        [['vc', 'revoke', '--sd-jwt', JWT], { env, client }, '--sd-jwt holds no SD-JWT'],
+        [['vc', 'revoke', '--sd-jwt', '-'], { env, client, stdin: '{}' }, 'stdin holds no SD-JWT'],
+        [['vc', 'revoke', '--sd-jwt', '@missing.txt'], { env, client }, 'no such file'],
+        [['vc', 'revoke', '--sd-jwt', SD_JWT, 'vc.json'], { env, client }, 'expected no arguments'],
+        [['vc', 'revoke', '--sd-jwt', SD_JWT], { client }, 'give a login token'],
+      ];
+      for (const [argv, options, message] of usage) {
+        const result = await run(argv, options);
+        expect([argv, result.code, result.stdout]).toEqual([argv, 2, '']);
+        expect(result.stderr).toContain(message);
+      }
+      expect(calls).toEqual([]);
     });
 
     it('needs a token and one input that is a VC or a JWT (2), and exits 1 when refused', async () => {

@@ -83,14 +83,17 @@ DIDs, credentials and presentations
   did issuers | did verifiers        the platform's issuer / verifier DIDs
   vc issue --holder <did> [--issuer <did>] [--claim <name>=<value> …] [--claims <file|->]
         a credential for the token's user (needs --token); default issuer: the first listed
-  vc offer [--no-tx-code] [--claim <name>=<value> …] [--claims <file|->]
+  vc offer [--no-tx-code] [--format jwt_vc_json|dc+sd-jwt] [--claim <name>=<value> …]
+           [--claims <file|->]
         an OpenID4VCI offer for the token's user (needs --token): the openid-credential-offer://
         URI (and its QR code) a standard wallet scans, once within 5 minutes, and the tx code the
-        user types in; --no-tx-code: none (whoever scans it first gets the credential)
+        user types in; --no-tx-code: none (whoever scans it first gets the credential);
+        --format dc+sd-jwt: an SD-JWT VC for EU wallets (default: a jwt_vc_json Profile VC)
   vc verify <file|->                 exit 1 when it does not verify
-  vc revoke <file|->
+  vc revoke <file|-> | vc revoke --sd-jwt <sd-jwt|@file|->
         revokes the credential for good (needs the --token of the user it was issued to): the
-        VC as vc issue printed it, or its compact JWT; revoking again answers the same
+        VC as vc issue printed it, its compact JWT, or an SD-JWT VC as the wallet received it;
+        revoking again answers the same
   vp create --holder <did> [--verifier <did>] --vc <file|-> [--vc <file> …]
         a presentation (needs --token); default verifier: the first listed
   vp verify <file|->                 exit 1 when it does not verify

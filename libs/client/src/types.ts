@@ -92,22 +92,34 @@ export type VerificationFailure = OutputOf<typeof schemas.verificationFailureSch
 export type CredentialStatusEntry = schemas.BitstringStatusListEntry;
 
 /**
- * POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT — exactly one of
- * the two, which this union says and the schema's two optional members check at run time.
+ * POST /v2/did/revoke-vc: the VC as create-vc answered it, or its compact JWT, or an SD-JWT VC as
+ * OpenID4VCI issued it (`dc+sd-jwt`, docs/api.md §15) — exactly one of the three, which this union
+ * says and the schema's optional members check at run time.
  */
-export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string };
+export type RevokeVcRequest = { vc: VerifiableCredential } | { jwt: string } | SdJwtToRevoke;
+
+/**
+ * An SD-JWT VC to revoke (revokeVc's third form): the string the wallet received
+ * (`<issuer-signed JWT>~<disclosure>~…~`), with or without its disclosures.
+ */
+export interface SdJwtToRevoke {
+  sdJwt: string;
+}
 
 /** revoke-vc's answer; the same when the VC was revoked before. */
 export type { RevokeVcResult } from '@itp/schemas';
 
 /**
- * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10): `txCode` (default true) asks for a
- * numeric transaction code the user types into the wallet, `false` opts out (whoever scans the
- * offer first redeems it); `userInfo` the credential's profile claims.
+ * POST /v2/did/credential-offer (OpenID4VCI, docs/api.md §10, §15): `txCode` (default true) asks
+ * for a numeric transaction code the user types into the wallet, `false` opts out (whoever scans
+ * the offer first redeems it); `userInfo` the credential's profile claims; `format` the
+ * credential the wallet receives: `jwt_vc_json` (the default, a W3C Profile VC) or `dc+sd-jwt`
+ * (an SD-JWT VC for EU wallets, each profile claim selectively disclosable).
  */
 export interface CredentialOfferParams {
   txCode?: boolean;
   userInfo?: UserInfo;
+  format?: schemas.Oid4vciCredentialFormat;
 }
 /** credential-offer's answer: the `openid-credential-offer://` URI (a QR code), the tx_code. */
 export type { CredentialOfferResult } from '@itp/schemas';
@@ -389,13 +401,14 @@ export interface DidApi {
    */
   verifyVc(vc: VerifiableCredential, options?: CallOptions): Promise<VerificationResult>;
   /**
-   * revoke-vc: revokes `credential` (the VC as createVc returned it, or its compact JWT) for good;
-   * revoking it again answers the same. Bearer JWT of the user the VC was issued to. Throws
-   * BadRequestError (not a VC of this service, or one without a status entry), UnauthorizedError
-   * (no or a bad token), ForbiddenError (another user's VC).
+   * revoke-vc: revokes `credential` (the VC as createVc returned it, its compact JWT, or
+   * `{ sdJwt }`: an SD-JWT VC as the wallet received it) for good; revoking it again answers the
+   * same (for an SD-JWT VC: its token status list's `uri` and `idx`). Bearer JWT of the user the
+   * VC was issued to. Throws BadRequestError (not a VC of this service, or one without a status
+   * entry), UnauthorizedError (no or a bad token), ForbiddenError (another user's VC).
    */
   revokeVc(
-    credential: VerifiableCredential | string,
+    credential: VerifiableCredential | string | SdJwtToRevoke,
     options?: CallOptions,
   ): Promise<schemas.RevokeVcResult>;
   /** create-vp (bearer JWT of the user the holder DID is bound to). */
@@ -410,7 +423,8 @@ export interface DidApi {
   credentials(options?: CallOptions): Promise<schemas.IssuedCredentialsResponse>;
   /**
    * credential-offer (OpenID4VCI 1.0, bearer JWT of the user): an offer any standard wallet
-   * redeems once within 5 minutes, receiving the user's Profile VC bound to the wallet's own DID.
+   * redeems once within 5 minutes, receiving the user's Profile VC bound to the wallet's own DID
+   * (`format: 'dc+sd-jwt'`: an SD-JWT VC bound to the wallet's key, for EU wallets).
    */
   credentialOffer(
     params?: CredentialOfferParams,

@@ -3,7 +3,13 @@
  * printed as JSON in both output modes, so `> vc.json` saves what `vc verify`, `vc revoke` and
  * `vp create --vc` read. A document that does not verify prints the result and exits 1.
  */
-import type { VerifiableCredential, VerifiablePresentation, VerificationResult } from '@itp/client';
+import type {
+  CredentialOfferParams,
+  SdJwtToRevoke,
+  VerifiableCredential,
+  VerifiablePresentation,
+  VerificationResult,
+} from '@itp/client';
 import { FailedError, UsageError } from '../errors.js';
 import { readJson, readText } from '../input/read-input.js';
 import { keyValues } from '../output/table.js';
@@ -95,11 +101,28 @@ export const vcIssueCommand: Command = {
   },
 };
 
+type OfferFormat = NonNullable<CredentialOfferParams['format']>;
+/** `vc offer --format`: the credential formats the issuer offers (docs/api.md §10, §15). */
+const OFFER_FORMATS: readonly OfferFormat[] = ['jwt_vc_json', 'dc+sd-jwt'];
+
+/** `--format`, checked; undefined when not given (the service's default, jwt_vc_json). */
+function offerFormat(ctx: CommandContext): OfferFormat | undefined {
+  const format = optionalString(ctx.values, 'format');
+  if (format === undefined) return undefined;
+  const known = OFFER_FORMATS.find((f) => f === format);
+  if (known === undefined) {
+    throw new UsageError(`--format must be one of ${OFFER_FORMATS.join(', ')}, got "${format}"`);
+  }
+  return known;
+}
+
 /**
  * `itp vc offer`: an OpenID4VCI credential offer for the token's user (docs/api.md §10): the
  * `openid-credential-offer://` URI a standard wallet scans (redeemable once, 5 minutes), drawn as a
  * QR code in the terminal (text output), and the tx code the user types into the wallet (asked for
  * by default; `--no-tx-code` opts out, `--tx-code` is accepted and changes nothing).
+ * `--format dc+sd-jwt` offers an SD-JWT VC (EU wallets, docs/api.md §15) instead of the default
+ * `jwt_vc_json` Profile VC.
  */
 export const vcOfferCommand: Command = {
   words: ['vc', 'offer'],
@@ -108,6 +131,7 @@ export const vcOfferCommand: Command = {
     'no-tx-code': { type: 'boolean' },
     claim: { type: 'string', multiple: true },
     claims: { type: 'string' },
+    format: { type: 'string' },
   },
   async run(ctx) {
     positionals(ctx, []);
@@ -115,10 +139,12 @@ export const vcOfferCommand: Command = {
     const noTxCode = flag(ctx.values, 'no-tx-code');
     if (noTxCode && flag(ctx.values, 'tx-code'))
       throw new UsageError('--tx-code and --no-tx-code exclude each other');
+    const format = offerFormat(ctx);
     const userInfo = await userInfoOf(ctx);
     const offer = await ctx.client.did.credentialOffer({
       txCode: !noTxCode,
       userInfo: userInfo as Record<string, string | number | boolean>,
+      ...(format === undefined ? {} : { format }),
     });
     // Loaded on first use (only this command draws a QR code); plain text blocks, no colours.
     const { default: QRCode } = await import('qrcode');
@@ -137,7 +163,8 @@ export const vcOfferCommand: Command = {
       notice:
         'open the offer URI in a wallet (or show it as a QR code): it is redeemed once, within ' +
         `${offer.expiresInSeconds} s` +
-        (offer.txCode !== undefined ? '; the wallet asks for the tx code' : ''),
+        (offer.txCode !== undefined ? '; the wallet asks for the tx code' : '') +
+        (format === 'dc+sd-jwt' ? '; the wallet receives an SD-JWT VC (dc+sd-jwt)' : ''),
     };
   },
 };
@@ -154,12 +181,41 @@ export const vcVerifyCommand: Command = {
 
 /** A compact JWS, three base64url parts: a VC's `proof.jwt`. */
 const COMPACT_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** An SD-JWT: the issuer-signed JWT, then `~` and the disclosures, each followed by `~`. */
+const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(~[A-Za-z0-9_.-]*)+$/;
 
-/** The VC to revoke: its JSON (as `vc issue` printed it) or its compact JWT, from a file or stdin. */
-async function credentialToRevoke(ctx: CommandContext): Promise<VerifiableCredential | string> {
+/** `--sd-jwt <sd-jwt | @file | ->`: the SD-JWT VC as the wallet received it. */
+async function sdJwtToRevoke(ctx: CommandContext, given: string): Promise<SdJwtToRevoke> {
+  const fromFile = given === '-' || given.startsWith('@');
+  const text = fromFile
+    ? await readText(
+        given === '-' ? '-' : given.slice(1),
+        ctx.stdin,
+        ctx.settings.workDir,
+        'an SD-JWT',
+      )
+    : given;
+  const sdJwt = text.trim();
+  if (!SD_JWT.test(sdJwt)) {
+    const where = given === '-' ? 'stdin' : fromFile ? given.slice(1) : '--sd-jwt';
+    throw new UsageError(`${where} holds no SD-JWT (<issuer-signed JWT>~<disclosure>~…)`);
+  }
+  return { sdJwt };
+}
+
+/**
+ * The VC to revoke: `--sd-jwt`, or from a file or stdin its JSON (as `vc issue` printed it), its
+ * compact JWT, or an SD-JWT VC (told apart by its `~`).
+ */
+async function credentialToRevoke(
+  ctx: CommandContext,
+): Promise<VerifiableCredential | string | SdJwtToRevoke> {
+  const sdJwtOption = optionalString(ctx.values, 'sd-jwt');
+  if (sdJwtOption !== undefined) return sdJwtToRevoke(ctx, sdJwtOption);
   const [source] = positionals(ctx, ['VC file, or - for stdin']) as [string];
   const text = (await readText(source, ctx.stdin, ctx.settings.workDir, 'a VC')).trim();
   if (COMPACT_JWT.test(text)) return text;
+  if (SD_JWT.test(text)) return { sdJwt: text };
   const where = source === '-' ? 'stdin' : source;
   let doc: unknown;
   try {
@@ -173,9 +229,10 @@ async function credentialToRevoke(ctx: CommandContext): Promise<VerifiableCreden
 
 export const vcRevokeCommand: Command = {
   words: ['vc', 'revoke'],
-  options: {},
+  options: { 'sd-jwt': { type: 'string' } },
   async run(ctx) {
-    positionals(ctx, ['VC file, or - for stdin']);
+    if (ctx.values['sd-jwt'] === undefined) positionals(ctx, ['VC file, or - for stdin']);
+    else positionals(ctx, []);
     requireToken(ctx, 'vc revoke');
     const result = await ctx.client.did.revokeVc(await credentialToRevoke(ctx));
     return {

@@ -48,6 +48,21 @@ describe('did.revokeVc (POST /v2/did/revoke-vc)', () => {
     ]);
   });
 
+  it('sends an SD-JWT VC as { sdJwt } (the string the wallet received, disclosures and all)', async () => {
+    const sdJwt = `${JWT}~WyJzYWx0IiwibmFtZSIsIkRlbW8iXQ~`;
+    const tokenStatus = {
+      revoked: true,
+      statusListCredential: 'http://gw/v2/did/token-status-lists/1',
+      statusListIndex: '42',
+    };
+    const { fetch, seen } = fakeFetch(() => ({ body: tokenStatus }));
+    const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'client-jwt' });
+    await expect(itp.did.revokeVc({ sdJwt })).resolves.toEqual(tokenStatus);
+    expect(seen.map(({ url, headers, body }) => [url, headers['authorization'], body])).toEqual([
+      ['http://gw/v2/did/revoke-vc', 'Bearer client-jwt', { sdJwt }],
+    ]);
+  });
+
   it('sends no Authorization header without a token (the service answers 401)', async () => {
     const { fetch, seen } = fakeFetch(() => ({
       status: 401,
@@ -115,6 +130,25 @@ describe('did.credentialOffer (POST /v2/did/credential-offer)', () => {
         'Bearer client-jwt',
         { txCode: true, userInfo: {} },
       ],
+    ]);
+  });
+
+  it('sends format only when given: dc+sd-jwt asks for an SD-JWT VC, jwt_vc_json said explicitly', async () => {
+    const offer = {
+      credentialOfferUri:
+        'openid-credential-offer://?credential_offer_uri=http%3A%2F%2Fgw%2Fv2%2Fdid%2Foid4vci%2Foffer%2Fy',
+      txCode: '654321',
+      expiresInSeconds: 300,
+    };
+    const { fetch, seen } = fakeFetch(() => ({ body: offer }));
+    const itp = createClient({ baseUrl: 'http://gw', fetch, token: 'client-jwt' });
+    await expect(
+      itp.did.credentialOffer({ format: 'dc+sd-jwt', userInfo: { name: 'Demo' } }),
+    ).resolves.toEqual(offer);
+    await itp.did.credentialOffer({ format: 'jwt_vc_json', txCode: false });
+    expect(seen.map(({ body }) => body)).toEqual([
+      { txCode: true, userInfo: { name: 'Demo' }, format: 'dc+sd-jwt' },
+      { txCode: false, userInfo: {}, format: 'jwt_vc_json' },
     ]);
   });
 });

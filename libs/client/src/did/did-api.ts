@@ -8,6 +8,7 @@ import type {
   IssuedCredentialsResponse,
   RevokeVcRequest,
   RevokeVcResult,
+  SdJwtToRevoke,
   ServiceDidEntry,
   VerifiableCredential,
   VerifiablePresentation,
@@ -15,6 +16,17 @@ import type {
 } from '../types.js';
 
 const DID = '/v2/did';
+
+/** revoke-vc's body: `{ sdJwt }` as given, a string as `{ jwt }`, a VC object as `{ vc }`. */
+function revokeVcRequest(
+  credential: VerifiableCredential | string | SdJwtToRevoke,
+): RevokeVcRequest {
+  if (typeof credential === 'string') return { jwt: credential };
+  if ('sdJwt' in credential && typeof credential.sdJwt === 'string') {
+    return { sdJwt: credential.sdJwt };
+  }
+  return { vc: credential as VerifiableCredential };
+}
 
 /**
  * /v2/did: DIDs, VCs and VPs. The bearer JWT (the call's, else the client's) goes with every POST
@@ -37,11 +49,8 @@ export function didApi(http: HttpTransport): DidApi {
         true,
       ),
     verifyVc: (vc, call) => post<VerificationResult>('/verify-vc', vc, call, false),
-    revokeVc: (credential, call) => {
-      const body: RevokeVcRequest =
-        typeof credential === 'string' ? { jwt: credential } : { vc: credential };
-      return post<RevokeVcResult>('/revoke-vc', body, call, true);
-    },
+    revokeVc: (credential, call) =>
+      post<RevokeVcResult>('/revoke-vc', revokeVcRequest(credential), call, true),
     createVp: (params, call) => post<VerifiablePresentation>('/create-vp', params, call, true),
     verifyVp: (vp, call) => post<VerificationResult>('/verify-vp', vp, call, false),
     issuers: (call) => get<ServiceDidEntry[]>('/issuers', call),
@@ -55,7 +64,12 @@ export function didApi(http: HttpTransport): DidApi {
     credentialOffer: (params, call) =>
       post<CredentialOfferResult>(
         '/credential-offer',
-        { txCode: params?.txCode ?? true, userInfo: params?.userInfo ?? {} },
+        {
+          txCode: params?.txCode ?? true,
+          userInfo: params?.userInfo ?? {},
+          // Sent only when given: the service's default is jwt_vc_json.
+          ...(params?.format === undefined ? {} : { format: params.format }),
+        },
         call,
         true,
       ),
