@@ -2,12 +2,21 @@ import { compactVerify, exportJWK, importJWK, importX509, type JWK } from 'jose'
 import type { RevokeVcResult } from '@itp/schemas';
 import type { StatusListStore } from '../db/status-lists.js';
 import { NotRevocableError, NotYourCredentialError } from '../errors.js';
-import type { SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
+import type { SdJwtIssuerKey, SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
 import { tokenListBaseOf, tokenListIdOf, tokenListUri } from './token-status-list-urls.js';
 
+/**
+ * The SD-JWT issuer's keys; `published()` when the implementation has it (the stored keys: the
+ * current one and earlier imported ones whose certificate has not expired, as the did:web
+ * document names them), so that VCs signed before a key import stay revocable.
+ */
+export type RevocationIssuerKeys = SdJwtIssuerKeys & {
+  published?: () => Promise<SdJwtIssuerKey[]>;
+};
+
 export interface RevokeSdJwtDeps {
-  /** The SD-JWT issuer key; undefined when SD-JWT issuance is off (nothing is revocable). */
-  keys: SdJwtIssuerKeys | undefined;
+  /** The SD-JWT issuer keys; undefined when SD-JWT issuance is off (nothing is revocable). */
+  keys: RevocationIssuerKeys | undefined;
   store: StatusListStore;
 }
 
@@ -18,12 +27,12 @@ const MAX_INDEX = 2 ** 31 - 1;
 /**
  * Revokes an SD-JWT VC for good (revoke-vc `{ sdJwt }`). Its issuer-signed JWT decides (the part
  * before the first `~`; disclosures and a key-binding JWT are ignored): it must verify (ES256)
- * with the current SD-JWT issuer key, name that key as its x5c leaf, be an SD-JWT VC (`typ`), and
- * carry a `status.status_list` `{ idx, uri }` of one of this service's token status lists whose
+ * with one of the SD-JWT issuer keys (the current one or another it publishes), name that key as
+ * its x5c leaf, be an SD-JWT VC (`typ`), and carry a `status.status_list` `{ idx, uri }` of one of this service's token status lists whose
  * issuer is the VC's `iss` (400 otherwise; expiry is not checked: revoking an expired VC is
  * harmless). With `userId` (the bearer's user) the entry must have been handed out to that user
- * (403). Revoking a revoked VC answers the same. SD-JWT VCs signed by an earlier key are revoked
- * by a password reset (which needs no signature), not here.
+ * (403). Revoking a revoked VC answers the same. A VC signed by a key the issuer no longer
+ * publishes (its certificate expired) is revoked by a password reset (no signature needed).
  */
 export async function revokeSdJwtCredential(
   deps: RevokeSdJwtDeps,
@@ -71,34 +80,49 @@ export async function revokeSdJwtCredential(
 }
 
 /**
- * The issuer-signed JWT's header and claims once it verifies with the current key and its x5c
- * leaf is that key; NotRevocableError otherwise.
+ * The issuer-signed JWT's header and claims once it verifies with one of the issuer's keys (the
+ * current one, then the earlier ones the issuer still publishes) and its x5c leaf is that key;
+ * NotRevocableError otherwise.
  */
 async function verifyIssuerSigned(
   jwt: string,
-  keys: SdJwtIssuerKeys,
+  keys: RevocationIssuerKeys,
 ): Promise<{ header: Record<string, unknown>; payload: unknown }> {
-  const key = await keys.current();
   let verified;
-  try {
-    verified = await compactVerify(jwt, await importJWK(key.publicJwk, 'ES256'), {
-      algorithms: ['ES256'],
-    });
-  } catch {
-    throw new NotRevocableError(
-      'The SD-JWT does not verify as signed by this service’s SD-JWT issuer key',
-    );
+  for (const key of await issuerKeys(keys)) {
+    try {
+      verified = await compactVerify(jwt, await importJWK(key.publicJwk, 'ES256'), {
+        algorithms: ['ES256'],
+      });
+    } catch {
+      continue;
+    }
+    const header = verified.protectedHeader as Record<string, unknown>;
+    const leaf = Array.isArray(header.x5c) ? header.x5c[0] : undefined;
+    if (typeof leaf !== 'string' || !(await isLeafOf(leaf, key.publicJwk))) {
+      throw new NotRevocableError('The SD-JWT’s x5c certificate is not this service’s issuer key');
+    }
+    try {
+      return { header, payload: JSON.parse(new TextDecoder().decode(verified.payload)) };
+    } catch {
+      throw new NotRevocableError('The SD-JWT’s claims are not JSON');
+    }
   }
-  const header = verified.protectedHeader as Record<string, unknown>;
-  const leaf = Array.isArray(header.x5c) ? header.x5c[0] : undefined;
-  if (typeof leaf !== 'string' || !(await isLeafOf(leaf, key.publicJwk))) {
-    throw new NotRevocableError('The SD-JWT’s x5c certificate is not this service’s issuer key');
-  }
-  try {
-    return { header, payload: JSON.parse(new TextDecoder().decode(verified.payload)) };
-  } catch {
-    throw new NotRevocableError('The SD-JWT’s claims are not JSON');
-  }
+  throw new NotRevocableError(
+    'The SD-JWT does not verify as signed by this service’s SD-JWT issuer key',
+  );
+}
+
+/** The current key first, then the other published ones (each key once). */
+async function issuerKeys(keys: RevocationIssuerKeys): Promise<SdJwtIssuerKey[]> {
+  const all = [await keys.current(), ...((await keys.published?.()) ?? [])];
+  const seen = new Set<string>();
+  return all.filter((key) => {
+    const id = `${String(key.publicJwk.x)}.${String(key.publicJwk.y)}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** The base64 DER certificate `leaf` certifies `publicJwk` (EC P-256). */

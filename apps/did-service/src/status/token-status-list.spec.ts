@@ -318,35 +318,41 @@ describe('IETF token status lists (SD-JWT VCs)', () => {
 
   it('after a certificate renewal or a key import, a list fetched afterwards is signed by the new key and chain', async () => {
     const { entry, sdJwt } = await issue('erin');
+    const older = await issue('erin');
     const before = await (await fetchList(entry.uri)).text();
     try {
       // Renewal: a new leaf (new key) under the same CA.
       const renewed = await createTestSdJwtIssuerKey({ publicUrl: HARNESS_PUBLIC_URL, ca: key.ca });
       keys.use(renewed);
-      const res = await fetchList(entry.uri);
-      const jwt = await res.text();
+      const jwt = await (await fetchList(entry.uri)).text();
       expect(jwt).not.toBe(before);
       expect(decodeProtectedHeader(jwt).x5c).toEqual(renewed.x5c);
       expect((await verifiedToken(jwt, renewed.caPem)).payload.sub).toBe(entry.uri);
-      // An SD-JWT VC signed by the new key is revocable; one signed by the earlier key is not
-      // (a reset still revokes it: it needs no signature).
+      // SD-JWT VCs signed by the new key, and by the earlier key while it is published, are
+      // revocable.
       const fresh = await issue('erin', renewed);
       expect((await revoke({ sdJwt: fresh.sdJwt }, 'erin')).status).toBe(200);
-      expect(
-        getListFromStatusListJWT(await (await fetchList(fresh.entry.uri)).text()).getStatus(
-          fresh.entry.idx,
-        ),
-      ).toBe(1);
-      expect((await revoke({ sdJwt }, 'erin')).status).toBe(400);
+      expect(await bitOf(fresh.entry)).toBe(1);
+      expect((await revoke({ sdJwt }, 'erin')).status).toBe(200);
+      expect(await bitOf(entry)).toBe(1);
 
-      // Import: another key under another CA.
+      // Import: another key under another CA; the first key is no longer published (expired).
       const imported = await createTestSdJwtIssuerKey({ publicUrl: HARNESS_PUBLIC_URL });
       keys.use(imported);
+      keys.retire(key);
       const afterImport = await (await fetchList(entry.uri)).text();
       expect(decodeProtectedHeader(afterImport).x5c).toEqual(imported.x5c);
       const verified = await verifiedToken(afterImport, imported.caPem);
-      expect(getListFromStatusListJWT(afterImport).getStatus(entry.idx)).toBe(0);
       expect(verified.payload.sub).toBe(entry.uri);
+      expect(getListFromStatusListJWT(afterImport).getStatus(entry.idx)).toBe(1);
+      expect(getListFromStatusListJWT(afterImport).getStatus(older.entry.idx)).toBe(0);
+      // A VC signed by a key no longer published: not revocable here (a reset still revokes it).
+      const refused = await revoke({ sdJwt: older.sdJwt }, 'erin');
+      expect([refused.status, refused.body.error.message]).toEqual([
+        400,
+        'The SD-JWT does not verify as signed by this service’s SD-JWT issuer key',
+      ]);
+      expect(await bitOf(older.entry)).toBe(0);
     } finally {
       keys.use(key);
     }

@@ -57,20 +57,38 @@ export async function createTestSdJwtIssuerKey(
   };
 }
 
-/** SdJwtIssuerKeys over test keys: `use` swaps the current key (a renewal or an import). */
+/**
+ * SdJwtIssuerKeys over test keys, as the stored keys behave: `use` makes a key current (a
+ * renewal or an import) and the earlier ones stay published until `retire` (their certificate
+ * expired).
+ */
 export class TestSdJwtIssuerKeys implements SdJwtIssuerKeys {
-  constructor(private key: TestSdJwtIssuerKey) {}
+  private keys: TestSdJwtIssuerKey[];
+
+  constructor(key: TestSdJwtIssuerKey) {
+    this.keys = [key];
+  }
 
   use(key: TestSdJwtIssuerKey): void {
-    this.key = key;
+    this.keys = [key, ...this.keys.filter((k) => k !== key)];
+  }
+
+  /** No longer published (the current key stays). */
+  retire(key: TestSdJwtIssuerKey): void {
+    this.keys = this.keys.filter((k, index) => index === 0 || k !== key);
   }
 
   async current(): Promise<SdJwtIssuerKey> {
-    return this.key;
+    return this.keys[0] as TestSdJwtIssuerKey;
+  }
+
+  /** The current key, then the earlier ones still published. */
+  async published(): Promise<SdJwtIssuerKey[]> {
+    return [...this.keys];
   }
 
   async trustAnchorsPem(): Promise<string[]> {
-    return [this.key.caPem];
+    return [...new Set(this.keys.map((k) => k.caPem))];
   }
 }
 
