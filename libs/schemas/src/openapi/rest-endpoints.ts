@@ -577,11 +577,22 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       '`jwt_vc_json` credential (types VerifiableCredential, Profile) issued to its own DID ' +
       '(did:key, did:jwk or did:ethr) with `credentialSubject.sub` = the caller and a status ' +
       "entry. The issuer's endpoints are described by its metadata " +
-      '`/.well-known/openid-credential-issuer/v2/did/oid4vci` (OAuth error bodies).',
+      '`/.well-known/openid-credential-issuer/v2/did/oid4vci` (OAuth error bodies). With ' +
+      '`format: "dc+sd-jwt"` (docs/api.md §15) the offer names `itp_profile_sd_jwt`: an SD-JWT ' +
+      'VC (ES256, `x5c`, `vct` `<server>/v2/did/oid4vci/vct/profile`) bound to the key of the ' +
+      "wallet's proof (`cnf.jwk`), each profile claim selectively disclosable, with a token " +
+      'status list entry; DPoP-bound access tokens when the wallet sends DPoP proofs.',
     request: credentialOfferRequestSchema,
     response: credentialOfferResultSchema,
     security: { scheme: 'bearer' },
-    errors: [...DID_BODY, D.unauthenticated, D.tokenEnded, D.stepUp, D.unavailable],
+    errors: [
+      ...DID_BODY,
+      D.sdJwtUnavailable,
+      D.unauthenticated,
+      D.tokenEnded,
+      D.stepUp,
+      D.unavailable,
+    ],
   },
   {
     method: 'get',
