@@ -547,11 +547,14 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
     tag: 'did',
     summary: 'Revoke a verifiable credential of the caller (for good)',
     description:
-      'The body is the VC as create-vc answered it (`vc`) or its compact JWT (`jwt`). The JWT ' +
-      'must verify as issued by an issuer DID of this service (an expired VC may still be ' +
-      'revoked) and carry a status entry of this service; the bearer must be the user the VC was ' +
-      'issued to. Revoking again answers 200 again. Its status list shows the bit set from the ' +
-      'next signed revision; verify-vc, verify-vp and logins see it at once.',
+      'The body is the VC as create-vc answered it (`vc`) or its compact JWT (`jwt`), or an ' +
+      'SD-JWT VC as OpenID4VCI issued it (`sdJwt`, with or without its disclosures). The JWT ' +
+      'must verify as issued by an issuer DID of this service (an SD-JWT VC: signed by its ' +
+      'SD-JWT issuer key, `x5c`) (an expired VC may still be revoked) and carry a status entry ' +
+      'of this service (an SD-JWT VC: `status.status_list` of its token status list, answered ' +
+      'as `statusListCredential` = `uri`, `statusListIndex` = `idx`); the bearer must be the ' +
+      'user the VC was issued to. Revoking again answers 200 again. Its status list shows the ' +
+      'bit set from the next signed revision; verify-vc, verify-vp and logins see it at once.',
     request: revokeVcRequestSchema,
     response: revokeVcResultSchema,
     security: { scheme: 'bearer' },
