@@ -210,6 +210,26 @@ export const cliSuite: DevSuite = ({ stack: devStack }) => {
       expect(refused.stderr).toMatch(/^error \[json_mismatch\]: the VC does not verify/);
     });
 
+    it('offers an SD-JWT VC (vc offer --format dc+sd-jwt): the offer the URI names asks for itp_profile_sd_jwt', async () => {
+      const run = await itp(['vc', 'offer', '--format', 'dc+sd-jwt', '--claim', 'name=Demo User'], {
+        env: { ITP_TOKEN: token },
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('the wallet receives an SD-JWT VC (dc+sd-jwt)');
+      const uri = /^credentialOfferUri +(\S+)$/m.exec(run.stdout)?.[1];
+      expect(uri).toMatch(/^openid-credential-offer:\/\/\?credential_offer_uri=/);
+      expect(run.stdout).toMatch(/^txCode +\d{6}$/m);
+      // The URI names the offer by reference (fetched once, as a wallet does).
+      const offerUrl = new URL(uri!).searchParams.get('credential_offer_uri')!;
+      expect(offerUrl.startsWith(`${devStack().url}/v2/did/oid4vci/offer/`)).toBe(true);
+      const offer = await fetch(offerUrl);
+      expect(offer.status).toBe(200);
+      expect(await offer.json()).toMatchObject({
+        credential_issuer: `${devStack().url}/v2/did/oid4vci`,
+        credential_configuration_ids: ['itp_profile_sd_jwt'],
+      });
+    });
+
     it('waits for a QR login (web-site side) until the phone side approves it with a VP', async () => {
       let approve: ((requestId: string) => void) | undefined;
       const requested = new Promise<string>((resolve) => (approve = resolve));
