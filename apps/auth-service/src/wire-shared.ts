@@ -154,7 +154,7 @@ export async function wireShared(
     oid4vpTimeoutMs: OID4VP_DID_SERVICE_TIMEOUT_MS,
   });
   // Never awaited: a did-service that is down does not hold up (or fail) the start.
-  const ownIssuers = new OwnIssuerAnchors(didService, logger);
+  const ownIssuers = new OwnIssuerAnchors(didService, logger, clock ? { clock } : {});
   if (didService.configured) {
     ownIssuers.start();
     scope.onClose('own-issuer-anchors', () => ownIssuers.stop());
