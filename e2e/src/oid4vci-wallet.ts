@@ -9,6 +9,7 @@ import {
   type Jwk,
   type JwtHeader,
   type JwtPayload,
+  type JwtSigner,
 } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { setGlobalConfig } from '@openid4vc/utils';
@@ -23,8 +24,11 @@ export interface DidJwkKey {
   publicJwk: Jwk;
 }
 
-export async function newDidJwkKey(): Promise<DidJwkKey> {
-  const { publicKey, privateKey } = await generateKeyPair('ES256');
+/** `extractable`: the private key can be exported (e.g. as the JWK an SD-JWT library signs with). */
+export async function newDidJwkKey(options: { extractable?: boolean } = {}): Promise<DidJwkKey> {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', {
+    extractable: options.extractable ?? false,
+  });
   const { kty, crv, x, y } = await exportJWK(publicKey);
   const publicJwk = { kty, crv, x, y } as Jwk;
   const did = `did:jwk:${Buffer.from(JSON.stringify(publicJwk)).toString('base64url')}`;
@@ -33,26 +37,33 @@ export async function newDidJwkKey(): Promise<DidJwkKey> {
 
 /**
  * `Openid4vciClient` whose JWTs (the proofs of possession) jose signs with `key`: the header and
- * payload the library built, ES256.
+ * payload the library built, ES256. With `dpopKey`, the DPoP proofs (a `jwk` signer naming that
+ * key) are signed by it instead; `fetch` sees every request the library sends.
  */
 export function oid4vciWallet(
   key: DidJwkKey,
-  options: { allowInsecureUrls?: boolean } = {},
+  options: { allowInsecureUrls?: boolean; dpopKey?: DidJwkKey; fetch?: typeof fetch } = {},
 ): Openid4vciClient {
+  const { dpopKey } = options;
+  const signerOf = (signer: JwtSigner): DidJwkKey =>
+    dpopKey && signer.method === 'jwk' && signer.publicJwk.x === dpopKey.publicJwk.x
+      ? dpopKey
+      : key;
   // A development stack on loopback serves plain HTTP (process-wide setting of the library).
   if (options.allowInsecureUrls) setGlobalConfig({ allowInsecureUrls: true });
   return new Openid4vciClient({
     callbacks: {
-      fetch,
+      fetch: options.fetch ?? fetch,
       hash: (data, alg) =>
         new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
       generateRandom: (length) => new Uint8Array(randomBytes(length)),
       clientAuthentication: clientAuthenticationAnonymous(),
-      signJwt: async (_signer, { header, payload }: { header: JwtHeader; payload: JwtPayload }) => {
+      signJwt: async (signer, { header, payload }: { header: JwtHeader; payload: JwtPayload }) => {
+        const signing = signerOf(signer);
         const jwt = await new SignJWT(payload as Record<string, unknown>)
           .setProtectedHeader(header as JwtHeader & { alg: string })
-          .sign(key.privateKey);
-        return { jwt, signerJwk: key.publicJwk };
+          .sign(signing.privateKey);
+        return { jwt, signerJwk: signing.publicJwk };
       },
     },
   });
