@@ -147,7 +147,7 @@ async function wireDidService(
   service.internal.use(
     internalRouter({
       login: wireLogin(config, context, bindings),
-      oid4vp: wireOid4vp(config),
+      oid4vp: wireOid4vp(config, base),
       // A password reset revokes the user's credentials (users/revoke-credentials).
       userCredentials: { store: status.lists, logger },
       internalApiToken: secrets.acceptedInternalApiTokens,

@@ -22,7 +22,7 @@ import {
 export interface InternalRouterDeps {
   login: LoginPresentationDeps;
   /** OpenID4VP: the request object's signer (verifier DID) and response URI policy. */
-  oid4vp: Pick<Oid4vpRequestDeps, 'allowInsecureUrls'>;
+  oid4vp: Pick<Oid4vpRequestDeps, 'allowInsecureUrls' | 'sdJwtProfileVct'>;
   /** A password reset revokes the user's credentials (users/revoke-credentials). */
   userCredentials: RevokeUserCredentialsDeps;
   /** The accepted bearer tokens: INTERNAL_TOKEN_AUTH_TO_DID and INTERNAL_API_ACCEPTED_TOKENS. */

@@ -1,5 +1,15 @@
-/** The one DCQL credential query of this service's authorization requests. */
+/** The DCQL credential query of this service's authorization requests for its jwt_vc_json VC. */
 export const ITP_CREDENTIAL_QUERY_ID = 'itp_credential';
+
+/**
+ * The other option of the login's DCQL query: this service's SD-JWT VC (contract §15), checked by
+ * auth-service against its own issuers (auth-service's oid4vp/own-sd-jwt-vc-check.ts names the
+ * same id: apps never import apps).
+ */
+export const ITP_SD_JWT_QUERY_ID = 'itp_sd_jwt';
+
+/** The algorithms of an SD-JWT VC presentation: the issuer's (HAIP) and the key binding's. */
+export const SD_JWT_ALG_VALUES = ['ES256'] as const;
 
 /** The VC types asked for: what create-vc issues (`VerifiableCredential`, `Profile`). */
 export const ITP_CREDENTIAL_TYPES = ['VerifiableCredential', 'Profile'] as const;
@@ -22,10 +32,18 @@ export const JWT_VC_JSON_ALG_VALUES = ['ES256K', 'ES256', 'EdDSA'] as const;
  * `decentralized_identifier` client id prefix, §5.9.3): the formats and algorithms this verifier
  * accepts.
  */
-export function itpClientMetadata() {
+export function itpClientMetadata(withSdJwt = false) {
   return {
     vp_formats_supported: {
       jwt_vc_json: { alg_values: [...JWT_VC_JSON_ALG_VALUES] as [string, ...string[]] },
+      ...(withSdJwt
+        ? {
+            'dc+sd-jwt': {
+              'sd-jwt_alg_values': [...SD_JWT_ALG_VALUES] as [string, ...string[]],
+              'kb-jwt_alg_values': [...SD_JWT_ALG_VALUES] as [string, ...string[]],
+            },
+          }
+        : {}),
     },
   };
 }
@@ -54,5 +72,27 @@ export function itpDcqlQuery() {
         meta: { type_values: [[...ITP_CREDENTIAL_TYPES], [...ITP_CREDENTIAL_EXPANDED_TYPES]] },
       },
     ],
+  };
+}
+
+/**
+ * The DCQL query of a login's authorization request: this service's jwt_vc_json VC (as
+ * itpDcqlQuery) or, with `profileVct`, its SD-JWT VC of that `vct` — one of the two
+ * (`credential_sets` with one option each, OpenID4VP 1.0 §6.2). The jwt_vc_json option comes
+ * first: a wallet holding both presents it, as before.
+ */
+export function itpLoginDcqlQuery(profileVct?: string) {
+  const jwt = itpDcqlQuery();
+  if (profileVct === undefined) return jwt;
+  return {
+    credentials: [
+      ...jwt.credentials,
+      {
+        id: ITP_SD_JWT_QUERY_ID,
+        format: 'dc+sd-jwt' as const,
+        meta: { vct_values: [profileVct] },
+      },
+    ],
+    credential_sets: [{ options: [[ITP_CREDENTIAL_QUERY_ID], [ITP_SD_JWT_QUERY_ID]] }],
   };
 }

@@ -5,7 +5,7 @@ import { ES256KSigner, createJWT, decodeJWT } from 'did-jwt';
 import { Wallet } from 'ethers';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { BadRequestError, ServiceUnavailableError } from '@itp/errors';
-import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
+import { HARNESS_PUBLIC_URL, startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { decodePayload, foreignCredential } from '../testing/jwt-tampering.js';
 import { oid4vpTestWallet } from '../testing/oid4vp-wallet.js';
 import { createRequestObject } from './request-object.js';
@@ -131,7 +131,10 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         iss: verifier,
         aud: 'https://self-issued.me/v2',
         client_metadata: {
-          vp_formats_supported: { jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] } },
+          vp_formats_supported: {
+            jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] },
+            'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+          },
         },
         iat: expect.any(Number),
         exp: (payload.iat ?? 0) + 120,
@@ -147,7 +150,14 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
                 ],
               },
             },
+            {
+              id: 'itp_sd_jwt',
+              format: 'dc+sd-jwt',
+              meta: { vct_values: [`${HARNESS_PUBLIC_URL}/v2/did/oid4vci/vct/profile`] },
+            },
           ],
+          // Either of the two (OpenID4VP 1.0 §6.2).
+          credential_sets: [{ options: [['itp_credential'], ['itp_sd_jwt']] }],
         },
       });
       const resolved = await wallet.resolve(res.body.clientId, res.body.requestObject);
@@ -160,6 +170,7 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
       // What a strict OpenID4VP 1.0 wallet reads: the verifier's formats and the JAR's issuer.
       expect(resolved.authorizationRequestPayload.client_metadata?.vp_formats_supported).toEqual({
         jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] },
+        'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
       });
       expect(decodeProtectedIss(res.body.requestObject)).toBe(resolved.client.identifier);
     });
@@ -185,6 +196,31 @@ describe('internal OpenID4VP endpoints with a third-party wallet (@openid4vc/ope
         ]);
         expect({ type, satisfied: result.can_be_satisfied }).toEqual({ type, satisfied: true });
       }
+    });
+
+    it('is satisfied by either credential alone: the jwt_vc_json VC or the Profile SD-JWT VC of this service (credential_sets)', async () => {
+      const { resolved } = await newRequest();
+      const query = DcqlQuery.parse(resolved.dcql?.query as DcqlQuery.Input);
+      DcqlQuery.validate(query);
+      const vc = decodeJWT(dora.vcJwt).payload.vc as { type: string[] };
+      const jwtVc = {
+        credential_format: 'jwt_vc_json' as const,
+        type: vc.type,
+        claims: {},
+        cryptographic_holder_binding: true,
+      };
+      const sdJwtVc = (vct: string) => ({
+        credential_format: 'dc+sd-jwt' as const,
+        vct,
+        claims: { sub: 'dora' },
+        cryptographic_holder_binding: true,
+      });
+      const satisfied = (credentials: Parameters<typeof DcqlQuery.query>[1]) =>
+        DcqlQuery.query(query, credentials).can_be_satisfied;
+      expect(satisfied([jwtVc])).toBe(true);
+      expect(satisfied([sdJwtVc(`${HARNESS_PUBLIC_URL}/v2/did/oid4vci/vct/profile`)])).toBe(true);
+      // Another issuer's SD-JWT VC type is not asked for.
+      expect(satisfied([sdJwtVc('urn:eudi:pid:1')])).toBe(false);
     });
 
     it('defaults to 300 s', async () => {

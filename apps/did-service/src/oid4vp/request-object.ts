@@ -9,7 +9,7 @@ import {
   DID_CLIENT_ID_PREFIX,
   SELF_ISSUED_AUDIENCE,
   itpClientMetadata,
-  itpDcqlQuery,
+  itpLoginDcqlQuery,
 } from './oid4vp-constants.js';
 
 export interface Oid4vpRequestDeps {
@@ -20,6 +20,11 @@ export interface Oid4vpRequestDeps {
    * `allowInsecureUrls` is set to match when the app is wired).
    */
   allowInsecureUrls: boolean;
+  /**
+   * The `vct` of this service's Profile SD-JWT VC (`<PUBLIC_URL>/v2/did/oid4vci/vct/profile`):
+   * the request asks for it as the other option (auth-service checks it). Absent: jwt_vc_json only.
+   */
+  sdJwtProfileVct?: string;
   now?: () => number;
 }
 
@@ -32,8 +37,9 @@ const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toStrin
  * verifier DID (the first of GET /v2/did/verifiers): client id `decentralized_identifier:<DID>`,
  * `response_type` vp_token, `response_mode` direct_post to `responseUri`, the caller's `nonce` and
  * `state`, `iss` the verifier DID (RFC 9101 §4; the client id's identifier), `aud` https://self-issued.me/v2, `client_metadata`
- * with `vp_formats_supported` (jwt_vc_json and the algorithms accepted), and a DCQL query for one jwt_vc_json credential of the
- * types create-vc issues. Built by @openid4vc/openid4vp; signed ES256K (header `typ`
+ * with `vp_formats_supported` (jwt_vc_json, dc+sd-jwt, and the algorithms accepted), and a DCQL
+ * query for one credential: a jwt_vc_json one of the types create-vc issues, or this service's
+ * Profile SD-JWT VC (`credential_sets`). Built by @openid4vc/openid4vp; signed ES256K (header `typ`
  * oauth-authz-req+jwt, `kid` <DID>#controller) with the verifier DID's key in the Veramo KMS.
  * DCQL's `trusted_authorities` has no kind for DIDs, so the issuer is checked when the answer is
  * verified (verify-response), not asked for here.
@@ -76,8 +82,8 @@ export async function createRequestObject(
       response_uri: request.responseUri,
       nonce: request.nonce,
       state: request.state,
-      dcql_query: itpDcqlQuery(),
-      client_metadata: itpClientMetadata(),
+      dcql_query: itpLoginDcqlQuery(deps.sdJwtProfileVct),
+      client_metadata: itpClientMetadata(deps.sdJwtProfileVct !== undefined),
     },
     jar: {
       jwtSigner,
