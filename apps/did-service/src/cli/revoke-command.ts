@@ -1,4 +1,5 @@
 import { verifyJWT } from 'did-jwt';
+import { decodeProtectedHeader } from 'jose';
 import { createChainClient } from '@itp/chain';
 import { createEthersProvider } from '@itp/chain/ethers';
 import { openSqlDatabase } from '@itp/stores';
@@ -9,6 +10,8 @@ import { StatusListStore } from '../db/status-lists.js';
 import { NotRevocableError } from '../errors.js';
 import { revokeCredential, type VerifyCredentialSigner } from '../status/revoke-credential.js';
 import { ANY_BASE_STATUS_LIST_URLS } from '../status/status-list-urls.js';
+import { importedIssuerPublicKeys } from '../status/token-status-list-issuer-keys.js';
+import { revokeSdJwtCredential } from '../status/token-status-list-revocation.js';
 import type { RevokeVcResult } from '@itp/schemas';
 import { cliDatabaseUrl, cliRegistryAddress, type CredentialsCliConfig } from './cli-config.js';
 
@@ -31,6 +34,52 @@ export function credentialJwtOf(input: string): string {
 }
 
 /**
+ * The SD-JWT VC given on the command line or stdin, when it is one: an SD-JWT (`<JWT>~…`), its
+ * issuer-signed JWT alone (`typ` dc+sd-jwt), or `{ "sdJwt": … }` as revoke-vc takes it.
+ */
+export function sdJwtOf(input: string): string | undefined {
+  const text = input.trim();
+  if (text.startsWith('{')) {
+    try {
+      const { sdJwt } = JSON.parse(text) as { sdJwt?: unknown };
+      return typeof sdJwt === 'string' ? sdJwt : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (text.includes('~')) return text;
+  try {
+    const { typ } = decodeProtectedHeader(text);
+    return typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `credentials revoke` of an SD-JWT VC: its issuer-signed JWT must verify with an SD-JWT issuer
+ * key imported into this service (any of them, newest first) and name a token status list entry
+ * of this service (the same checks as revoke-vc `{ sdJwt }`, without the user's).
+ */
+async function revokeSdJwtFromCli(
+  config: CredentialsCliConfig,
+  sdJwt: string,
+): Promise<RevokeVcResult> {
+  const database = openSqlDatabase<DidTables>(cliDatabaseUrl(config), { poolSize: 1 });
+  try {
+    return await revokeSdJwtCredential(
+      {
+        issuerKeys: () => importedIssuerPublicKeys(database),
+        store: new StatusListStore(database),
+      },
+      sdJwt,
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+/**
  * `credentials revoke`: revokes a VC for good without asking whose it is (the operator's call).
  * Its signature is checked against the issuer's DID document on the configured chain (did-jwt,
  * ethr-did-resolver; expiry is not checked) and the list it names must be this service's list of
@@ -40,6 +89,8 @@ export async function revokeFromCli(
   config: CredentialsCliConfig,
   input: string,
 ): Promise<RevokeVcResult> {
+  const sdJwt = sdJwtOf(input);
+  if (sdJwt !== undefined) return revokeSdJwtFromCli(config, sdJwt);
   const jwt = credentialJwtOf(input);
   const chain = createChainClient({
     rpcUrl: config.ETH_RPC_URL,

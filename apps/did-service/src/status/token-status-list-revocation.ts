@@ -14,10 +14,35 @@ export type RevocationIssuerKeys = SdJwtIssuerKeys & {
   published?: () => Promise<SdJwtIssuerKey[]>;
 };
 
+/** The SD-JWT issuer's public keys (P-256 JWKs), the current one first. */
+export type IssuerPublicKeys = () => Promise<JWK[]>;
+
 export interface RevokeSdJwtDeps {
-  /** The SD-JWT issuer keys; undefined when SD-JWT issuance is off (nothing is revocable). */
-  keys: RevocationIssuerKeys | undefined;
+  /** The SD-JWT issuer's keys; undefined when SD-JWT issuance is off (nothing is revocable). */
+  issuerKeys: IssuerPublicKeys | undefined;
   store: StatusListStore;
+}
+
+/**
+ * The public keys of `keys` for revoke-vc: the current one, then the others it publishes (each
+ * once); undefined when issuance is off.
+ */
+export function publishedIssuerKeys(
+  keys: RevocationIssuerKeys | undefined,
+): IssuerPublicKeys | undefined {
+  if (!keys) return undefined;
+  return async () => {
+    const all = [await keys.current(), ...((await keys.published?.()) ?? [])];
+    const seen = new Set<string>();
+    return all
+      .map((key) => key.publicJwk)
+      .filter((jwk) => {
+        const id = `${String(jwk.x)}.${String(jwk.y)}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+  };
 }
 
 /** The `typ` of the SD-JWT VCs this service issues (and the earlier name of the media type). */
@@ -39,13 +64,13 @@ export async function revokeSdJwtCredential(
   sdJwt: string,
   userId?: string,
 ): Promise<RevokeVcResult> {
-  if (!deps.keys) {
+  if (!deps.issuerKeys) {
     throw new NotRevocableError(
       'This service issues no SD-JWT VCs: the credential cannot be revoked',
     );
   }
   const jwt = sdJwt.trim().split('~')[0] ?? '';
-  const { header, payload } = await verifyIssuerSigned(jwt, deps.keys);
+  const { header, payload } = await verifyIssuerSigned(jwt, await deps.issuerKeys());
   const { iss, status } = payload as { iss?: unknown; status?: { status_list?: unknown } };
   const { idx, uri } = (status?.status_list ?? {}) as { idx?: unknown; uri?: unknown };
   if (!SD_JWT_VC_TYPES.includes(String(header.typ))) {
@@ -86,12 +111,12 @@ export async function revokeSdJwtCredential(
  */
 async function verifyIssuerSigned(
   jwt: string,
-  keys: RevocationIssuerKeys,
+  keys: JWK[],
 ): Promise<{ header: Record<string, unknown>; payload: unknown }> {
   let verified;
-  for (const key of await issuerKeys(keys)) {
+  for (const publicJwk of keys) {
     try {
-      verified = await compactVerify(jwt, await importJWK(key.publicJwk, 'ES256'), {
+      verified = await compactVerify(jwt, await importJWK(publicJwk, 'ES256'), {
         algorithms: ['ES256'],
       });
     } catch {
@@ -99,7 +124,7 @@ async function verifyIssuerSigned(
     }
     const header = verified.protectedHeader as Record<string, unknown>;
     const leaf = Array.isArray(header.x5c) ? header.x5c[0] : undefined;
-    if (typeof leaf !== 'string' || !(await isLeafOf(leaf, key.publicJwk))) {
+    if (typeof leaf !== 'string' || !(await isLeafOf(leaf, publicJwk))) {
       throw new NotRevocableError('The SD-JWT’s x5c certificate is not this service’s issuer key');
     }
     try {
@@ -111,18 +136,6 @@ async function verifyIssuerSigned(
   throw new NotRevocableError(
     'The SD-JWT does not verify as signed by this service’s SD-JWT issuer key',
   );
-}
-
-/** The current key first, then the other published ones (each key once). */
-async function issuerKeys(keys: RevocationIssuerKeys): Promise<SdJwtIssuerKey[]> {
-  const all = [await keys.current(), ...((await keys.published?.()) ?? [])];
-  const seen = new Set<string>();
-  return all.filter((key) => {
-    const id = `${String(key.publicJwk.x)}.${String(key.publicJwk.y)}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
 }
 
 /** The base64 DER certificate `leaf` certifies `publicJwk` (EC P-256). */

@@ -13,7 +13,7 @@ import { StatusIndexAllocator } from './status-index-allocator.js';
 import { ANY_BASE_STATUS_LIST_URLS, StatusListUrls } from './status-list-urls.js';
 import { TokenStatusListAllocator } from './token-status-list-allocator.js';
 import { TokenStatusListPublisher } from './token-status-list-publisher.js';
-import type { RevokeSdJwtDeps } from './token-status-list-revocation.js';
+import { publishedIssuerKeys, type RevokeSdJwtDeps } from './token-status-list-revocation.js';
 import { tokenStatusListRouter } from './token-status-list-router.js';
 
 export interface StatusWiring {
@@ -83,7 +83,7 @@ export function wireTokenStatusLists(
     ),
     publisher,
     router: tokenStatusListRouter({ publisher, maxAgeSeconds: parts.maxAgeSeconds }),
-    revoke: { keys: parts.keys, store },
+    revoke: { issuerKeys: publishedIssuerKeys(parts.keys), store },
   };
 }
 
