@@ -22,20 +22,58 @@ export interface KmsKeyReport {
   unreadable: Record<string, number>;
 }
 
-async function storedKeys(dataSource: DataSource): Promise<PrivateKey[]> {
-  return dataSource
-    .getRepository(PrivateKey)
-    .find({ select: { alias: true, privateKeyHex: true } });
+/**
+ * Stored private keys sealed with the same keys besides Veramo's `private-key` table (the SD-JWT
+ * VC issuer's, sd-jwt-issuer/): counted, checked and re-sealed with them.
+ */
+export interface SealedKeyTable {
+  /** Every stored sealed value with the id of its row. */
+  sealedKeys(): Promise<Array<{ id: string; sealed: string }>>;
+  /** Opens one (KmsKeyUnavailableError when no configured key does). */
+  open(id: string, sealed: string): string | Promise<string>;
+  /** Seals under DID_KMS_SECRET_KEY. */
+  seal(id: string, plain: string): string | Promise<string>;
+  isCurrent(sealed: string): boolean;
+  /** Writes `next` where the row still holds `expected` (compare-and-set); false otherwise. */
+  replaceSealed(id: string, expected: string, next: string): Promise<boolean>;
+}
+
+/** Veramo's `private-key` table as a SealedKeyTable. */
+function veramoKeyTable(dataSource: DataSource, box: KmsSecretBox): SealedKeyTable {
+  return {
+    sealedKeys: async () =>
+      (
+        await dataSource
+          .getRepository(PrivateKey)
+          .find({ select: { alias: true, privateKeyHex: true } })
+      ).map((row) => ({ id: row.alias, sealed: row.privateKeyHex })),
+    open: (_id, sealed) => box.decrypt(sealed),
+    seal: (_id, plain) => box.encrypt(plain),
+    isCurrent: (sealed) => box.isCurrent(sealed),
+    replaceSealed: async (id, expected, next) => {
+      const update = await dataSource
+        .createQueryBuilder()
+        .update(PrivateKey)
+        .set({ privateKeyHex: next })
+        .where({ alias: id, privateKeyHex: expected })
+        .execute();
+      return update.affected === 1;
+    },
+  };
 }
 
 const count = (into: Record<string, number>, key: string) => {
   into[key] = (into[key] ?? 0) + 1;
 };
 
-/** Opens every stored key (so a right id with a wrong value is found too) and counts them. */
+/**
+ * Opens every stored key (so a right id with a wrong value is found too) and counts them: Veramo's
+ * and those of `others`.
+ */
 export async function kmsKeyReport(
   dataSource: DataSource,
   box: KmsSecretBox,
+  others: readonly SealedKeyTable[] = [],
 ): Promise<KmsKeyReport> {
   const report: KmsKeyReport = {
     currentKeyId: box.currentKeyId,
@@ -44,15 +82,17 @@ export async function kmsKeyReport(
     toReencrypt: 0,
     unreadable: {},
   };
-  for (const row of await storedKeys(dataSource)) {
-    report.total += 1;
-    count(report.sealedUnder, sealedUnder(row.privateKeyHex));
-    if (!box.isCurrent(row.privateKeyHex)) report.toReencrypt += 1;
-    try {
-      await box.decrypt(row.privateKeyHex);
-    } catch (err) {
-      if (!(err instanceof KmsKeyUnavailableError)) throw err;
-      count(report.unreadable, err.sealedUnder);
+  for (const table of [veramoKeyTable(dataSource, box), ...others]) {
+    for (const row of await table.sealedKeys()) {
+      report.total += 1;
+      count(report.sealedUnder, sealedUnder(row.sealed));
+      if (!table.isCurrent(row.sealed)) report.toReencrypt += 1;
+      try {
+        await table.open(row.id, row.sealed);
+      } catch (err) {
+        if (!(err instanceof KmsKeyUnavailableError)) throw err;
+        count(report.unreadable, err.sealedUnder);
+      }
     }
   }
   return report;
@@ -108,7 +148,8 @@ export interface KmsReencryptResult {
 
 /**
  * Re-seals every stored key that is not under the current key (another key id, or the SecretBox
- * format of earlier releases) under DID_KMS_SECRET_KEY. Idempotent (a second run moves nothing)
+ * format of earlier releases) under DID_KMS_SECRET_KEY: Veramo's and those of `others` (the SD-JWT
+ * VC issuer keys). Idempotent (a second run moves nothing)
  * and safe while replicas run and while another run runs: each row is written with a
  * compare-and-set on the value read, so a row changed meanwhile is left alone, and both values
  * open with the configured keys. Nothing is written unless every stored key opens first.
@@ -119,8 +160,9 @@ export interface KmsReencryptResult {
 export async function reencryptKmsKeys(
   dataSource: DataSource,
   box: KmsSecretBox,
+  others: readonly SealedKeyTable[] = [],
 ): Promise<KmsReencryptResult> {
-  const report = await kmsKeyReport(dataSource, box);
+  const report = await kmsKeyReport(dataSource, box, others);
   const issues = unreadableIssues(report);
   if (issues.length > 0) throw new ConfigError(issues);
   const result: KmsReencryptResult = {
@@ -130,21 +172,17 @@ export async function reencryptKmsKeys(
     alreadyCurrent: 0,
     changedMeanwhile: 0,
   };
-  for (const row of await storedKeys(dataSource)) {
-    result.total += 1;
-    if (box.isCurrent(row.privateKeyHex)) {
-      result.alreadyCurrent += 1;
-      continue;
+  for (const table of [veramoKeyTable(dataSource, box), ...others]) {
+    for (const row of await table.sealedKeys()) {
+      result.total += 1;
+      if (table.isCurrent(row.sealed)) {
+        result.alreadyCurrent += 1;
+        continue;
+      }
+      const resealed = await table.seal(row.id, await table.open(row.id, row.sealed));
+      if (await table.replaceSealed(row.id, row.sealed, resealed)) result.reencrypted += 1;
+      else result.changedMeanwhile += 1;
     }
-    const resealed = await box.encrypt(await box.decrypt(row.privateKeyHex));
-    const update = await dataSource
-      .createQueryBuilder()
-      .update(PrivateKey)
-      .set({ privateKeyHex: resealed })
-      .where({ alias: row.alias, privateKeyHex: row.privateKeyHex })
-      .execute();
-    if (update.affected === 1) result.reencrypted += 1;
-    else result.changedMeanwhile += 1;
   }
   return result;
 }

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { baseConfigShape, ConfigError, loadConfig, type Env } from '@itp/service-kit';
+import {
+  baseConfigShape,
+  ConfigError,
+  loadConfig,
+  publicUrlSetting,
+  type Env,
+} from '@itp/service-kit';
 import { cliStoreEnv, resolveDatabaseUrl, storeConfigShape } from '@itp/stores';
 import { chainConfigShape } from '@itp/chain';
 import { DEV_CHAIN } from '@itp/dev-chain/constants';
@@ -64,6 +70,17 @@ export function cliDatabaseUrl(
     }
   }
   return url;
+}
+
+/**
+ * The `sd-jwt-issuer` commands also need PUBLIC_URL: the issuer leaf's SAN must name its host,
+ * and the did:web is made from it.
+ */
+export const sdJwtIssuerCliConfigSchema = cliConfigSchema.extend({ PUBLIC_URL: publicUrlSetting });
+export type SdJwtIssuerCliConfig = z.infer<typeof sdJwtIssuerCliConfigSchema>;
+
+export function loadSdJwtIssuerCliConfig(env: Env, place: CliPlace = {}): SdJwtIssuerCliConfig {
+  return loadConfig(sdJwtIssuerCliConfigSchema, locate(env, place));
 }
 
 /**

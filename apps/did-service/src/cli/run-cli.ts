@@ -2,12 +2,17 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { reportCliError, UsageError, type Env } from '@itp/service-kit';
+import { migrateToLatest, openSqlDatabase, type SqlDatabase } from '@itp/stores';
 import { KmsSecretBox } from '../agent/kms-keyring.js';
 import { kmsKeyReport, reencryptKmsKeys } from '../agent/kms-rotation.js';
 import { openVeramoDataSource } from '../agent/veramo-data-source.js';
+import { didMigrations, type DidTables } from '../db/did-tables.js';
+import { IssuerKeySeal } from '../sd-jwt-issuer/issuer-key-seal.js';
+import { IssuerKeyStore } from '../sd-jwt-issuer/issuer-key-store.js';
 import { resolveKmsKeys } from '../secrets.js';
 import { cliDatabaseUrl, loadCliConfig, loadCredentialsCliConfig } from './cli-config.js';
 import { revokeFromCli } from './revoke-command.js';
+import { runSdJwtIssuer } from './sd-jwt-issuer-command.js';
 import { USAGE } from './usage.js';
 
 export interface CliIo {
@@ -28,6 +33,7 @@ const counts = (byId: Record<string, number>) =>
 /** Runs one command; answers the exit code (0 done, 1 refused or failed, 2 usage / configuration). */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let dataSource: DataSource | undefined;
+  let database: SqlDatabase<DidTables> | undefined;
   try {
     const [group, command, ...rest] = argv;
     if (!group || group === '--help' || group === '-h' || group === 'help') {
@@ -35,6 +41,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return group ? 0 : 2;
     }
     if (group === 'credentials') return await runCredentials(command, rest, io);
+    if (group === 'sd-jwt-issuer') return await runSdJwtIssuer(command, rest, io);
     if (group !== 'kms') throw new UsageError(`unknown group: ${group}`);
     if (command !== 'status' && command !== 'reencrypt') {
       throw new UsageError(command ? `unknown command: kms ${command}` : 'kms needs a command');
@@ -49,11 +56,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const config = loadCliConfig(io.env, { cwd: io.cwd });
-    const box = new KmsSecretBox(resolveKmsKeys(config));
+    const kmsKeys = resolveKmsKeys(config);
+    const box = new KmsSecretBox(kmsKeys);
     dataSource = await openVeramoDataSource(cliDatabaseUrl(config), { poolSize: 1 });
+    // The SD-JWT VC issuer keys are sealed with the same keys (sd-jwt-issuer/).
+    database = openSqlDatabase<DidTables>(cliDatabaseUrl(config), { poolSize: 1 });
+    await migrateToLatest(database, didMigrations);
+    const others = [new IssuerKeyStore(database, new IssuerKeySeal(kmsKeys)).kmsTable()];
 
     if (command === 'status') {
-      const report = await kmsKeyReport(dataSource, box);
+      const report = await kmsKeyReport(dataSource, box, others);
       io.stdout.write(
         values.json
           ? `${JSON.stringify(report, null, 2)}\n`
@@ -67,7 +79,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       );
       return Object.keys(report.unreadable).length > 0 ? 1 : 0;
     }
-    const result = await reencryptKmsKeys(dataSource, box);
+    const result = await reencryptKmsKeys(dataSource, box, others);
     io.stdout.write(
       values.json
         ? `${JSON.stringify(result, null, 2)}\n`
@@ -79,6 +91,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return reportCliError(err, io.stderr, USAGE);
   } finally {
     await dataSource?.destroy();
+    await database?.close();
   }
 }
 
