@@ -129,7 +129,11 @@ export interface IncomingRequest {
  * asks for an offer; the wallet fetches it once, redeems the one-time code (5 minutes, a tx_code
  * unless the offer opted out) at the token endpoint, takes a c_nonce, proves its key with an `openid4vci-proof+jwt`
  * whose `kid` is a DID URL (did:key, did:jwk, did:ethr), and receives a Profile VC issued to
- * that DID for the user, signed by this service's issuer DID with a status entry (§7).
+ * that DID for the user, signed by this service's issuer DID with a status entry (§7). An offer
+ * of format dc+sd-jwt (contract §15, docs/api.md §15) leads instead to an SD-JWT VC bound to the
+ * proof's key (a `jwk` header or a did:key / did:jwk DID URL), signed by the SD-JWT issuer key
+ * with a token status list entry. A wallet that sends DPoP proofs gets a DPoP-bound access token
+ * (RFC 9449, dpop-proofs.ts).
  */
 export class Oid4vciIssuance {
   readonly issuer: string;

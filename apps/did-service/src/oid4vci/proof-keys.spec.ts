@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { JwtSigner } from '@openid4vc/oauth2';
+import type { Jwk, JwtSigner } from '@openid4vc/oauth2';
 import { Resolver } from 'did-resolver';
-import { SignJWT } from 'jose';
+import { SignJWT, exportJWK } from 'jose';
 import { newDidJwkKey } from '../testing/oid4vci-wallet.js';
 import { didResolverRegistry } from '../agent/did-resolvers.js';
 import { proofJwtVerifier } from './proof-keys.js';
@@ -25,7 +25,7 @@ describe('proofJwtVerifier (the proof key of a credential request)', () => {
     expect(result).toEqual({ verified: true, signerJwk: key.publicJwk });
   });
 
-  it('refuses a did:jwk key for encryption, another key’s signature, a DID without a fragment, other methods and other signer kinds', async () => {
+  it('refuses a did:jwk key for encryption, another key’s signature, a DID without a fragment and other methods', async () => {
     const key = await newDidJwkKey();
     const other = await newDidJwkKey();
     const encJwk = { ...key.publicJwk, use: 'enc' };
@@ -40,10 +40,39 @@ describe('proofJwtVerifier (the proof key of a credential request)', () => {
         didSigner('did:ethr:0x0000000000000000000000000000000000000001#controller'),
         await jwtBy(key, 'x'),
       ],
-      [{ method: 'jwk', publicJwk: key.publicJwk, alg: 'ES256' }, await jwtBy(key, 'x')],
     ];
     for (const [signer, compact] of cases) {
       const result = await verify(signer, { header: {}, payload: {}, compact } as never);
+      expect(result.verified).toBe(false);
+    }
+  });
+
+  it('verifies a jwk header signer (SD-JWT proofs, DPoP) only by its own public P-256 key with ES256', async () => {
+    const key = await newDidJwkKey();
+    const other = await newDidJwkKey();
+    const jwkSigner = (publicJwk: Jwk, alg = 'ES256'): JwtSigner => ({
+      method: 'jwk',
+      publicJwk,
+      alg,
+    });
+    const compact = await jwtBy(key, 'x');
+    expect(
+      await verify(jwkSigner(key.publicJwk), { header: {}, payload: {}, compact } as never),
+    ).toEqual({ verified: true, signerJwk: key.publicJwk });
+
+    const privateJwk = (await exportJWK(key.privateKey)) as Jwk;
+    const refused: Array<[JwtSigner, string]> = [
+      // Another key signed it.
+      [jwkSigner(key.publicJwk), await jwtBy(other, 'x')],
+      // Another algorithm than ES256 is named.
+      [jwkSigner(key.publicJwk, 'ES384'), compact],
+      // A private key in the header.
+      [jwkSigner(privateJwk), compact],
+      // Not a P-256 key.
+      [jwkSigner({ ...key.publicJwk, crv: 'secp256k1' }), compact],
+    ];
+    for (const [signer, jwt] of refused) {
+      const result = await verify(signer, { header: {}, payload: {}, compact: jwt } as never);
       expect(result.verified).toBe(false);
     }
   });
