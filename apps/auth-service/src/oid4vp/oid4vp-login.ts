@@ -59,8 +59,9 @@ const UNKNOWN_REQUEST = 'Unknown, expired or already used request';
  * OpenID4VP 1.0 login for web-site login requests (contract §8): beside the requestId of
  * auth-user-by-app, a wallet gets `openid4vp://?client_id=…&request_uri=…`; it fetches the signed
  * request object once (GET request/<id>), and posts its `vp_token` and `state` once
- * (`direct_post` to response/<id>). did-service signs the request object and checks the answer;
- * a verified answer approves the pending login request for its user exactly as
+ * (`direct_post` to response/<id>). did-service signs the request object (asking for this
+ * service's jwt_vc_json VC or its SD-JWT VC) and checks an answer with the VC; an answer with the
+ * SD-JWT VC is checked here (ownSdJwtVcs: the own issuers' roots only); a verified answer approves the pending login request for its user exactly as
  * auth-user-with-vp does, and the site's poll then collects the login result.
  */
 export class Oid4vpLogin {
@@ -148,9 +149,11 @@ export class Oid4vpLogin {
    * POST response/<id>: the wallet's answer (`direct_post`). The session must exist, be pending
    * and not expired, and `state` must be its own (else 400 invalid_request); the first answer
    * claims it (of concurrent answers on any instance exactly one goes on, the others are 400).
-   * did-service checks the `vp_token` against the session's nonce and client id; verified, the
-   * login request is approved for the user. Refused, or the user is unknown or disabled: 400
-   * access_denied with one generic description. did-service (or the database) down: 503
+   * did-service (or, for the SD-JWT VC query, ownSdJwtVcs) checks the `vp_token` against the
+   * session's nonce and client id; verified, the login request is approved for the user (a
+   * credential issued before the user's reset refused there). Refused, or the user is unknown or
+   * disabled: 400 access_denied with one generic description. did-service, the status list (or
+   * the database) down: 503
    * temporarily_unavailable, and the claim is released so that the wallet may post again.
    *
    * Once in SQL: the session is marked answered (a one-time mark) after did-service verified the
