@@ -39,11 +39,13 @@ export function upstreamsFrom(
       protocol: 'rest',
       // The OpenID4VCI issuer <PUBLIC_URL>/v2/did/oid4vci publishes its metadata at the
       // well-known paths with the issuer's path inserted after the host (OpenID4VCI 1.0 §12.2.2,
-      // RFC 8414 §3): those two exact paths go to did-service too.
+      // RFC 8414 §3): those two exact paths go to did-service too. So does the SD-JWT VC
+      // issuer's did:web document (did:web:<PUBLIC_URL host> resolves at /.well-known/did.json).
       paths: [
         '/v2/did/*rest',
         '/.well-known/openid-credential-issuer/v2/did/oid4vci',
         '/.well-known/oauth-authorization-server/v2/did/oid4vci',
+        '/.well-known/did.json',
       ],
     },
     {
