@@ -11,7 +11,7 @@ import type { Oid4vciStore } from './oid4vci-store.js';
 export const DPOP_SIGNING_ALGS = ['ES256'] as const;
 
 /** How far a DPoP proof's `iat` may be from the server's clock, either way (seconds). */
-export const DPOP_IAT_MAX_SKEW_SECONDS = 60;
+export const DPOP_IAT_MAX_SKEW_SECONDS = 300;
 
 /** How long a DPoP proof's `jti` is remembered as used (ms): longer than any proof is accepted. */
 const JTI_KEPT_MS = 10 * 60_000;
