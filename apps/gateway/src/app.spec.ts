@@ -313,6 +313,23 @@ describe('security headers and CORS', () => {
     expect(auth.requests.length).toBe(before);
   });
 
+  it("lets a browser wallet send DPoP proofs and read the server's DPoP-Nonce (RFC 9449 §8)", async () => {
+    const preflight = await fetch(`${gateway.url}/v2/did/oid4vci/token`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,dpop',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    expect(allowed.split(',').map((h) => h.trim())).toContain('dpop');
+    const response = await postJson('/v2/did/create-vp', {}, { origin: 'https://app.example' });
+    await echoOf(response);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/dpop-nonce/i);
+  });
+
   it('gives an origin that is not allowed no access-control-allow-origin', async () => {
     const response = await fetch(`${gateway.url}/token`, {
       method: 'OPTIONS',

@@ -24,9 +24,18 @@ export function securityHeaders(hstsMaxAgeSeconds: number): RequestHandler {
 const CORS_COMMON: CorsOptions = {
   methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
   // If-None-Match / ETag: a browser verifier revalidates a status list it has cached.
-  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'If-None-Match'],
-  // WWW-Authenticate: a browser app reads the step-up challenge's max_age (RFC 9470).
-  exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'WWW-Authenticate'],
+  // DPoP / DPoP-Nonce: a browser wallet's OpenID4VCI token and credential requests (RFC 9449 §8).
+  allowedHeaders: [
+    'Authorization',
+    'Content-Type',
+    'Accept',
+    'X-Request-Id',
+    'If-None-Match',
+    'DPoP',
+  ],
+  // WWW-Authenticate: a browser app reads the step-up challenge's max_age (RFC 9470) and a
+  // DPoP use_dpop_nonce challenge.
+  exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'WWW-Authenticate', 'DPoP-Nonce'],
   // Bearer / Basic credentials travel in headers; the API sets no cookies.
   credentials: false,
   maxAge: 600,
