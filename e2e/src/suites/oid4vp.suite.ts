@@ -158,13 +158,21 @@ export const oid4vpSuite: Suite = ({ stack }) => {
       expect(resolved.responseUri).toMatch(
         new RegExp(`^${escapeRegExp(gw)}/v2/auth/oid4vp/response/[A-Za-z0-9_-]+$`),
       );
-      // One jwt_vc_json credential of type VerifiableCredential; the wallet's credential fits it.
-      expect(resolved.dcqlQuery.credentials).toHaveLength(1);
-      const [query] = resolved.dcqlQuery.credentials;
+      // One credential of this service, either of two (credential_sets): a jwt_vc_json one of
+      // type VerifiableCredential (the wallet's credential fits it) or the Profile SD-JWT VC.
+      expect(resolved.dcqlQuery.credentials).toHaveLength(2);
+      const [query, sdJwtQuery] = resolved.dcqlQuery.credentials;
       expect(query.format).toBe('jwt_vc_json');
       expect(query.meta).toMatchObject({
         type_values: expect.arrayContaining([expect.arrayContaining(['VerifiableCredential'])]),
       });
+      expect(sdJwtQuery).toMatchObject({
+        format: 'dc+sd-jwt',
+        meta: { vct_values: [`${gw}/v2/did/oid4vci/vct/profile`] },
+      });
+      expect(resolved.dcqlQuery.credential_sets).toEqual([
+        expect.objectContaining({ options: [[query.id], [sdJwtQuery.id]] }),
+      ]);
       const { queryId, vcJwt } = holder.wallet.select(resolved, [holder.vcJwt]);
       expect(queryId).toBe(query.id);
 
@@ -219,7 +227,12 @@ export const oid4vpSuite: Suite = ({ stack }) => {
         ),
         nonce: expect.stringMatching(/.{16,}/),
         state: expect.stringMatching(/.+/),
-        dcql_query: { credentials: [expect.objectContaining({ format: 'jwt_vc_json' })] },
+        dcql_query: {
+          credentials: [
+            expect.objectContaining({ format: 'jwt_vc_json' }),
+            expect.objectContaining({ format: 'dc+sd-jwt' }),
+          ],
+        },
       });
       expect(payload).not.toHaveProperty('redirect_uri');
 
