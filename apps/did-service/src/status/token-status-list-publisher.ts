@@ -41,7 +41,7 @@ const MIN_REUSE_SECONDS = 60;
  * revocation) or another signer (a certificate renewal, a key import) is signed at once.
  */
 export class TokenStatusListPublisher {
-  private readonly memory = new Map<string, SignedTokenStatusList & { signer: string }>();
+  private readonly memory = new Map<string, { token: SignedTokenStatusList; signer: string }>();
   private readonly inFlight = new Map<string, Promise<SignedTokenStatusList>>();
   private readonly reuseSeconds: number;
   private readonly now: () => number;
@@ -68,8 +68,13 @@ export class TokenStatusListPublisher {
     const nowSeconds = Math.floor(this.now() / 1000);
     const iat = nowSeconds - (nowSeconds % this.reuseSeconds);
     const kept = this.memory.get(listId);
-    if (kept && kept.revision === row.revision && kept.iat === iat && kept.signer === signer) {
-      return kept;
+    if (
+      kept &&
+      kept.token.revision === row.revision &&
+      kept.token.iat === iat &&
+      kept.signer === signer
+    ) {
+      return kept.token;
     }
     const flight = `${listId}@${row.revision}@${iat}@${signer}`;
     let signing = this.inFlight.get(flight);
@@ -78,8 +83,8 @@ export class TokenStatusListPublisher {
       signing = this.sign({ listId, uri, revision: row.revision, length: row.length }, key, iat)
         .then((token) => {
           const now = this.memory.get(listId);
-          if (!now || (now.revision <= token.revision && now.iat <= token.iat)) {
-            this.memory.set(listId, { ...token, signer });
+          if (!now || (now.token.revision <= token.revision && now.token.iat <= token.iat)) {
+            this.memory.set(listId, { token, signer });
           }
           return token;
         })

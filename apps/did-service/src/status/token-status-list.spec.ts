@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeProtectedHeader, exportJWK, importX509, jwtVerify } from 'jose';
+import { ES256, digest } from '@sd-jwt/crypto-nodejs';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { trustAnchorsFrom, verifyCertificateChain, X509Certificate } from '@itp/x509';
 import {
   HARNESS_PUBLIC_URL,
@@ -186,6 +188,29 @@ describe('IETF token status lists (SD-JWT VCs)', () => {
       const other = await issue('alice');
       expect((await revoke({ sdJwt: other.sdJwt.split('~')[0] }, 'alice')).status).toBe(200);
       expect(await bitOf(other.entry)).toBe(1);
+    });
+
+    it('a verifier using @sd-jwt/sd-jwt-vc’s own status check accepts the VC, then refuses it once revoked', async () => {
+      const { sdJwt } = await issue('alice');
+      const verify = await ES256.getVerifier(key.publicJwk);
+      const fetched: string[] = [];
+      const verifier = new SDJwtVcInstance({
+        hasher: digest,
+        // The VC and its status list token: both signed by the issuer key.
+        verifier: verify,
+        statusListFetcher: async (uri) => {
+          fetched.push(uri);
+          const res = await fetchList(uri, { accept: 'application/statuslist+jwt' });
+          expect(res.headers.get('content-type')).toBe('application/statuslist+jwt');
+          return res.text();
+        },
+      });
+      await expect(verifier.verify(sdJwt)).resolves.toMatchObject({
+        payload: { iss: SD_JWT_ISSUER, sub: 'alice' },
+      });
+      expect((await revoke({ sdJwt }, 'alice')).status).toBe(200);
+      await expect(verifier.verify(sdJwt)).rejects.toThrow('Status is not valid');
+      expect(fetched).toHaveLength(2);
     });
 
     it('another user’s SD-JWT VC: 403, the bit stays 0', async () => {
