@@ -315,6 +315,81 @@ describe('presentation requests: an mdoc end to end', () => {
   });
 });
 
+describe('presentation requests: device-signed mdoc elements (ISO 18013-5 DeviceSigned)', () => {
+  const NS = 'eu.europa.ec.eudi.pid.1';
+
+  /** A PID mdoc presented to a new request: `disclose` issuer-signed, `deviceSigned` by the device. */
+  async function presentPidMdoc(
+    disclose: string[],
+    deviceSigned: Record<string, unknown>,
+    claims: string[] = ['age_over_18'],
+  ) {
+    const created = await create({
+      dcql_query: {
+        credentials: [
+          {
+            id: 'pid',
+            format: 'mso_mdoc',
+            meta: { doctype_value: NS },
+            claims: claims.map((claim) => ({ path: [NS, claim] })),
+          },
+        ],
+      },
+    });
+    const wallet = walletOn(a);
+    const resolved = await wallet.resolve(created.openid4vpUri);
+    const request = resolved.authorizationRequestPayload;
+    const [encKey] = (request.client_metadata?.jwks as { keys: JWK[] }).keys;
+    const mdoc = await issueTestMdoc({
+      issuer: { privateKeyJwk: issuer.privateKeyJwk, x5c: issuer.x5c },
+      devicePublicJwk: holder.publicJwk,
+      docType: NS,
+      namespaces: { [NS]: { given_name: 'Erika', age_over_18: false } },
+    });
+    const deviceResponse = await presentTestMdoc(mdoc, {
+      devicePrivateJwk: holder.privateJwk,
+      disclose: { [NS]: disclose },
+      deviceSigned: { [NS]: deviceSigned },
+      clientId: CLIENT_ID,
+      nonce: request.nonce,
+      responseUri: String(request.response_uri),
+      jwkThumbprint: new Uint8Array(
+        Buffer.from(await calculateJwkThumbprint(encKey as JWK, 'sha256'), 'base64url'),
+      ),
+    });
+    const answer = await wallet.answer(resolved, { pid: [deviceResponse] });
+    return { answer, outcome: (await result(created.requestId)).body };
+  }
+
+  it('refuses a requested element the wallet sent device-signed only (the issuer said false)', async () => {
+    const { answer, outcome } = await presentPidMdoc(['given_name'], { age_over_18: true });
+    expect(answer).toMatchObject({ status: 400, body: { error: 'access_denied' } });
+    expect(outcome).toEqual({ status: 'refused', error: 'access_denied', rule: 'device_signed' });
+  });
+
+  it('answers the issuer-signed value, never a device-signed one, whether asked for or not', async () => {
+    const { answer, outcome } = await presentPidMdoc(
+      ['given_name', 'age_over_18'],
+      { age_over_18: true, family_name: 'Forged' },
+      ['given_name', 'age_over_18'],
+    );
+    expect(answer.status).toBe(200);
+    expect(outcome).toEqual({
+      status: 'verified',
+      credentials: {
+        pid: [
+          {
+            format: 'mso_mdoc',
+            issuer: expect.stringContaining('issuer.example'),
+            claims: { [NS]: { given_name: 'Erika', age_over_18: false } },
+            status: 'valid',
+          },
+        ],
+      },
+    });
+  });
+});
+
 describe('presentation requests: refusals', () => {
   it('refuses a credential of an untrusted issuer: the site learns the rule', async () => {
     const created = await create();
@@ -531,6 +606,21 @@ describe('POST /v2/auth/presentation-requests', () => {
       },
       { dcql_query: { credentials: [{ id: 'x', format: 'dc+sd-jwt' }] } },
       { dcql_query: { credentials: [{ id: 'x', format: 'mso_mdoc' }] } },
+      // jwt_vc_json: claim paths start at the VC and name a claim of its credentialSubject.
+      ...[[['name']], [['credentialSubject']], [['vc', 'credentialSubject', 'name']]].map(
+        (paths) => ({
+          dcql_query: {
+            credentials: [
+              {
+                id: 'x',
+                format: 'jwt_vc_json',
+                meta: { type_values: [['VerifiableCredential']] },
+                claims: paths.map((path) => ({ path })),
+              },
+            ],
+          },
+        }),
+      ),
       { dcql_query: { credentials: Array.from({ length: 11 }, (_, i) => credential(`c${i}`)) } },
       { dcql_query: PID_QUERY, waitTime: 601 },
       { dcql_query: PID_QUERY, waitTime: 0 },
@@ -553,5 +643,18 @@ describe('POST /v2/auth/presentation-requests', () => {
     });
     expect(ok.status).toBe(200);
     expect((ok.body as Created).expiresInSeconds).toBe(300);
+    const ownVc = await post({
+      dcql_query: {
+        credentials: [
+          {
+            id: 'profile',
+            format: 'jwt_vc_json',
+            meta: { type_values: [['VerifiableCredential', 'Profile']] },
+            claims: [{ path: ['credentialSubject', 'name'] }],
+          },
+        ],
+      },
+    });
+    expect(ownVc.status).toBe(200);
   });
 });

@@ -4,17 +4,21 @@ import {
   verifySdJwtVcPresentation,
 } from '@itp/presentations';
 import type { TrustAnchors } from '@itp/x509';
+import type { DidService } from '../did-service/did-service.js';
+import { jwtVcRefusalRule } from './jwt-vc-refusal-rule.js';
 import type { PresentationVerifiers } from './verify-vp-token.js';
 
 /**
  * @itp/presentations' verifiers bound to the trusted issuers (contract §14). `refreshTrust`: an
  * SD-JWT VC whose chain is not trusted yet may come from an own issuer whose new CA auth-service
  * has not fetched yet; true when the anchors changed (then it is verified once more).
+ * `ownVcs`: this service's own W3C VCs (`jwt_vc_json`), verified by did-service.
  */
 export function presentationVerifiers(
   trustAnchors: TrustAnchors,
   clock?: () => number,
   refreshTrust?: () => Promise<boolean>,
+  ownVcs?: Pick<DidService, 'verifyPresentationVp'>,
 ): PresentationVerifiers {
   const now = () => (clock ? { now: new Date(clock()) } : {});
   const verifySdJwtVc = (presentation: string, context: { nonce: string; clientId: string }) =>
@@ -55,6 +59,29 @@ export function presentationVerifiers(
         issuer: document.issuer,
         type: document.docType,
         claims: document.claims,
+        ...(document.deviceSignedElements
+          ? { deviceSignedElements: document.deviceSignedElements }
+          : {}),
+      }));
+    },
+    async jwtVc(vp, context) {
+      if (!ownVcs) throw new Error('jwt_vc_json presentations need did-service');
+      const verified = await ownVcs.verifyPresentationVp({
+        vp,
+        nonce: context.nonce,
+        clientId: context.clientId,
+      });
+      if (!verified.verified) {
+        throw new PresentationRefusedError(
+          jwtVcRefusalRule(verified.error),
+          verified.error.message,
+        );
+      }
+      return verified.credentials.map((credential) => ({
+        format: 'jwt_vc_json' as const,
+        issuer: credential.issuer,
+        type: credential.type,
+        claims: credential.credentialSubject,
       }));
     },
   };

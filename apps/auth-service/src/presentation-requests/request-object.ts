@@ -9,11 +9,18 @@ export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 /** The JWT `typ` of a request object (RFC 9101 §10.8). */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
 
-/** What this verifier takes (OpenID4VP 1.0 §11 / Appendix B): ES256 throughout. */
+/**
+ * What this verifier takes, with the member names of OpenID4VP 1.0 (final) Appendix B
+ * (B.1.3.1.3 `alg_values`, B.2.3 `issuerauth_alg_values` / `deviceauth_alg_values` as COSE
+ * algorithm numbers, B.3.4 `sd-jwt_alg_values` / `kb-jwt_alg_values`): ES256 for SD-JWT VCs and
+ * mdocs (HAIP); this service's own W3C VCs are ES256K, signed by their holders ES256K, ES256 or
+ * EdDSA (as did-service's login requests say).
+ */
 export const VP_FORMATS_SUPPORTED = {
   'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
   // COSE -7 = ES256 (issuer and device signatures).
   mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
+  jwt_vc_json: { alg_values: ['ES256K', 'ES256', 'EdDSA'] },
 } as const;
 
 export interface RequestObjectInput {

@@ -4,12 +4,41 @@ import { DcqlQueryRefusedError } from '../errors.js';
 /** At most this many credentials in one query (each is verified when the wallet answers). */
 export const MAX_DCQL_CREDENTIALS = 10;
 
-/** The formats a site may ask for: those @itp/presentations verifies. */
-export const SUPPORTED_FORMATS = ['dc+sd-jwt', 'mso_mdoc'] as const;
+/**
+ * The formats a site may ask for: those @itp/presentations verifies, and this service's own W3C
+ * VCs (`jwt_vc_json`, verified by did-service).
+ */
+export const SUPPORTED_FORMATS = ['dc+sd-jwt', 'mso_mdoc', 'jwt_vc_json'] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
+
+/** The first element of every `jwt_vc_json` claim path: the answer holds this object's claims. */
+export const CREDENTIAL_SUBJECT = 'credentialSubject';
 
 const isSupported = (format: string): format is SupportedFormat =>
   (SUPPORTED_FORMATS as readonly string[]).includes(format);
+
+/**
+ * A `jwt_vc_json` query names its types (`meta.type_values`), and its claim paths start at the
+ * credential (OpenID4VP 1.0 Appendix B.1): `["credentialSubject", …]`, the only part answered.
+ */
+function jwtVcQueryIssue(
+  credential: Extract<
+    DcqlQuery.Output['credentials'][number],
+    { format: 'jwt_vc_json' | 'ldp_vc' | 'vc+sd-jwt' }
+  >,
+): string | undefined {
+  const { id } = credential;
+  if (credential.meta?.type_values === undefined) {
+    return `credential ${id}: a jwt_vc_json query needs meta.type_values`;
+  }
+  const outside = (credential.claims ?? []).find(
+    (claim) => claim.path[0] !== CREDENTIAL_SUBJECT || claim.path.length < 2,
+  );
+  if (outside) {
+    return `credential ${id}: a jwt_vc_json claim path starts with "${CREDENTIAL_SUBJECT}" and names a claim in it (${JSON.stringify(outside.path)})`;
+  }
+  return undefined;
+}
 
 /** Why one credential query is not taken, or undefined. */
 function credentialQueryIssue(
@@ -25,13 +54,15 @@ function credentialQueryIssue(
   if (credential.format === 'mso_mdoc' && credential.meta?.doctype_value === undefined) {
     return `credential ${id}: an mso_mdoc query needs meta.doctype_value`;
   }
+  if (credential.format === 'jwt_vc_json') return jwtVcQueryIssue(credential);
   return undefined;
 }
 
 /**
  * A site's `dcql_query` (OpenID4VP 1.0 §6) as the `dcql` package parses and validates it, with
  * this verifier's limits: at most MAX_DCQL_CREDENTIALS credentials, each in a supported format
- * naming its type (dc+sd-jwt: meta.vct_values; mso_mdoc: meta.doctype_value). Anything else:
+ * naming its type (dc+sd-jwt: meta.vct_values; mso_mdoc: meta.doctype_value; jwt_vc_json:
+ * meta.type_values, claim paths in credentialSubject). Anything else:
  * DcqlQueryRefusedError (400) saying what.
  */
 export function parseSiteDcqlQuery(input: unknown): DcqlQuery.Output {

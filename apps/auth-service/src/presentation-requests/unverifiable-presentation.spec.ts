@@ -45,6 +45,7 @@ beforeAll(async () => {
       verifiers: {
         sdJwtVc: () => Promise.reject(new TypeError('cannot read this')),
         mdoc: () => Promise.reject(new TypeError('cannot read this')),
+        jwtVc: () => Promise.reject(new TypeError('cannot read this')),
       },
       logger,
     },

@@ -57,8 +57,11 @@ export async function wirePresentationRequests(
         marks: shared.oneTimeMarks,
         verifier: resolved.verifier,
         sealer: new KeySealer(String(resolved.verifier.privateJwk.d)),
-        verifiers: presentationVerifiers(trustAnchors, clock, () =>
-          shared.ownIssuers.refreshIfDue(),
+        verifiers: presentationVerifiers(
+          trustAnchors,
+          clock,
+          () => shared.ownIssuers.refreshIfDue(),
+          shared.didService,
         ),
         logger,
       },
