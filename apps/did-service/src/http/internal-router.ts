@@ -13,6 +13,7 @@ import {
 } from '../login/verify-login-presentation.js';
 import { createRequestObject, type Oid4vpRequestDeps } from '../oid4vp/request-object.js';
 import { verifyOid4vpResponse } from '../oid4vp/verify-response.js';
+import type { SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
 import { verifyPresentationVp } from '../oid4vp/verify-presentation-vp.js';
 import {
   revokeUserCredentials,
@@ -25,6 +26,8 @@ export interface InternalRouterDeps {
   oid4vp: Pick<Oid4vpRequestDeps, 'allowInsecureUrls' | 'sdJwtProfileVct'>;
   /** A password reset revokes the user's credentials (users/revoke-credentials). */
   userCredentials: RevokeUserCredentialsDeps;
+  /** The SD-JWT VC issuer (its trust anchors); undefined: SD-JWT VC issuance is off. */
+  sdJwtIssuer?: Pick<SdJwtIssuerKeys, 'trustAnchorsPem'> | undefined;
   /** The accepted bearer tokens: INTERNAL_TOKEN_AUTH_TO_DID and INTERNAL_API_ACCEPTED_TOKENS. */
   internalApiToken: string | readonly string[];
   bodyLimitBytes: number;
@@ -64,6 +67,15 @@ export function internalRouter(deps: InternalRouterDeps): Router {
   router.post('/internal/v1/presentation-requests/verify-vp', async (req, res) => {
     const request = parseBody(presentationVpVerifyRequestSchema, req.body);
     res.json(await verifyPresentationVp(deps.login, request));
+  });
+
+  /**
+   * 200 `{ certificates: [<PEM>, …] }`: the roots of the SD-JWT VC issuer's chains (the dev CA in
+   * development), which auth-service's verifier always trusts (contract §14); `[]` while SD-JWT
+   * VC issuance is off.
+   */
+  router.get('/internal/v1/sd-jwt-issuer/trust-anchors', async (_req, res) => {
+    res.json({ certificates: (await deps.sdJwtIssuer?.trustAnchorsPem()) ?? [] });
   });
 
   /**
