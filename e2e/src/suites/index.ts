@@ -11,6 +11,7 @@ import { oid4vciSuite } from './oid4vci.suite.js';
 import { oid4vpSuite } from './oid4vp.suite.js';
 import { oidcSuite } from './oidc.suite.js';
 import { revocationSuite } from './revocation.suite.js';
+import { sdJwtIssuanceSuite } from './sd-jwt-issuance.suite.js';
 import { tokenSuite } from './token.suite.js';
 
 export const SUITES: readonly Suite[] = [
@@ -19,6 +20,7 @@ export const SUITES: readonly Suite[] = [
   revocationSuite,
   oid4vpSuite,
   oid4vciSuite,
+  sdJwtIssuanceSuite,
   oidcSuite,
   accountSuite,
   tokenSuite,
