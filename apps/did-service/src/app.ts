@@ -25,8 +25,12 @@ import type { Oid4vciStore } from './oid4vci/oid4vci-store.js';
 import { wireOid4vci } from './oid4vci/wire-oid4vci.js';
 import { wireOid4vp } from './oid4vp/wire-oid4vp.js';
 import { resolveSecrets } from './secrets.js';
+import type { SdJwtIssuerKeys } from './sd-jwt-issuer/sd-jwt-issuer-key.js';
+import { wireSdJwtIssuer } from './sd-jwt-issuer/wire-sd-jwt-issuer.js';
 import type { StatusListPublisher } from './status/status-list-publisher.js';
-import { statusRoutes, wireStatus } from './status/wire-status.js';
+import type { TokenStatusListPublisher } from './status/token-status-list-publisher.js';
+import type { TokenStatusLists } from './status/token-status-lists.js';
+import { statusRoutes, wireStatus, wireTokenStatusLists } from './status/wire-status.js';
 import type { UserStatusPort } from './users/user-status-port.js';
 import { wireUsers } from './users/wire-users.js';
 import { TokenRpcWallet } from './wallet/token-rpc-wallet.js';
@@ -40,6 +44,8 @@ export interface DidAppOverrides {
   userStatus?: UserStatusPort;
   /** The clock of the OpenID4VCI one-time rules (expiry of codes and nonces). */
   now?: () => number;
+  /** Instead of the configured SD-JWT issuer key (specs of SD-JWT VCs and their status lists). */
+  sdJwtIssuerKeys?: SdJwtIssuerKeys;
 }
 
 export interface DidServiceParts {
@@ -50,6 +56,12 @@ export interface DidServiceParts {
   statusLists: StatusListStore;
   /** Signs and keeps the status list credentials GET /v2/did/status-lists/<listId> answers. */
   statusPublisher: StatusListPublisher;
+  /** The SD-JWT VC issuer key; undefined: SD-JWT VC issuance is off (sd-jwt-issuer/). */
+  sdJwtIssuerKeys: SdJwtIssuerKeys | undefined;
+  /** SD-JWT VCs' IETF token status list entries (contract §15). */
+  tokenStatusLists: TokenStatusLists;
+  /** Signs the tokens GET /v2/did/token-status-lists/<listId> answers. */
+  tokenStatusPublisher: TokenStatusListPublisher;
   /** The OpenID4VCI credential issuer (§10) and its offers / codes / nonces. */
   oid4vci: Oid4vciIssuance;
   oid4vciStore: Oid4vciStore;
@@ -94,6 +106,19 @@ async function wireDidService(
   const dids = await wireDids(config, logger, { agent, wallet, bindings, kv });
   const { serviceDids } = dids;
   const status = wireStatus(database, agent, base);
+  // The SD-JWT VC issuer key (imported by the operator CLI; dev PKI in development; else off).
+  const sdJwtIssuer = await wireSdJwtIssuer(config, logger, {
+    database,
+    kmsKeys: secrets.kmsKeys,
+    publicUrl: base,
+    keys: overrides.sdJwtIssuerKeys,
+  });
+  const tokenStatus = wireTokenStatusLists(status, {
+    keys: sdJwtIssuer.keys,
+    publicUrl: base,
+    listLength: config.STATUS_LIST_LENGTH,
+    maxAgeSeconds: config.STATUS_LIST_MAX_AGE_SECONDS,
+  });
   const { context, credentials } = wireCredentials(config, {
     agent,
     serviceDids,
@@ -113,6 +138,8 @@ async function wireDidService(
     agent,
     credentials,
     users,
+    sdJwtIssuerKeys: sdJwtIssuer.keys,
+    tokenStatusLists: tokenStatus.lists,
     now: overrides.now,
   });
 
@@ -133,12 +160,16 @@ async function wireDidService(
   // The client address (per-address limits) as the gateway's hop reports it.
   service.app.set('trust proxy', config.TRUST_PROXY);
   // OpenID4VCI's routes first: the wallet-facing ones have their own body parsers and OAuth errors.
+  // The issuer's did:web document and dev CA: before OpenID4VCI's routes (they answer all of
+  // /v2/did/oid4vci).
+  service.app.use(sdJwtIssuer.router);
   for (const router of oid4vci.routers) service.app.use(router);
+  service.app.use(tokenStatus.router);
   service.app.use(
     didRouter({
       createDid: dids.createDid,
       credentials,
-      status: statusRoutes(status, context, config.STATUS_LIST_MAX_AGE_SECONDS),
+      status: statusRoutes(status, context, config.STATUS_LIST_MAX_AGE_SECONDS, tokenStatus),
       users,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
@@ -150,6 +181,7 @@ async function wireDidService(
       oid4vp: wireOid4vp(config, base),
       // A password reset revokes the user's credentials (users/revoke-credentials).
       userCredentials: { store: status.lists, logger },
+      sdJwtIssuer: sdJwtIssuer.keys,
       internalApiToken: secrets.acceptedInternalApiTokens,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }),
@@ -161,6 +193,9 @@ async function wireDidService(
     bindings,
     statusLists: status.lists,
     statusPublisher: status.publisher,
+    sdJwtIssuerKeys: sdJwtIssuer.keys,
+    tokenStatusLists: tokenStatus.lists,
+    tokenStatusPublisher: tokenStatus.publisher,
     oid4vci: oid4vci.issuance,
     oid4vciStore: oid4vci.store,
   };
