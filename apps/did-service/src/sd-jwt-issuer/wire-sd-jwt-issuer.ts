@@ -2,10 +2,10 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Router } from 'express';
 import type { JWK } from 'jose';
-import type { Logger } from '@itp/service-kit';
+import { ConfigError, type Logger } from '@itp/service-kit';
 import type { SqlDatabase } from '@itp/stores';
 import { loadOrCreateDevPki } from '@itp/x509';
-import type { KmsKeys } from '../agent/kms-keyring.js';
+import { KmsKeyUnavailableError, type KmsKeys } from '../agent/kms-keyring.js';
 import type { DidConfig } from '../config.js';
 import type { DidTables } from '../db/did-tables.js';
 import { didWebOf, type DidWeb } from './did-web.js';
@@ -65,6 +65,11 @@ export async function wireSdJwtIssuer(
     dev: config.APP_ENV === 'development' ? await devIssuer(config, didWeb, logger) : undefined,
     logger,
     ...(parts.now ? { now: parts.now } : {}),
+  }).catch((err: unknown) => {
+    if (!(err instanceof KmsKeyUnavailableError)) throw err;
+    throw new ConfigError([
+      `DID_KMS_SECRET_KEY / DID_KMS_PREVIOUS_SECRET_KEYS: a stored SD-JWT VC issuer key is sealed under key id "${err.sealedUnder}", which is not among these keys or has another value there: give the key it was stored with (during a rotation in DID_KMS_PREVIOUS_SECRET_KEYS, docs/operations.md)`,
+    ]);
   });
   if (keys) {
     const current = await keys.current();
