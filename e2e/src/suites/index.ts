@@ -12,6 +12,7 @@ import { oid4vpSuite } from './oid4vp.suite.js';
 import { oidcSuite } from './oidc.suite.js';
 import { revocationSuite } from './revocation.suite.js';
 import { sdJwtIssuanceSuite } from './sd-jwt-issuance.suite.js';
+import { sdJwtLoginSuite } from './sd-jwt-login.suite.js';
 import { tokenSuite } from './token.suite.js';
 
 export const SUITES: readonly Suite[] = [
@@ -21,6 +22,7 @@ export const SUITES: readonly Suite[] = [
   oid4vpSuite,
   oid4vciSuite,
   sdJwtIssuanceSuite,
+  sdJwtLoginSuite,
   oidcSuite,
   accountSuite,
   tokenSuite,

@@ -112,15 +112,34 @@ describe('OwnIssuerAnchors', () => {
     clock.advance(60_000);
     await expect(anchors.refreshIfDue()).resolves.toBe(false);
     expect(subjects(anchors.anchors)).toEqual(['CN=Own issuer CA']);
-    // After a failure, the next try waits retryIntervalMs (10 s by default).
+    // After a failure the next try waits retryIntervalMs (1 s by default), doubled after each
+    // further failure (2 s, 4 s, …, at most a minute).
     await expect(anchors.refreshIfDue()).resolves.toBe(false);
     expect(did.state.calls).toBe(2);
-    did.state.down = false;
-    did.state.pems = ['not a certificate'];
-    clock.advance(10_000);
+    clock.advance(1_000);
     await expect(anchors.refreshIfDue()).resolves.toBe(false);
     expect(did.state.calls).toBe(3);
+    clock.advance(1_999);
+    await expect(anchors.refreshIfDue()).resolves.toBe(false);
+    expect(did.state.calls).toBe(3);
+    clock.advance(1);
+    await expect(anchors.refreshIfDue()).resolves.toBe(false);
+    expect(did.state.calls).toBe(4);
+    did.state.down = false;
+    did.state.pems = ['not a certificate'];
+    clock.advance(4_000);
+    await expect(anchors.refreshIfDue()).resolves.toBe(false);
+    expect(did.state.calls).toBe(5);
     expect(subjects(anchors.anchors)).toEqual(['CN=Own issuer CA']);
+    // A long outage: one try a minute at most.
+    for (let i = 0; i < 8; i += 1) {
+      clock.advance(60_000);
+      await anchors.refreshIfDue();
+    }
+    const calls = did.state.calls;
+    clock.advance(59_000);
+    await expect(anchors.refreshIfDue()).resolves.toBe(false);
+    expect(did.state.calls).toBe(calls);
   });
 
   it('joins concurrent fetches into one', async () => {

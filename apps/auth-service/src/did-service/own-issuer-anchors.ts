@@ -11,14 +11,17 @@ export interface OwnIssuerAnchorsOptions {
    * yet (default 1 min): an unknown issuer cannot make auth-service call did-service more often.
    */
   onDemandIntervalMs?: number;
-  /** How soon a failed fetch is tried again (default 10 s): did-service may start after us. */
+  /**
+   * How soon a failed fetch is tried again (default 1 s; did-service may start after us), doubled
+   * after each further failure up to onDemandIntervalMs.
+   */
   retryIntervalMs?: number;
   clock?: () => number;
 }
 
 const DEFAULT_REFRESH_MS = 5 * 60_000;
 const DEFAULT_ON_DEMAND_MS = 60_000;
-const DEFAULT_RETRY_MS = 10_000;
+const DEFAULT_RETRY_MS = 1_000;
 
 const fingerprint = (anchors: TrustAnchors): string =>
   anchors.certificates
@@ -50,6 +53,8 @@ export class OwnIssuerAnchors {
   private lastSuccessAt = Number.NEGATIVE_INFINITY;
   private lastFailureAt = Number.NEGATIVE_INFINITY;
   private failing = false;
+  /** Failures since the last success: the retry delay doubles with each. */
+  private failures = 0;
   private inFlight: Promise<boolean> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -88,7 +93,7 @@ export class OwnIssuerAnchors {
     };
   }
 
-  /** Fetches now and keeps fetching (every refreshIntervalMs; retryIntervalMs after a failure). */
+  /** Fetches now and keeps fetching (every refreshIntervalMs; after a failure, retryDelay()). */
   start(): void {
     this.stopped = false;
     void this.refresh().then((ok) => this.schedule(ok));
@@ -102,13 +107,13 @@ export class OwnIssuerAnchors {
 
   /**
    * A presentation's chain is not trusted: fetch again unless a fetch succeeded less than
-   * onDemandIntervalMs ago (or failed less than retryIntervalMs ago). True when the anchors changed.
+   * onDemandIntervalMs ago (or failed less than retryDelay() ago). True when the anchors changed.
    */
   async refreshIfDue(): Promise<boolean> {
     const now = this.clock();
     const due =
       now - this.lastSuccessAt >= (this.options.onDemandIntervalMs ?? DEFAULT_ON_DEMAND_MS) &&
-      now - this.lastFailureAt >= (this.options.retryIntervalMs ?? DEFAULT_RETRY_MS);
+      now - this.lastFailureAt >= this.retryDelay();
     if (!due && !this.inFlight) return false;
     const before = fingerprint(this.current);
     await this.refresh();
@@ -137,6 +142,7 @@ export class OwnIssuerAnchors {
       this.lastSuccessAt = this.clock();
       if (this.failing) this.logger.info("the own SD-JWT issuers' trust anchors are fetched again");
       this.failing = false;
+      this.failures = 0;
       return true;
     } catch (err) {
       this.lastFailureAt = this.clock();
@@ -147,6 +153,7 @@ export class OwnIssuerAnchors {
         );
       }
       this.failing = true;
+      this.failures += 1;
       return false;
     }
   }
@@ -155,10 +162,17 @@ export class OwnIssuerAnchors {
     if (this.stopped) return;
     const delay = lastOk
       ? (this.options.refreshIntervalMs ?? DEFAULT_REFRESH_MS)
-      : (this.options.retryIntervalMs ?? DEFAULT_RETRY_MS);
+      : this.retryDelay();
     this.timer = setTimeout(() => {
       void this.refresh().then((ok) => this.schedule(ok));
     }, delay);
     this.timer.unref();
+  }
+
+  /** After n failures in a row: retryIntervalMs · 2^(n−1), at most onDemandIntervalMs. */
+  private retryDelay(): number {
+    const first = this.options.retryIntervalMs ?? DEFAULT_RETRY_MS;
+    const most = this.options.onDemandIntervalMs ?? DEFAULT_ON_DEMAND_MS;
+    return Math.min(first * 2 ** Math.max(0, this.failures - 1), Math.max(first, most));
   }
 }
