@@ -53,11 +53,12 @@ const MAX_INDEX = 2 ** 31 - 1;
  * Revokes an SD-JWT VC for good (revoke-vc `{ sdJwt }`). Its issuer-signed JWT decides (the part
  * before the first `~`; disclosures and a key-binding JWT are ignored): it must verify (ES256)
  * with one of the SD-JWT issuer keys (the current one or another it publishes), name that key as
- * its x5c leaf, be an SD-JWT VC (`typ`), and carry a `status.status_list` `{ idx, uri }` of one of this service's token status lists whose
- * issuer is the VC's `iss` (400 otherwise; expiry is not checked: revoking an expired VC is
- * harmless). With `userId` (the bearer's user) the entry must have been handed out to that user
- * (403). Revoking a revoked VC answers the same. A VC signed by a key the issuer no longer
- * publishes (its certificate expired) is revoked by a password reset (no signature needed).
+ * its x5c leaf, be an SD-JWT VC (`typ`), and carry a `status.status_list` `{ idx, uri }` of one
+ * of this service's token status lists whose issuer is the VC's `iss` (400 otherwise; expiry is
+ * not checked: revoking an expired VC is harmless). With `userId` (the bearer's user) the entry
+ * must have been handed out to that user (403). Revoking a revoked VC answers the same. A VC
+ * signed by a key the issuer no longer publishes (its certificate expired) is revoked by a
+ * password reset (no signature needed) or the operator CLI (any key ever imported counts).
  */
 export async function revokeSdJwtCredential(
   deps: RevokeSdJwtDeps,
@@ -71,7 +72,8 @@ export async function revokeSdJwtCredential(
   }
   const jwt = sdJwt.trim().split('~')[0] ?? '';
   const { header, payload } = await verifyIssuerSigned(jwt, await deps.issuerKeys());
-  const { iss, status } = payload as { iss?: unknown; status?: { status_list?: unknown } };
+  const claims = typeof payload === 'object' && payload !== null ? payload : {};
+  const { iss, status } = claims as { iss?: unknown; status?: { status_list?: unknown } | null };
   const { idx, uri } = (status?.status_list ?? {}) as { idx?: unknown; uri?: unknown };
   if (!SD_JWT_VC_TYPES.includes(String(header.typ))) {
     throw new NotRevocableError(`The JWT is no SD-JWT VC (typ ${SD_JWT_VC_TYPES.join(' or ')})`);
