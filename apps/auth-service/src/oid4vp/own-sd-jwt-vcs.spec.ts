@@ -466,6 +466,9 @@ describe('login with this service’s own SD-JWT VC (OpenID4VP, docs/api.md §8)
     const result = await poll(requestId);
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ userId: 'alice' });
+    // The same login as with a VC: amr vp.
+    const { lastLogins } = await auth.domain.userAdmin.show('alice');
+    expect(Object.keys(lastLogins)).toEqual(['vp']);
     // did-service never saw the SD-JWT VC: auth-service checked it against the own issuers.
     expect(did.calls).not.toContain('POST /internal/v1/oid4vp/verify-response');
   });
