@@ -53,6 +53,9 @@ export type {
   PasskeyRegistrationOptions,
   PasskeyRegistrationResponse,
   PasskeySummary,
+  PresentationOutcome,
+  PresentationRequestCreated,
+  PresentedCredential,
   ServiceDidEntry,
   SignDataParams,
   SiweNonceResponse,
@@ -248,6 +251,44 @@ export interface WaitForLoginOptions {
   timeoutMs?: number;
 }
 
+/** presentationRequests.create: what the site asks a wallet for (docs/api.md §14). */
+export interface PresentationRequestParams {
+  /**
+   * A DCQL query (OpenID4VP 1.0 §6): at most 10 credentials, each `dc+sd-jwt`
+   * (`meta.vct_values`), `mso_mdoc` (`meta.doctype_value`) or `jwt_vc_json` (`meta.type_values`,
+   * claim paths `["credentialSubject", …]`).
+   */
+  dcqlQuery: Record<string, unknown>;
+  /** Why the site asks (kept with the request). */
+  purpose?: string;
+  /** Seconds the request stays open (1..600, default 300). */
+  waitTime?: number;
+}
+
+/**
+ * Presentation requests (docs/api.md §14): the site asks an EUDI (or any OpenID4VP 1.0) wallet
+ * for credentials and gets back only the claims the user disclosed, already checked.
+ */
+export interface PresentationRequestsApi {
+  /**
+   * POST /v2/auth/presentation-requests: a new request; show `openid4vpUri` as a QR code or a
+   * link. Throws BadRequestError for a DCQL query the service does not take (the message says
+   * why), InvalidClientError for wrong client credentials.
+   */
+  create(
+    params: PresentationRequestParams,
+    options?: CallOptions,
+  ): Promise<schemas.PresentationRequestCreated>;
+  /**
+   * POST /v2/auth/presentation-requests/result, once: `verified` (per credential query id, the
+   * credentials with only the claims asked for), `declined` (the wallet's error) or `refused`
+   * (the rule that failed). Throws PresentationPendingError (not yet: poll again),
+   * SlowDownError (polled too fast), PresentationRequestUnknownError (unknown, expired, another
+   * site's or already handed out).
+   */
+  result(requestId: string, options?: CallOptions): Promise<schemas.PresentationOutcome>;
+}
+
 /** The web-server side of QR login, authenticated with the relying party's client credentials. */
 export interface RelyingPartyApi {
   /** auth-user-by-app: a new login request; show `requestId` as a QR code. */
@@ -264,6 +305,8 @@ export interface RelyingPartyApi {
   loginResult(requestId: string, options?: CallOptions): Promise<schemas.LoginResult>;
   /** Polls loginResult until the user approves, honouring the interval and slow_down. */
   waitForLogin(requestId: string, options?: WaitForLoginOptions): Promise<schemas.LoginResult>;
+  /** Presentation requests of this site: credentials from a wallet (docs/api.md §14). */
+  presentationRequests: PresentationRequestsApi;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ApiClient, SendOptions } from './api-client.js';
 import { recordOid4vpExamples } from './oid4vp-flow.js';
 import { recordAccountExamples } from './account-flow.js';
 import { recordPasskeyExamples } from './passkey-flow.js';
+import { recordPresentationExamples } from './presentation-flow.js';
 import { recordSiweExamples } from './siwe-flow.js';
 import { SECRET_KEY_PLACEHOLDER } from './placeholders.js';
 import { RestRecorder } from './rest-recorder.js';
@@ -312,6 +313,7 @@ export async function recordRestExamples(
 
   // Passkeys: registered in a browser (Chromium's virtual authenticator), a login, removal.
   await recordPasskeyExamples({ rec, client, publicUrl: options.publicUrl });
+  await recordPresentationExamples({ rec, client, basic });
 
   // Last: failures per id lock that (unknown) id for a while...
   const locked = { id: 'example-locked-user', password: 'not-the-password' };

@@ -1,6 +1,11 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import {
+  PRESENTATION_REQUEST_LIMITS,
+  presentationRequestCreateSchema,
+  presentationRequestResultRequestSchema,
+} from '@itp/schemas';
+import {
   oauthErrorHandler,
   jsonBody,
   parseBody,
@@ -18,20 +23,10 @@ import type { PresentationRequests, WalletForm } from './presentation-requests.j
 import { parseSiteDcqlQuery } from './site-dcql-query.js';
 
 /** The longest a request stays open, and the default (seconds). */
-export const MAX_WAIT_SECONDS = 600;
-export const DEFAULT_WAIT_SECONDS = 300;
+export const MAX_WAIT_SECONDS = PRESENTATION_REQUEST_LIMITS.maxWaitSeconds;
+export const DEFAULT_WAIT_SECONDS = PRESENTATION_REQUEST_LIMITS.defaultWaitSeconds;
 /** The largest body a site or a wallet may send (a DCQL query, an encrypted response). */
 const MAX_BODY_BYTES = 256 * 1024;
-
-const createSchema = z
-  .object({
-    dcql_query: z.record(z.string(), z.unknown()),
-    purpose: z.string().trim().min(1).max(500).optional(),
-    waitTime: z.number().int().min(1).max(MAX_WAIT_SECONDS).default(DEFAULT_WAIT_SECONDS),
-  })
-  .strict();
-
-const resultSchema = z.object({ requestId: z.string().min(1).max(128) }).strict();
 
 /** The wallet's form: an encrypted response, or an (unencrypted) error response. */
 const walletFormSchema = z.union([
@@ -122,7 +117,7 @@ export function presentationSiteRouter(deps: PresentationRequestsRouterDeps): Ro
 
   router.post('/', client, json, async (req, res) => {
     const requests = enabled();
-    const body = parseBody(createSchema, req.body);
+    const body = parseBody(presentationRequestCreateSchema, req.body);
     const created = await requests.create(clientOf(res), {
       dcqlQuery: parseSiteDcqlQuery(body.dcql_query),
       ...(body.purpose === undefined ? {} : { purpose: body.purpose }),
@@ -134,7 +129,7 @@ export function presentationSiteRouter(deps: PresentationRequestsRouterDeps): Ro
 
   router.post('/result', client, json, async (req, res) => {
     const requests = enabled();
-    const body = parseBody(resultSchema, req.body);
+    const body = parseBody(presentationRequestResultRequestSchema, req.body);
     const caller = clientOf(res);
     await deps.pollThrottle.pass(`presentation\u0000${caller.id}\u0000${body.requestId}`);
     res.setHeader('Cache-Control', 'no-store');

@@ -14,6 +14,8 @@ import type {
   PasskeyRegistrationOptions,
   PasskeysApi,
   PasskeySummary,
+  PresentationOutcome,
+  PresentationRequestCreated,
   RelyingPartyApi,
   SiweNonceResponse,
   UnlinkAddressResponse,
@@ -144,6 +146,26 @@ export function authApi(http: HttpTransport): AuthApi {
         loginResult,
         waitForLogin: (requestId, options) =>
           waitForLogin((call) => loginResult(requestId, call), requestId, options),
+        presentationRequests: {
+          create: ({ dcqlQuery, purpose, waitTime }, call) =>
+            post<PresentationRequestCreated>(
+              '/presentation-requests',
+              {
+                dcql_query: dcqlQuery,
+                ...(purpose === undefined ? {} : { purpose }),
+                ...(waitTime === undefined ? {} : { waitTime }),
+              },
+              call,
+              authorization,
+            ),
+          result: (requestId, call) =>
+            post<PresentationOutcome>(
+              '/presentation-requests/result',
+              { requestId },
+              call,
+              authorization,
+            ),
+        },
       };
     },
   };

@@ -73,6 +73,15 @@ export class PasskeyRefusedError extends UnauthorizedError {}
 /** "401" of auth-user-result-by-app: the user app has not answered yet (poll again). */
 export class LoginRequestPendingError extends UnauthorizedError {}
 
+/** "401" of presentation-requests/result: the wallet has not answered yet (poll again). */
+export class PresentationPendingError extends UnauthorizedError {}
+
+/**
+ * "400" of presentation-requests/result: the presentation request never existed, expired, is
+ * another site's or its outcome was already handed out.
+ */
+export class PresentationRequestUnknownError extends BadRequestError {}
+
 /** "401" of the token API: hashKey is not SHA-256 of `<tempKey>|<secretKey>`, or the signature does not recover `from`. */
 export class WalletAuthorizationError extends UnauthorizedError {}
 

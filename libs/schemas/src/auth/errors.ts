@@ -12,6 +12,21 @@ export const AUTH_ERRORS = {
     code: '400',
     when: 'auth-user-result-by-app / cancel: unknown, cancelled, timed-out or already handed-out login request',
   },
+  dcqlRefused: {
+    status: 400,
+    code: '400',
+    when: 'presentation-requests: a dcql_query this verifier does not take (the message says why: not DCQL, over 10 credentials, a format other than dc+sd-jwt / mso_mdoc / jwt_vc_json, no meta naming the type, a jwt_vc_json claim path outside credentialSubject)',
+  },
+  presentationRequestGone: {
+    status: 400,
+    code: '400',
+    when: "presentation-requests/result: unknown, expired, another client's or already handed-out presentation request",
+  },
+  presentationPending: {
+    status: 401,
+    code: '401',
+    when: 'presentation-requests/result: the wallet has not answered yet',
+  },
   loginRequestDeclined: {
     status: 400,
     code: 'access_denied',
@@ -68,6 +83,11 @@ export const AUTH_ERRORS = {
     when: 'auth-user-with-passkey: the assertion logs nobody in (the message says which: challenge used or expired, unknown or removed passkey, signature or counter not verifying, user disabled); counted like a failed password',
   },
   noRoute: { status: 404, code: '404', when: 'no such route' },
+  presentationRequestsNotEnabled: {
+    status: 404,
+    code: '404',
+    when: 'presentation requests are not enabled here (auth-service has no VERIFIER_SIGNING_KEY and VERIFIER_CERTIFICATE_CHAIN; development: PUBLIC_URL is no DNS name)',
+  },
   passkeyNotFound: {
     status: 404,
     code: '404',
@@ -112,7 +132,7 @@ export const AUTH_ERRORS = {
   slowDown: {
     status: 429,
     code: 'slow_down',
-    when: 'auth-user-result-by-app polled faster than `LOGIN_POLL_MIN_INTERVAL_MS`, with `Retry-After`',
+    when: 'auth-user-result-by-app or presentation-requests/result polled faster than `LOGIN_POLL_MIN_INTERVAL_MS`, with `Retry-After`',
   },
   internal: {
     status: 500,

@@ -77,3 +77,16 @@ export {
   type PasskeyRemoveRequest,
   type PasskeySummary,
 } from './passkeys.js';
+export {
+  PRESENTATION_REQUEST_LIMITS,
+  presentationOutcomeSchema,
+  presentationRequestCreateSchema,
+  presentationRequestCreatedSchema,
+  presentationRequestResultRequestSchema,
+  presentedCredentialSchema,
+  type PresentationOutcome,
+  type PresentationRequestCreate,
+  type PresentationRequestCreated,
+  type PresentationRequestResultRequest,
+  type PresentedCredential,
+} from './presentation-requests.js';

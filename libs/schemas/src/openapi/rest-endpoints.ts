@@ -27,6 +27,10 @@ import {
   passkeyRegistrationRequestSchema,
   passkeyRemoveRequestSchema,
   passkeySummarySchema,
+  presentationOutcomeSchema,
+  presentationRequestCreateSchema,
+  presentationRequestCreatedSchema,
+  presentationRequestResultRequestSchema,
   type OAuthErrorDoc,
 } from '../auth/index.js';
 import {
@@ -454,6 +458,60 @@ export const REST_ENDPOINTS: RestEndpoint[] = [
       O.serverError,
       O.badUpstream,
       O.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/presentation-requests',
+    tag: 'auth',
+    operationId: 'auth.presentation-requests',
+    summary: 'Ask a wallet for credentials (relying party): an OpenID4VP 1.0 presentation request',
+    description:
+      'docs/api.md §14: the site sends a DCQL query (OpenID4VP 1.0 §6) for SD-JWT VCs ' +
+      '(`dc+sd-jwt`, e.g. an EUDI PID), mdocs (`mso_mdoc`, e.g. a mobile driving licence) or this ' +
+      "service's own W3C VCs (`jwt_vc_json`), and shows the `openid4vpUri` it gets as a QR code " +
+      'or a link. The wallet fetches a request object signed under the client identifier ' +
+      '`x509_san_dns:<PUBLIC_URL host>` (HAIP) and answers encrypted (`direct_post.jwt`); the ' +
+      'service checks every presentation against the trusted issuers. Then poll ' +
+      'presentation-requests/result.',
+    request: presentationRequestCreateSchema,
+    response: presentationRequestCreatedSchema,
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    security: { scheme: 'basic' },
+    errors: [
+      ...AUTH_BODY,
+      A.dcqlRefused,
+      A.invalidClient,
+      A.presentationRequestsNotEnabled,
+      A.tooManyAttempts,
+      A.unavailable,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v2/auth/presentation-requests/result',
+    tag: 'auth',
+    operationId: 'auth.presentation-requests-result',
+    summary: 'Poll a presentation request for its outcome (relying party)',
+    description:
+      'While the wallet has not answered: 401 (429 `slow_down` when polled faster than ' +
+      '`LOGIN_POLL_MIN_INTERVAL_MS`). Then, once: `verified` with each credential query’s ' +
+      'credentials (format, issuer, only the claims the query asked for, status), `declined` ' +
+      "(the wallet's error response) or `refused` naming the rule that failed. Only the client " +
+      'that made the request sees it; afterwards the request is unknown (400).',
+    request: presentationRequestResultRequestSchema,
+    response: presentationOutcomeSchema,
+    responseHeaders: { 'Cache-Control': 'no-store' },
+    security: { scheme: 'basic' },
+    errors: [
+      ...AUTH_BODY,
+      A.presentationRequestGone,
+      A.presentationPending,
+      A.invalidClient,
+      A.presentationRequestsNotEnabled,
+      A.tooManyAttempts,
+      A.slowDown,
+      A.unavailable,
     ],
   },
   {
