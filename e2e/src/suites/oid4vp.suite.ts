@@ -171,7 +171,7 @@ export const oid4vpSuite: Suite = ({ stack }) => {
         meta: { vct_values: [`${gw}/v2/did/oid4vci/vct/profile`] },
       });
       expect(resolved.dcqlQuery.credential_sets).toEqual([
-        expect.objectContaining({ options: [[query.id], [sdJwtQuery.id]] }),
+        expect.objectContaining({ options: [[query.id], [sdJwtQuery!.id]] }),
       ]);
       const { queryId, vcJwt } = holder.wallet.select(resolved, [holder.vcJwt]);
       expect(queryId).toBe(query.id);
