@@ -788,7 +788,7 @@ describe('runCli: operator groups', () => {
     return { found, ran, deps };
   }
 
-  it('hands users and clients to auth-service, kms and credentials to did-service, with the environment and exit code', async () => {
+  it('hands users and clients to auth-service, kms, credentials and sd-jwt-issuer to did-service, with the environment and exit code', async () => {
     const { found, ran, deps } = operatorDeps(7);
     const env = { APP_ENV: 'development', DATA_DIR: '/data', ITP_DID_ADMIN_CLI: '/my/cli.js' };
     expect(
@@ -797,10 +797,12 @@ describe('runCli: operator groups', () => {
     await run(['--json', 'clients', 'list'], { env, deps });
     await run(['kms', 'status'], { env, deps });
     await run(['credentials', 'revoke', '-'], { env, deps });
+    await run(['sd-jwt-issuer', 'show'], { env, deps });
     await run(['users', '--help'], { env, deps });
     expect(found).toEqual([
       ['auth-service', undefined],
       ['auth-service', undefined],
+      ['did-service', '/my/cli.js'],
       ['did-service', '/my/cli.js'],
       ['did-service', '/my/cli.js'],
       ['auth-service', undefined],
@@ -810,6 +812,7 @@ describe('runCli: operator groups', () => {
       ['clients', 'list', '--json'],
       ['kms', 'status'],
       ['credentials', 'revoke', '-'],
+      ['sd-jwt-issuer', 'show'],
       ['--help'],
     ]);
     expect(ran[0]?.env).toBe(env);

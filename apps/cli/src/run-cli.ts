@@ -73,6 +73,7 @@ export const OPERATOR_GROUPS: Readonly<Record<string, AdminService>> = {
   clients: 'auth-service',
   kms: 'did-service',
   credentials: 'did-service',
+  'sd-jwt-issuer': 'did-service',
 };
 
 /** The global options before the first word: `itp --url x --json wallet create …`. */

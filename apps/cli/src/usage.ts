@@ -104,11 +104,13 @@ Blocks
         default latest; --full lists the transactions' from, to and value
 
 Operators (the services' own operator CLIs, run with this environment: DATABASE_URL, or with
-APP_ENV=development the SQLite files in DATA_DIR; DID_KMS_SECRET_KEY for kms)
+APP_ENV=development the SQLite files in DATA_DIR; DID_KMS_SECRET_KEY for kms and sd-jwt-issuer;
+PUBLIC_URL for sd-jwt-issuer)
   users …      auth-service users: add, list, disable, enable, reset-password   (itp users --help)
   clients …    auth-service relying parties: add, list, disable, enable
   kms …        did-service local KMS: status, reencrypt                        (itp kms --help)
   credentials … did-service issued VCs: revoke (any user's)               (itp credentials --help)
+  sd-jwt-issuer … did-service SD-JWT VC issuer key: import, renew-certificate, show
   Found in this repository, or in a service image beside itp; ITP_AUTH_ADMIN_CLI /
   ITP_DID_ADMIN_CLI name another cli.js. Their output and exit codes are passed through.
 
