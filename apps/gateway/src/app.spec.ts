@@ -93,6 +93,8 @@ describe('routing', () => {
     ['POST', '/v2/did/create-did', () => did],
     ['GET', '/.well-known/openid-credential-issuer/v2/did/oid4vci', () => did],
     ['GET', '/.well-known/oauth-authorization-server/v2/did/oid4vci', () => did],
+    // The SD-JWT VC issuer's did:web document (did:web:<host> resolves to <origin>/.well-known/did.json).
+    ['GET', '/.well-known/did.json', () => did],
     ['POST', '/token', () => token],
     ['POST', '/token/erc20', () => token],
     ['POST', '/block', () => block],
@@ -120,6 +122,8 @@ describe('routing', () => {
     '/.well-known/openid-credential-issuer',
     '/.well-known/openid-credential-issuer/v2/other',
     '/.well-known/oauth-authorization-server/v2/auth',
+    '/.well-known/did.json/x',
+    '/.well-known/did.jsonx',
   ])('answers 404 in the REST error shape for %s without forwarding', async (path) => {
     const before = [auth, did, token, block].map((u) => u.requests.length);
     const response = await fetch(`${gateway.url}${path}`, { method: 'POST', body: '{}' });
