@@ -142,6 +142,22 @@ describe('OwnIssuerAnchors', () => {
     expect(did.state.calls).toBe(calls);
   });
 
+  it('before the first success, an untrusted chain may make it try again every second', async () => {
+    const clock = manualClock();
+    const did = source([own.pem]);
+    did.state.down = true;
+    const anchors = new OwnIssuerAnchors(did, captureLogger().logger, { clock: clock.now });
+    for (let i = 1; i <= 5; i += 1) {
+      await expect(anchors.refreshIfDue()).resolves.toBe(false);
+      await expect(anchors.refreshIfDue()).resolves.toBe(false);
+      expect(did.state.calls).toBe(i);
+      clock.advance(1_000);
+    }
+    did.state.down = false;
+    await expect(anchors.refreshIfDue()).resolves.toBe(true);
+    expect(subjects(anchors.anchors)).toEqual(['CN=Own issuer CA']);
+  });
+
   it('joins concurrent fetches into one', async () => {
     const did = source([own.pem]);
     const anchors = new OwnIssuerAnchors(did, captureLogger().logger);

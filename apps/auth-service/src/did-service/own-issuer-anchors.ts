@@ -107,13 +107,19 @@ export class OwnIssuerAnchors {
 
   /**
    * A presentation's chain is not trusted: fetch again unless a fetch succeeded less than
-   * onDemandIntervalMs ago (or failed less than retryDelay() ago). True when the anchors changed.
+   * onDemandIntervalMs ago or failed less than retryDelay() ago — before the first success (a
+   * stack whose did-service starts after auth-service), less than retryIntervalMs ago. True when
+   * the anchors changed.
    */
   async refreshIfDue(): Promise<boolean> {
     const now = this.clock();
+    const neverFetched = this.lastSuccessAt === Number.NEGATIVE_INFINITY;
+    const wait = neverFetched
+      ? (this.options.retryIntervalMs ?? DEFAULT_RETRY_MS)
+      : this.retryDelay();
     const due =
       now - this.lastSuccessAt >= (this.options.onDemandIntervalMs ?? DEFAULT_ON_DEMAND_MS) &&
-      now - this.lastFailureAt >= this.retryDelay();
+      now - this.lastFailureAt >= wait;
     if (!due && !this.inFlight) return false;
     const before = fingerprint(this.current);
     await this.refresh();
