@@ -1,3 +1,5 @@
+import type { TestPidIssuer } from '../test-pid-issuer.js';
+
 /**
  * What a suite gets from its setup: a running stack behind one gateway, started by the spec that
  * runs the suites (one replica of each service, two replicas, …) before any test.
@@ -10,6 +12,8 @@ export interface GatewayStack {
   databaseUrl: string;
   /** Every instance of each upstream service, by name, in index order (public URLs). */
   replicas: Record<string, ReadonlyArray<{ index: number; url: string }>>;
+  /** A test PID provider whose CA the stack's auth-service trusts (TRUSTED_ISSUER_CERTIFICATES). */
+  pidIssuer: TestPidIssuer;
 }
 
 export interface SuiteContext {

@@ -10,6 +10,7 @@ import { jsonRpcEnvelopeSuite } from './json-rpc-envelope.suite.js';
 import { oid4vciSuite } from './oid4vci.suite.js';
 import { oid4vpSuite } from './oid4vp.suite.js';
 import { oidcSuite } from './oidc.suite.js';
+import { presentationRequestsSuite } from './presentation-requests.suite.js';
 import { revocationSuite } from './revocation.suite.js';
 import { sdJwtIssuanceSuite } from './sd-jwt-issuance.suite.js';
 import { sdJwtLoginSuite } from './sd-jwt-login.suite.js';
@@ -21,6 +22,7 @@ export const SUITES: readonly Suite[] = [
   revocationSuite,
   oid4vpSuite,
   oid4vciSuite,
+  presentationRequestsSuite,
   sdJwtIssuanceSuite,
   sdJwtLoginSuite,
   oidcSuite,

@@ -3,11 +3,11 @@ import { CompactEncrypt, compactVerify, importJWK, type JWK } from 'jose';
 import { Openid4vpClient, type ResolvedOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 
 /**
- * Test helper: a third-party OpenID4VP 1.0 wallet — the OpenWallet Foundation's `Openid4vpClient`
+ * Test helper (specs and e2e suites): a third-party OpenID4VP 1.0 wallet — the OpenWallet Foundation's `Openid4vpClient`
  * with the callbacks a wallet supplies: an x5c request object is trusted when its leaf is signed
  * by `verifierCaPem` and the JWS verifies with the leaf's key; SAN dNSNames from the leaf; the
- * response encrypted (direct_post.jwt) with jose to the request's key. PUBLIC_URL is not
- * listening: the wallet's requests to it go to `serviceUrl`.
+ * response encrypted (direct_post.jwt) with jose to the request's key. When PUBLIC_URL is not
+ * listening, the wallet's requests to it go to `serviceUrl` (else give both the same).
  */
 export function testWallet(options: {
   verifierCaPem: string;
