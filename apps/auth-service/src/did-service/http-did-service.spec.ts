@@ -6,6 +6,7 @@ import {
   startDidServiceStandIn,
   STAND_IN_CLIENT_ID,
   STAND_IN_HOLDER_DID,
+  STAND_IN_PROFILE_VP,
   type DidServiceStandIn,
 } from '../testing/did-service-stand-in.js';
 import { newInternalApiToken } from '../testing/start-auth-service.js';
@@ -45,6 +46,41 @@ describe('HttpDidService: auth-service’s one adapter to did-service', () => {
     await expect(didService.revokeCredentials({ userId: 'alice', issuedBefore: 1 })).resolves.toBe(
       0,
     );
+  });
+
+  it('checks a presentation request’s jwt_vc_json VP: its VCs, or did-service’s refusal', async () => {
+    const input = { nonce: 'n', clientId: 'x509_san_dns:api.example.test' };
+    await expect(
+      didService.verifyPresentationVp({ vp: STAND_IN_PROFILE_VP, ...input }),
+    ).resolves.toEqual({
+      verified: true,
+      holder: STAND_IN_HOLDER_DID,
+      credentials: [
+        {
+          issuer: expect.stringMatching(/^did:ethr:/),
+          type: ['VerifiableCredential', 'Profile'],
+          credentialSubject: { id: STAND_IN_HOLDER_DID, name: 'Alice' },
+        },
+      ],
+    });
+    await expect(
+      didService.verifyPresentationVp({ vp: 'another.vp.jwt', ...input }),
+    ).resolves.toEqual({
+      verified: false,
+      error: { code: 'wrong_nonce', message: 'The presentation does not carry the nonce' },
+    });
+    standIn.setBroken(true);
+    try {
+      await expect(
+        didService.verifyPresentationVp({ vp: STAND_IN_PROFILE_VP, ...input }),
+      ).rejects.toThrow(
+        new BadGatewayError(
+          'did-service answered presentation-requests/verify-vp with an unexpected body',
+        ),
+      );
+    } finally {
+      standIn.setBroken(false);
+    }
   });
 
   it('passes a refusal on: a refused VP is 401, a refused answer is verified: false', async () => {

@@ -7,6 +7,8 @@ export const STAND_IN_VERIFIER_DID = 'did:ethr:0x1111111111111111111111111111111
 export const STAND_IN_CLIENT_ID = `decentralized_identifier:${STAND_IN_VERIFIER_DID}`;
 /** The holder DID of every presentation the stand-in accepts. */
 export const STAND_IN_HOLDER_DID = 'did:ethr:0x2222222222222222222222222222222222222222';
+/** The one VP its presentation-requests/verify-vp accepts (with any nonce and client id). */
+export const STAND_IN_PROFILE_VP = 'stand-in.profile.vp';
 
 /** What the stand-in's request objects carry (a wallet reads them from the JWT payload). */
 export interface StandInRequestObjectClaims {
@@ -50,7 +52,8 @@ export function requestObjectClaims(jwt: string): StandInRequestObjectClaims {
  * INTERNAL_TOKEN_AUTH_TO_DID): `oid4vp/request-object` (an unsigned-looking compact JWT whose
  * payload holds the request's parameters), `oid4vp/verify-response` (a `vp_token` made by
  * vpTokenFor is verified when its nonce and the client id are the session's; anything else is
- * refused with 200 `verified: false`), `verify-login-vp` (a VP made by loginVpFor) and
+ * refused with 200 `verified: false`), `presentation-requests/verify-vp` (STAND_IN_PROFILE_VP
+ * verified, anything else refused), `verify-login-vp` (a VP made by loginVpFor) and
  * `users/revoke-credentials` (nothing to revoke: 0).
  */
 export async function startDidServiceStandIn(internalApiToken: string): Promise<DidServiceStandIn> {
@@ -111,6 +114,27 @@ export async function startDidServiceStandIn(internalApiToken: string): Promise<
         send(res, 200, {
           verified: false,
           error: { code: 'invalid_vp', message: 'The presentation does not verify' },
+        });
+      }
+      return;
+    }
+    if (path === '/internal/v1/presentation-requests/verify-vp') {
+      if (body.vp === STAND_IN_PROFILE_VP && body.nonce && body.clientId) {
+        send(res, 200, {
+          verified: true,
+          holder: STAND_IN_HOLDER_DID,
+          credentials: [
+            {
+              issuer: STAND_IN_VERIFIER_DID,
+              type: ['VerifiableCredential', 'Profile'],
+              credentialSubject: { id: STAND_IN_HOLDER_DID, name: 'Alice' },
+            },
+          ],
+        });
+      } else {
+        send(res, 200, {
+          verified: false,
+          error: { code: 'wrong_nonce', message: 'The presentation does not carry the nonce' },
         });
       }
       return;
