@@ -4,7 +4,7 @@
  * shows the login request's `openid4vp://` QR code beside the requestId's, the wallet
  * (`Oid4vpWallet`: the OpenWallet Foundation's `Openid4vpClient`, holding a key only this test
  * holds) answers what the QR code says, and the page's poll then shows the logged-in user.
- * A browser's view of one page: run by one setup (one-replica.spec.ts), not by every one.
+ * A browser's view of one page: run by one setup (the one-instance setup of through-gateway.spec.ts), not by every one.
  * Screenshots are kept under test-artifacts/demo-oid4vp/ (gitignored).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

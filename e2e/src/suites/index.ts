@@ -1,6 +1,6 @@
 /**
  * Every suite, in the order the setups run them. A new feature adds its suite file here and is
- * then tested through the gateway against every setup (one-replica.spec.ts, two-replicas.spec.ts).
+ * then tested through the gateway against every setup (through-gateway.spec.ts: one instance of each service, then two replicas).
  */
 import { accountSuite } from './account.suite.js';
 import { authSuite } from './auth.suite.js';

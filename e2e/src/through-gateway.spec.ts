@@ -1,8 +1,14 @@
 /**
- * Two instances each of auth-service, did-service and token-rpc, one block-rpc and one gateway
- * balancing over them, on one Redis and one PostgreSQL database, all started at the same moment:
- * every suite, then what only several replicas can show (each start-up step done once, a login
- * spanning replicas, a replica killed under load).
+ * The setups every feature suite (`./suites/`) runs against through the gateway, one after the
+ * other in this one file (each starts its whole stack in its beforeAll and stops it in its
+ * afterAll, so never two at once):
+ *
+ * 1. one instance of each service (and the browser's view of the /demo/site OpenID4VP page,
+ *    which no replica count changes);
+ * 2. two instances each of auth-service, did-service and token-rpc, one block-rpc and one
+ *    gateway balancing over them, on one Redis and one PostgreSQL database, all started at the
+ *    same moment: every suite, then what only several replicas can show (each start-up step done
+ *    once, a login spanning replicas, a replica killed under load).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
@@ -16,10 +22,26 @@ import {
 } from './flows.js';
 import { basicAuth, chainCall, post, transfer, type Json } from './http.js';
 import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
+import { demoOid4vpBrowserSuite } from './suites/demo-oid4vp-browser.suite.js';
 import { SUITES } from './suites/index.js';
 
 const site = { authorization: basicAuth(DEMO_SITE.id, DEMO_SITE.secret) };
 const TO = '0x000000000000000000000000000000000000bEEF';
+
+describe('through the gateway: one instance of each service', () => {
+  let setup: GatewaySetup;
+  beforeAll(async () => {
+    setup = await startGatewaySetup({});
+  }, 180_000);
+  afterAll(async () => {
+    await setup?.stop();
+  }, 60_000);
+
+  const context = { stack: () => setup.stack };
+  for (const suite of SUITES) suite(context);
+  // The demo web site in a browser: one setup is enough (no replica changes what a page shows).
+  demoOid4vpBrowserSuite(context);
+});
 
 describe('through the gateway: two replicas of each service', () => {
   let setup: GatewaySetup;
