@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
-import type { Logger } from './logger.js';
+import { accessLoggerOf, type Logger } from './logger.js';
 import { requestIdFor } from './request-id.js';
 import { requestTraceFields } from './tracing/trace-requests.js';
 
@@ -37,10 +37,12 @@ export function logRequest(
   res: ServerResponse,
   id: string,
   startedAt: number,
+  // Where the line goes: accessLoggerOf(logger), looked up once by the caller.
+  sink: Logger = accessLoggerOf(logger),
 ): void {
   const level = accessLogLevel(res.statusCode);
   if (!logger.isLevelEnabled(level)) return;
-  logger[level](
+  sink[level](
     {
       req: { id, method: req.method, url: requestUrl(req) },
       res: { statusCode: res.statusCode },
@@ -64,6 +66,7 @@ export function accessLog(
   quiet: ReadonlySet<string>,
 ): RequestHandler {
   const children = new WeakMap<object, Logger>();
+  const sink = accessLoggerOf(logger);
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: IncomingMessage): Logger {
@@ -86,7 +89,7 @@ export function accessLog(
     const query = url.indexOf('?');
     if (!quiet.has(query === -1 ? url : url.slice(0, query))) {
       const startedAt = performance.now();
-      res.once('close', () => logRequest(logger, req, res, id, startedAt));
+      res.once('close', () => logRequest(logger, req, res, id, startedAt, sink));
     }
     next();
   };

@@ -9,7 +9,7 @@ import { ConnectionDrain } from './connection-drain.js';
 import { traceRawRequest, traceRequests } from './tracing/trace-requests.js';
 import { notFoundHandler, restErrorHandler } from './error-handler.js';
 import { healthRouter, type HealthState, type ReadinessCheck } from './health.js';
-import type { Logger } from './logger.js';
+import { accessLoggerOf, flushAccessLog, type Logger } from './logger.js';
 import { createHttpMetrics, type HttpMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
 
@@ -97,9 +97,12 @@ export class HttpService {
   private rawRoutes: RawRoutes | undefined;
   private readonly httpMetrics: HttpMetrics;
   private readonly quiet: Set<string>;
+  /** Where access lines go (accessLoggerOf: batched for a logger of createLogger). */
+  private readonly accessSink: Logger;
 
   constructor(private readonly options: ServiceOptions) {
     this.logger = options.logger;
+    this.accessSink = accessLoggerOf(options.logger);
     this.quiet = new Set(
       options.quietPaths ?? ['/health/live', '/health/ready', '/health/ready/self', '/metrics'],
     );
@@ -172,9 +175,10 @@ export class HttpService {
     const id = requestIdFor(req, res);
     req.id = id;
     const logger = this.logger;
+    const sink = this.accessSink;
     const quiet = this.quiet.has(route);
     if (res.destroyed) {
-      if (!quiet) logRequest(logger, req, res, id, startedAt);
+      if (!quiet) logRequest(logger, req, res, id, startedAt, sink);
       return { id, traceContext: undefined };
     }
     const traceContext = traceRawRequest(this.options.name, req, res, route, id, {
@@ -188,7 +192,7 @@ export class HttpService {
         res.statusCode,
         (performance.now() - startedAt) / 1000,
       );
-      if (!quiet) logRequest(logger, req, res, id, startedAt);
+      if (!quiet) logRequest(logger, req, res, id, startedAt, sink);
     });
     return { id, traceContext };
   }
@@ -304,6 +308,8 @@ export class HttpService {
       draining.push(this.internalDrain.drain(this.internalServer, drainOptions, this.logger));
     }
     await Promise.all(draining);
+    // Every request has been answered and logged: the access lines kept in a batch go out now.
+    flushAccessLog();
     const metricsServer = this.metricsServer;
     if (metricsServer?.listening) {
       await new Promise<void>((resolve) => {

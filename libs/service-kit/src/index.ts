@@ -9,7 +9,16 @@ export {
   type BaseConfig,
   type Env,
 } from './config.js';
-export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';
+export {
+  ACCESS_LOG_BATCH_BYTES,
+  ACCESS_LOG_FLUSH_MS,
+  accessLoggerOf,
+  createLogger,
+  flushAccessLog,
+  REDACT_PATHS,
+  type Logger,
+  type LoggerOptions,
+} from './logger.js';
 export { createHttpMetrics, type HttpMetrics } from './metrics.js';
 export {
   errorBody,
