@@ -51,6 +51,35 @@ export async function checkPresentation(
       'The presentation is not addressed (aud) to a verifier DID of this service',
     );
   }
+  const result = await verifyHolderVp(ctx, jwt, domain, signerDid);
+  if (!result.verified) return result;
+  if (
+    claimed !== undefined &&
+    canonicalJson(claimed) !== canonicalJson(result.verifiablePresentation)
+  ) {
+    return failure(
+      'json_mismatch',
+      'The presentation JSON does not match the claims of its JWT (proof.jwt)',
+    );
+  }
+  const holder = canonicalDid(result.issuer);
+  const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
+  if (!Array.isArray(credentials)) return credentials;
+  return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+}
+
+/**
+ * A VP JWT signed by its holder: the holder DID (`iss`, as decoded by the caller) one the API can
+ * name (holderDidFailure), then Veramo's verifyPresentation for `domain` (the audience: signature
+ * by the resolved holder, `aud`, dates). A malformed JWT or a failed check is the failure (a chain
+ * outage while resolving the holder a 503, resolverAware); else did-jwt-vc's whole result.
+ */
+export async function verifyHolderVp(
+  ctx: CredentialContext,
+  jwt: string,
+  domain: string,
+  signerDid: unknown,
+): Promise<VerificationSuccess | VerificationFailure> {
   const badHolder = holderDidFailure(signerDid);
   if (badHolder) return badHolder;
   let outcome: {
@@ -68,20 +97,7 @@ export async function checkPresentation(
   }
   if (!outcome.verified) return resolverAware(ctx, failureFromVeramo(outcome.error), signerDid);
   // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
-  const result = outcome.verifiablePresentation as VerificationSuccess;
-  if (
-    claimed !== undefined &&
-    canonicalJson(claimed) !== canonicalJson(result.verifiablePresentation)
-  ) {
-    return failure(
-      'json_mismatch',
-      'The presentation JSON does not match the claims of its JWT (proof.jwt)',
-    );
-  }
-  const holder = canonicalDid(result.issuer);
-  const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
-  if (!Array.isArray(credentials)) return credentials;
-  return { verified: true, result, holder, verifier: canonicalDid(domain), credentials };
+  return outcome.verifiablePresentation as VerificationSuccess;
 }
 
 /**

@@ -1,10 +1,8 @@
 import { decodeJWT } from 'did-jwt';
-import { checkPresentedCredentials, holderDidFailure } from '../credentials/check-presentation.js';
-import { resolverAware } from '../credentials/check-credential.js';
+import { checkPresentedCredentials, verifyHolderVp } from '../credentials/check-presentation.js';
 import type { CredentialContext } from '../credentials/credential-context.js';
 import {
   failure,
-  failureFromVeramo,
   type VerificationFailure,
   type VerificationSuccess,
 } from '../credentials/verification.js';
@@ -49,29 +47,8 @@ export async function checkOid4vpVp(
   if (payload.nonce !== request.nonce) {
     return failure('wrong_nonce', 'The presentation does not carry the nonce of the request');
   }
-  const badHolder = holderDidFailure(payload.iss);
-  if (badHolder) return badHolder;
-  let outcome: {
-    verified: boolean;
-    verifiablePresentation?: unknown;
-    error?: { message?: string; errorCode?: string };
-  };
-  try {
-    outcome = (await ctx.agent.verifyPresentation({
-      presentation: jwt,
-      domain: request.clientId,
-    })) as typeof outcome;
-  } catch (err) {
-    return failure(
-      'invalid_jwt',
-      err instanceof Error ? err.message : 'the presentation JWT is malformed',
-    );
-  }
-  if (!outcome.verified) {
-    return resolverAware(ctx, failureFromVeramo(outcome.error), payload.iss);
-  }
-  // Veramo's JWT provider puts did-jwt-vc's whole result under verifiablePresentation.
-  const result = outcome.verifiablePresentation as VerificationSuccess;
+  const result = await verifyHolderVp(ctx, jwt, request.clientId, payload.iss);
+  if (!result.verified) return result;
   const holder = canonicalDid(result.issuer);
   const credentials = await checkPresentedCredentials(ctx, result.payload, holder);
   if (!Array.isArray(credentials)) return credentials;
