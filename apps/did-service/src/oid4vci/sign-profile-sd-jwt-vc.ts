@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
+import type { SDJwtVcInstance, SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
 import type { Jwk } from '@openid4vc/oauth2';
 import type { UserInfo } from '@itp/schemas';
 import type { SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
+import { sdJwtVcSigner } from '../sd-jwt-issuer/sd-jwt-vc-signer.js';
 import type { TokenStatusEntry } from '../status/token-status-lists.js';
 
 type DisclosureFrame = NonNullable<Parameters<SDJwtVcInstance['issue']>[1]>;
@@ -46,13 +46,7 @@ export async function signProfileSdJwtVc(
   claims: ProfileSdJwtVcClaims,
 ): Promise<{ id: string; sdJwt: string }> {
   const key = await keys.current();
-  const instance = new SDJwtVcInstance({
-    signer: (signingInput) => key.sign(signingInput),
-    signAlg: 'ES256',
-    hasher: digest,
-    hashAlg: 'sha-256',
-    saltGenerator: generateSalt,
-  });
+  const instance = sdJwtVcSigner(key);
   const id = `urn:uuid:${randomUUID()}`;
   const disclosable = Object.keys(claims.userInfo);
   const payload: SdJwtVcPayload = {

@@ -1,9 +1,9 @@
 import { createPrivateKey, sign as signWithKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
+import type { SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
 import { createCa, issueLeaf, type CreatedCa } from '@itp/x509';
 import type { SdJwtIssuerKey, SdJwtIssuerKeys } from '../sd-jwt-issuer/sd-jwt-issuer-key.js';
+import { sdJwtVcSigner } from '../sd-jwt-issuer/sd-jwt-vc-signer.js';
 
 /** A test SD-JWT issuer key: the port's key plus what a test needs to check or forge with. */
 export interface TestSdJwtIssuerKey extends SdJwtIssuerKey {
@@ -100,13 +100,7 @@ export async function issueTestSdJwtVc(
   key: SdJwtIssuerKey,
   payload: Omit<SdJwtVcPayload, 'vct'> & { vct?: string; name?: string },
 ): Promise<string> {
-  const issuer = new SDJwtVcInstance({
-    signer: (data) => key.sign(data),
-    signAlg: 'ES256',
-    hasher: digest,
-    hashAlg: 'sha-256',
-    saltGenerator: generateSalt,
-  });
+  const issuer = sdJwtVcSigner(key);
   const now = Math.floor(Date.now() / 1000);
   return issuer.issue(
     {
