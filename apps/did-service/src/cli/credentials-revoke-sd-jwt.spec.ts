@@ -3,7 +3,6 @@ import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { calculateJwkThumbprint } from 'jose';
 import { X509Certificate } from '@itp/x509';
 import { openSqlDatabase } from '@itp/stores';
-import { testChainUrl } from '@itp/testing';
 import type { DidTables } from '../db/did-tables.js';
 import {
   HARNESS_PUBLIC_URL,
@@ -11,16 +10,14 @@ import {
   statusListPath,
   type DidHarness,
 } from '../testing/did-harness.js';
-import { runCliCaptured } from '../testing/run-cli-captured.js';
+import { issueHarnessSdJwtVc } from '../testing/issue-harness-sd-jwt-vc.js';
+import { runHarnessCli } from '../testing/run-harness-cli.js';
 import {
   createTestSdJwtIssuerKey,
-  issueTestSdJwtVc,
   TestSdJwtIssuerKeys,
   type TestSdJwtIssuerKey,
 } from '../testing/test-sd-jwt-issuer-key.js';
 import { sdJwtOf } from './revoke-command.js';
-
-const SD_JWT_ISSUER = `${HARNESS_PUBLIC_URL}/v2/did/oid4vci`;
 
 // The operator CLI's `credentials revoke` of SD-JWT VCs against the harness' database: the
 // SD-JWT as issued, its JWT alone or `{ "sdJwt" }`, checked against the imported issuer keys
@@ -29,25 +26,8 @@ describe('did-service CLI: credentials revoke of an SD-JWT VC', () => {
   let h: DidHarness;
   let key: TestSdJwtIssuerKey;
 
-  const cli = (args: string[], stdin?: string) =>
-    runCliCaptured(
-      args,
-      {
-        DATABASE_URL: h.database.url,
-        ETH_RPC_URL: testChainUrl(),
-        DID_REGISTRY_ADDRESS: h.config.DID_REGISTRY_ADDRESS ?? '',
-      },
-      stdin,
-    );
-  const issue = async (userId: string, signer = key) => {
-    const entry = await h.app.tokenStatusLists.allocate(userId);
-    const sdJwt = await issueTestSdJwtVc(signer, {
-      iss: SD_JWT_ISSUER,
-      sub: userId,
-      status: { status_list: entry },
-    });
-    return { entry, sdJwt };
-  };
+  const cli = (args: string[], stdin?: string) => runHarnessCli(h, args, stdin);
+  const issue = (userId: string, signer = key) => issueHarnessSdJwtVc(h, userId, signer);
   const bitOf = async (entry: { idx: number; uri: string }) =>
     getListFromStatusListJWT(
       await (await fetch(`${h.url}${statusListPath(entry.uri)}`)).text(),

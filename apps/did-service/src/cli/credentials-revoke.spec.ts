@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { testChainUrl } from '@itp/testing';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { editJwtPayload, foreignCredential } from '../testing/jwt-tampering.js';
-import { runCliCaptured } from '../testing/run-cli-captured.js';
+import { runHarnessCli } from '../testing/run-harness-cli.js';
 
 // The operator CLI's `credentials revoke` against the harness' database and the dev chain: no
 // user check, the VC from an argument or stdin (JWT or the VC JSON), refused for a VC that is not
@@ -13,16 +12,7 @@ describe('did-service CLI: credentials revoke', () => {
   let holder: string;
   let auth: Record<string, string>;
 
-  const cli = (args: string[], stdin?: string) =>
-    runCliCaptured(
-      args,
-      {
-        DATABASE_URL: h.database.url,
-        ETH_RPC_URL: testChainUrl(),
-        DID_REGISTRY_ADDRESS: h.config.DID_REGISTRY_ADDRESS ?? '',
-      },
-      stdin,
-    );
+  const cli = (args: string[], stdin?: string) => runHarnessCli(h, args, stdin);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const issue = async (): Promise<any> =>
     (await h.post('/v2/did/create-vc', { holder, issuer, userInfo: {} }, auth)).body;

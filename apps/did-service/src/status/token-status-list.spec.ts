@@ -16,12 +16,15 @@ import {
   TestSdJwtIssuerKeys,
   type TestSdJwtIssuerKey,
 } from '../testing/test-sd-jwt-issuer-key.js';
+import {
+  HARNESS_SD_JWT_ISSUER as SD_JWT_ISSUER,
+  issueHarnessSdJwtVc,
+} from '../testing/issue-harness-sd-jwt-vc.js';
 import { StatusIndexAllocator } from './status-index-allocator.js';
 import type { TokenStatusEntry } from './token-status-lists.js';
 import { TokenStatusListPublisher } from './token-status-list-publisher.js';
 import { tokenListIdOf } from './token-status-list-urls.js';
 
-const SD_JWT_ISSUER = `${HARNESS_PUBLIC_URL}/v2/did/oid4vci`;
 const MAX_AGE = 120;
 
 // Revocation of SD-JWT VCs through the IETF Token Status List on one did-service (real
@@ -37,15 +40,8 @@ describe('IETF token status lists (SD-JWT VCs)', () => {
   });
 
   /** An SD-JWT VC for `userId` as OpenID4VCI issues it: an entry, signed by the current key. */
-  const issue = async (userId: string, signer: TestSdJwtIssuerKey = key) => {
-    const entry = await h.app.tokenStatusLists.allocate(userId);
-    const sdJwt = await issueTestSdJwtVc(signer, {
-      iss: SD_JWT_ISSUER,
-      sub: userId,
-      status: { status_list: entry },
-    });
-    return { entry, sdJwt };
-  };
+  const issue = (userId: string, signer: TestSdJwtIssuerKey = key) =>
+    issueHarnessSdJwtVc(h, userId, signer);
   const fetchList = (uri: string, headers: Record<string, string> = {}) =>
     fetch(`${h.url}${statusListPath(uri)}`, { headers });
   /** The token verified as a third party does: signature by the x5c leaf, chain to the CA. */
