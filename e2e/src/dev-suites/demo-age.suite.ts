@@ -2,7 +2,7 @@
  * /demo/age ("prove you are over 18", the second relying-party use case beside login) in a real
  * browser (Debian's chromium driven by playwright-core) against the dev stack of `npm start`:
  * the page shows a presentation request's `openid4vp://` QR code; a third-party EU wallet
- * (`x5cOpenid4vpWallet`: the OpenWallet Foundation's `Openid4vpClient`, the request's x5c chain
+ * (@itp/presentations/testing's `testWallet`: the OpenWallet Foundation's `Openid4vpClient`, the request's x5c chain
  * checked against the stack's verifier CA, the response encrypted with jose) first declines —
  * the page says so — then, after "Try again" and a new code, presents `age_over_18` alone from
  * an EUDI PID SD-JWT VC (or a PID mdoc) of a test PID provider the stack trusts
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Browser, Page } from 'playwright-core';
+import { setGlobalConfig } from '@openid4vc/utils';
 import { REPO_ROOT } from '@itp/harness';
 import {
   issueTestMdoc,
@@ -23,10 +24,11 @@ import {
   presentTestMdoc,
   presentTestSdJwtVc,
   TEST_SD_JWT_ISSUER,
+  testWallet,
+  type TestWallet,
 } from '@itp/presentations/testing';
 import { collectPageErrors, launchChromium } from '@itp/testing/chromium';
 import { decodeQr } from '@itp/testing/qr';
-import { x5cOpenid4vpWallet, type X5cOpenid4vpWallet } from '../x5c-openid4vp-wallet.js';
 import type { DevSuite } from './context.js';
 
 const artifacts = join(REPO_ROOT, 'test-artifacts', 'demo-age');
@@ -74,7 +76,7 @@ async function startRequest(page: Page, previous?: string): Promise<string> {
 export const demoAgeSuite: DevSuite = ({ stack: devStack, pidIssuer }) => {
   describe('/demo/age in a browser: an EU wallet proves age_over_18 (chromium)', () => {
     let browser: Browser | undefined;
-    let wallet: X5cOpenid4vpWallet;
+    let wallet: TestWallet;
 
     beforeAll(async () => {
       mkdirSync(artifacts, { recursive: true });
@@ -86,10 +88,12 @@ export const demoAgeSuite: DevSuite = ({ stack: devStack, pidIssuer }) => {
     }, 30_000);
 
     /** The wallet trusts the stack's verifier CA (served in development). */
-    const walletOfStack = async (): Promise<X5cOpenid4vpWallet> => {
+    const walletOfStack = async (): Promise<TestWallet> => {
       const res = await fetch(`${devStack().url}/v2/auth/oid4vp/verifier-ca.pem`);
       expect(res.status).toBe(200);
-      return x5cOpenid4vpWallet({ verifierCaPem: await res.text(), allowInsecureUrls: true });
+      setGlobalConfig({ allowInsecureUrls: true }); // the stack serves plain HTTP on loopback
+      const { url } = devStack();
+      return testWallet({ verifierCaPem: await res.text(), publicUrl: url, serviceUrl: url });
     };
 
     it('declined first ("Not verified"), then "Try again": a new code, age_over_18 alone from a PID SD-JWT VC → "Verified: over 18"', async () => {

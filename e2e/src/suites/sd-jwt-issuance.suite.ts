@@ -5,7 +5,7 @@
  * receives (the x5c chain to the CA the issuer serves, ../sd-jwt-vc-checks.ts) and presents one
  * of three claims with a key binding JWT; `@sd-jwt/jwt-status-list` reads the credential's bit;
  * the site's verifier (contract §14: presentation requests) is answered by `Openid4vpClient`
- * (@openid4vc/openid4vp, ../x5c-openid4vp-wallet.ts) direct_post.jwt. Nothing of the platform's
+ * (@openid4vc/openid4vp, @itp/presentations/testing's testWallet) direct_post.jwt. Nothing of the platform's
  * code runs on the wallet's side.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -13,12 +13,12 @@ import { decodeJwt, decodeProtectedHeader, exportJWK } from 'jose';
 import type { Jwk } from '@openid4vc/oauth2';
 import type { IssuerMetadataResult, Openid4vciClient } from '@openid4vc/openid4vci';
 import type { webcrypto } from 'node:crypto';
-import { presentTestSdJwtVc } from '@itp/presentations/testing';
+import { setGlobalConfig } from '@openid4vc/utils';
+import { presentTestSdJwtVc, testWallet } from '@itp/presentations/testing';
 import { DEMO_SITE, DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { basicAuth, post, type Json } from '../http.js';
 import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '../oid4vci-wallet.js';
 import { tokenStatus, verifyIssuedSdJwtVc } from '../sd-jwt-vc-checks.js';
-import { x5cOpenid4vpWallet } from '../x5c-openid4vp-wallet.js';
 import type { Suite } from './context.js';
 
 const CONFIGURATION_ID = 'itp_profile_sd_jwt';
@@ -210,7 +210,8 @@ export const sdJwtIssuanceSuite: Suite = ({ stack }) => {
       // A site asks the verifier (contract §14) for one claim of this type; the wallet trusts the
       // request object's x5c chain to the verifier CA and discloses only that claim.
       const verifierCaPem = (await getText(`${gw}/v2/auth/oid4vp/verifier-ca.pem`)).text;
-      const vpWallet = x5cOpenid4vpWallet({ verifierCaPem, allowInsecureUrls: true });
+      setGlobalConfig({ allowInsecureUrls: true }); // the stack serves plain HTTP on loopback
+      const vpWallet = testWallet({ verifierCaPem, publicUrl: gw, serviceUrl: gw });
       const ask = async () => {
         const created = await post(
           `${gw}/v2/auth/presentation-requests`,

@@ -116,3 +116,6 @@ export function testWallet(options: {
     },
   };
 }
+
+/** A wallet of `testWallet`. */
+export type TestWallet = ReturnType<typeof testWallet>;
