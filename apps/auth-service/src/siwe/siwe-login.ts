@@ -21,7 +21,7 @@ import type { User } from '../users/user.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { checkSiweFields, checkSiweOrigin, type SiweExpectations } from './check-siwe-fields.js';
 import type { LinkedAddresses } from './linked-addresses.js';
-import { parseSiweMessage } from './parse-siwe-message.js';
+import { parseSiweMessage, type SiweFields } from './parse-siwe-message.js';
 import type { SiweNonces } from './siwe-nonces.js';
 import type { SiweSignatureVerifier } from './siwe-signature-verifier.js';
 
@@ -64,6 +64,12 @@ export interface SiweLoginOptions {
   clock?: () => number;
 }
 
+/** A message failureLimits parsed, and the user its address is linked to (undefined: none). */
+interface SeenMessage {
+  fields: SiweFields;
+  account: string | undefined;
+}
+
 /** The one answer for an address that logs nobody in: unlinked, or its user disabled. */
 export const NO_USER_FOR_ADDRESS =
   'No active user is linked to this address; log in another way and link it (POST /v2/auth/link-address)';
@@ -81,6 +87,8 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
   readonly id = 'siwe';
   readonly amr = 'siwe';
   private readonly clock: () => number;
+  /** Per attempt (its input object): the parsed message and its account, from failureLimits. */
+  private readonly seen = new WeakMap<SiweSignedIn, SeenMessage>();
 
   constructor(
     private readonly deps: SiweLoginDeps,
@@ -108,7 +116,7 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
    * per-(account, client address) limit (a malformed message counts per client address only).
    */
   async failureLimits(input: SiweSignedIn): Promise<readonly FailureLimit[]> {
-    return this.limits(input.clientIp, await this.linkedAccountOf(input.message));
+    return this.limits(input.clientIp, await this.linkedAccountOf(input));
   }
 
   /** A refusal (401) and a malformed message (400) both count as SIWE failures. */
@@ -121,8 +129,11 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
    * under failureLimits): the OpenID Connect login page uses it too.
    */
   async authenticate(input: SiweSignedIn): Promise<Authenticated & { user: User }> {
-    const address = await this.verifyMessage(input.message, input.signature, input.clientIp);
-    const userId = await this.deps.addresses.userOf(address);
+    // What failureLimits read of this attempt (attemptLogin hands both the same input): the
+    // message parsed once and its address's account looked up once (docs/adr/0031).
+    const seen = this.seen.get(input);
+    const address = await this.verifyParsed(input.message, input.signature, input.clientIp, seen);
+    const userId = seen ? seen.account : await this.deps.addresses.userOf(address);
     const user = userId === undefined ? undefined : await this.deps.users.findById(userId);
     if (!user || !user.enabled) {
       throw new SiweRefusedError(NO_USER_FOR_ADDRESS, {
@@ -161,8 +172,18 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
    * that needs the chain counts against `clientIp`'s limit of those checks (429 over it).
    */
   async verifyMessage(message: string, signature: Hex, clientIp: string): Promise<Hex> {
+    return this.verifyParsed(message, signature, clientIp, undefined);
+  }
+
+  /** verifyMessage, with the message's fields when they were parsed already (`seen`). */
+  private async verifyParsed(
+    message: string,
+    signature: Hex,
+    clientIp: string,
+    seen: SeenMessage | undefined,
+  ): Promise<Hex> {
     checkSiweOrigin(message, this.options.expected);
-    const fields = parseSiweMessage(message);
+    const fields = seen?.fields ?? parseSiweMessage(message);
     checkSiweFields(fields, this.options.expected, this.clock());
     // Checked before the signature (which may cost a chain call), used up after it: a message
     // whose signature fails leaves its nonce to the rightful signer.
@@ -197,14 +218,16 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
    * The user the message's address is linked to, when the message parses (else undefined: its
    * refusal counts per client address only).
    */
-  private async linkedAccountOf(message: string): Promise<string | undefined> {
-    let address: string;
+  private async linkedAccountOf(input: SiweSignedIn): Promise<string | undefined> {
+    let fields: SiweFields;
     try {
-      address = parseSiweMessage(message).address;
+      fields = parseSiweMessage(input.message);
     } catch {
       return undefined;
     }
-    return this.deps.addresses.userOf(address);
+    const account = await this.deps.addresses.userOf(fields.address);
+    this.seen.set(input, { fields, account });
+    return account;
   }
 
   /**
