@@ -15,6 +15,7 @@ import type { StatusIndexAllocator } from '../status/status-index-allocator.js';
 import type { StatusListUrls } from '../status/status-list-urls.js';
 import type { CredentialContext } from './credential-context.js';
 import { holderIdentifier } from './holder-identifier.js';
+import { signCredentialJwt } from './sign-credential-jwt.js';
 
 export interface IssueCredentialDeps extends CredentialContext {
   bindings: HolderBindings;
@@ -104,7 +105,7 @@ export async function signProfileCredential(
     credentialSubject: { id: holder, sub: userId, ...claims.userInfo },
     credentialStatus,
   };
-  const vc = await deps.agent.createVerifiableCredential({ credential, proofFormat: 'jwt' });
+  const vc = await signCredentialJwt(deps.agent, credential);
   // As the signed VC says it (whole seconds: the JWT's nbf and exp).
   const expiresAt = vc.expirationDate ? new Date(vc.expirationDate).toISOString() : undefined;
   await deps.issuedCredentials.record({

@@ -129,4 +129,44 @@ describe.each(['postgres', 'sqlite'] as const)('StatusIndexAllocator on %s', (di
     const ninth = await allocator.allocate(issuer, 'u8');
     expect(ninth.listId).not.toBe(got[0]?.listId);
   });
+
+  it("reads an issuer's current list once a minute, not for every entry", async () => {
+    const issuer = `did:ethr:0x${dialect === 'postgres' ? '5' : '6'}${'0'.repeat(39)}`;
+    let reads = 0;
+    const counting = Object.create(store) as StatusListStore;
+    counting.currentList = (i: string) => {
+      reads++;
+      return store.currentList(i);
+    };
+    let now = 1_000_000;
+    const allocator = new StatusIndexAllocator(counting, 131_072, () => now);
+    const got = [];
+    for (let i = 0; i < 5; i++) got.push(await allocator.allocate(issuer, `u${i}`));
+    expect(reads).toBe(1);
+    expect(new Set(got.map((e) => e.listId)).size).toBe(1);
+    now += 59_999;
+    await allocator.allocate(issuer, 'u5');
+    expect(reads).toBe(1);
+    now += 1;
+    const later = await allocator.allocate(issuer, 'u6');
+    expect(reads).toBe(2);
+    expect(later.listId).toBe(got[0]?.listId);
+  });
+
+  it('leaves a list another replica filled once it finds it full, for a list with room', async () => {
+    const issuer = `did:ethr:0x${dialect === 'postgres' ? '7' : '8'}${'0'.repeat(39)}`;
+    const here = new StatusIndexAllocator(store, 4);
+    const elsewhere = new StatusIndexAllocator(store, 4);
+    const first = await here.allocate(issuer, 'u0');
+    // The other replica fills the list this one keeps as current, and marks it full.
+    const filled = [];
+    for (let i = 1; i <= 4; i++) filled.push(await elsewhere.allocate(issuer, `v${i}`));
+    expect(filled.slice(0, 3).every((e) => e.listId === first.listId)).toBe(true);
+    const next = await here.allocate(issuer, 'u1');
+    expect(next.listId).not.toBe(first.listId);
+    const taken = [first, ...filled].map((e) => `${e.listId}#${e.index}`);
+    expect(taken).not.toContain(`${next.listId}#${next.index}`);
+    const again = await here.allocate(issuer, 'u2');
+    expect(again.listId).toBe(next.listId);
+  });
 });
