@@ -14,6 +14,7 @@ import {
 import { DemoSiteError } from './demo-site-error.js';
 import { DEMO_SITE } from './demo-site-login.js';
 import { isOpenid4vpUri } from './is-openid4vp-uri.js';
+import { pollPending, type PendingState } from './poll-pending.js';
 
 /** The EUDI PID: its SD-JWT VC type and its mdoc doctype (and namespace). */
 export const PID_VCT = 'urn:eudi:pid:1';
@@ -52,7 +53,7 @@ export interface AgeRequest {
 
 /** What the page learns from one poll. */
 export type AgeState =
-  | { status: 'pending'; retryAfterSeconds?: number }
+  | PendingState
   | { status: 'verified'; issuer: string; format: string }
   | { status: 'not-verified'; reason: string }
   | { status: 'expired'; message: string };
@@ -107,14 +108,8 @@ export class DemoAgeCheck {
   async poll(requestId: string): Promise<AgeState> {
     const answer = await this.call('presentation-requests/result', { requestId });
     if (answer.status === 200) return ageStateOf(answer.body);
-    if (answer.status === 401) return { status: 'pending' };
-    if (answer.status === 429) {
-      const seconds = Number(answer.retryAfter);
-      return {
-        status: 'pending',
-        retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 1,
-      };
-    }
+    const pending = pollPending(answer);
+    if (pending) return pending;
     // Unknown, expired unanswered or already collected: one answer for all.
     if (answer.status === 400) return { status: 'expired', message: authErrorMessage(answer) };
     throw new DemoSiteError(

@@ -11,6 +11,7 @@ import {
 } from './demo-auth-call.js';
 import { DemoSiteError } from './demo-site-error.js';
 import { isOpenid4vpUri } from './is-openid4vp-uri.js';
+import { pollPending, type PendingState } from './poll-pending.js';
 
 export { DemoSiteError } from './demo-site-error.js';
 
@@ -42,7 +43,7 @@ export interface LoginRequest {
 
 /** What the web site learns from one poll of its login request. */
 export type LoginState =
-  | { status: 'pending'; retryAfterSeconds?: number }
+  | PendingState
   | { status: 'approved'; user: { userId: string; name: string; email: string } }
   | { status: 'expired'; message: string };
 
@@ -87,14 +88,8 @@ export class DemoSiteLogin {
         user: { userId: String(userId), name: String(name), email: String(email ?? '') },
       };
     }
-    if (answer.status === 401) return { status: 'pending' };
-    if (answer.status === 429) {
-      const seconds = Number(answer.retryAfter);
-      return {
-        status: 'pending',
-        retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 1,
-      };
-    }
+    const pending = pollPending(answer);
+    if (pending) return pending;
     if (answer.status === 400 || answer.status === 403) {
       return { status: 'expired', message: errorMessage(answer) };
     }
