@@ -27,6 +27,7 @@ import {
   startAuthService,
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
+import { createTestVerifier } from '../testing/create-test-verifier.js';
 import { testWallet } from '../presentation-requests/test-wallet.js';
 
 // This service's own SD-JWT VCs (contract §14, §15; docs/api.md §8, §14) against the real Redis and
@@ -256,12 +257,8 @@ beforeAll(async () => {
     subject: 'CN=unknown.example',
     dnsNames: ['unknown.example'],
   });
-  const verifierCa = await createCa({ subject: 'CN=Test verifier CA' });
-  verifierCaPem = verifierCa.pem;
-  const verifierLeaf = await issueLeaf(verifierCa, {
-    subject: 'CN=api.example.test',
-    dnsNames: ['api.example.test'],
-  });
+  const verifier = await createTestVerifier('api.example.test');
+  verifierCaPem = verifier.caPem;
   // TRUSTED_ISSUER_CERTIFICATES: the foreign issuer only (never the own CA).
   const trusted = join(dir, 'trusted-issuers.pem');
   await writeFile(trusted, foreignCa.pem);
@@ -282,8 +279,7 @@ beforeAll(async () => {
       INTERNAL_TOKEN_AUTH_TO_DID: token,
       PUBLIC_URL: `${PUBLIC_URL}/`,
       LOGIN_POLL_MIN_INTERVAL_MS: '0',
-      VERIFIER_SIGNING_KEY: JSON.stringify(verifierLeaf.privateKeyJwk),
-      VERIFIER_CERTIFICATE_CHAIN: verifierLeaf.certificate.toString('pem') + '\n' + verifierCa.pem,
+      ...verifier.env,
       TRUSTED_ISSUER_CERTIFICATES: trusted,
     },
     { clock },
@@ -425,10 +421,28 @@ async function answer(
   return { status: response.status, body: (await response.json()) as unknown };
 }
 
-/** The whole wallet side: resolve, find the credential query the SD-JWT VC answers, present it. */
-async function logInWith(credential: string, overrides: { nonce?: string } = {}) {
+/**
+ * A new login request, resolved by the wallet, and `credential` presented to it: for the request's
+ * client id, with its nonce unless another is given.
+ */
+async function presentToLoginRequest(credential: string, nonce?: string) {
   const { requestId, openid4vpUri } = await loginRequest();
   const resolved = await resolve(openid4vpUri);
+  const request = resolved.authorizationRequestPayload;
+  const presentation = await present(
+    credential,
+    nonce ?? String(request.nonce),
+    String(request.client_id),
+  );
+  return { requestId, resolved, presentation };
+}
+
+/** The whole wallet side: resolve, find the credential query the SD-JWT VC answers, present it. */
+async function logInWith(credential: string, overrides: { nonce?: string } = {}) {
+  const { requestId, resolved, presentation } = await presentToLoginRequest(
+    credential,
+    overrides.nonce,
+  );
   const query = DcqlQuery.parse(resolved.dcql?.query as DcqlQuery.Input);
   const { vct, sub } = decodeJwt(credential.split('~')[0] ?? '');
   const matched = DcqlQuery.query(query, [
@@ -439,12 +453,6 @@ async function logInWith(credential: string, overrides: { nonce?: string } = {})
       cryptographic_holder_binding: true,
     },
   ]);
-  const request = resolved.authorizationRequestPayload;
-  const presentation = await present(
-    credential,
-    overrides.nonce ?? String(request.nonce),
-    String(request.client_id),
-  );
   // Posted as the answer to the SD-JWT VC query even when it does not match (a dishonest wallet).
   const answered = await answer(resolved, { itp_sd_jwt: [presentation] });
   return { requestId, answered, matched: matched.can_be_satisfied };
@@ -517,13 +525,8 @@ describe('login with this service’s own SD-JWT VC (OpenID4VP, docs/api.md §8)
   });
 
   it('answers 503 temporarily_unavailable while the status list cannot be fetched; the wallet posts again and logs in', async () => {
-    const { requestId, openid4vpUri } = await loginRequest();
-    const resolved = await resolve(openid4vpUri);
-    const request = resolved.authorizationRequestPayload;
-    const presentation = await present(
+    const { requestId, resolved, presentation } = await presentToLoginRequest(
       await profileVc('alice'),
-      String(request.nonce),
-      String(request.client_id),
     );
     statusList.down = true;
     let unavailable;
@@ -545,13 +548,8 @@ describe('login with this service’s own SD-JWT VC (OpenID4VP, docs/api.md §8)
       (p: string) => ({ itp_sd_jwt: [p], itp_credential: ['x.y.z'] }),
       (p: string) => ({ itp_sd_jwt: [p, p] }),
     ]) {
-      const { requestId, openid4vpUri } = await loginRequest();
-      const resolved = await resolve(openid4vpUri);
-      const request = resolved.authorizationRequestPayload;
-      const presentation = await present(
+      const { requestId, resolved, presentation } = await presentToLoginRequest(
         await profileVc('alice'),
-        String(request.nonce),
-        String(request.client_id),
       );
       expect(await answer(resolved, vpToken(presentation))).toEqual(ACCESS_DENIED);
       expect((await poll(requestId)).status).toBe(401);

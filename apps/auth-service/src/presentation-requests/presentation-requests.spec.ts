@@ -22,6 +22,7 @@ import {
   startAuthService,
   type RunningAuthService,
 } from '../testing/start-auth-service.js';
+import { createTestVerifier } from '../testing/create-test-verifier.js';
 import { snapshotRedisKeys } from '../testing/redis-snapshot.js';
 import { testWallet } from './test-wallet.js';
 
@@ -62,12 +63,8 @@ beforeAll(async () => {
   setGlobalConfig({ allowInsecureUrls: true }); // the wallet's fetches go to http on loopback
   db = await createTestDatabase();
   dir = await mkdtemp(join(tmpdir(), 'presentation-requests-'));
-  const verifierCa = await createCa({ subject: 'CN=Test verifier CA' });
-  verifierCaPem = verifierCa.pem;
-  const verifier = await issueLeaf(verifierCa, {
-    subject: 'CN=api.example.test',
-    dnsNames: ['api.example.test'],
-  });
+  const verifier = await createTestVerifier('api.example.test');
+  verifierCaPem = verifier.caPem;
   const issuerCa = await createCa({ subject: 'CN=Test PID issuer CA' });
   issuer = await issueLeaf(issuerCa, {
     subject: 'CN=issuer.example',
@@ -91,8 +88,7 @@ beforeAll(async () => {
     JWT_SIGNING_KEYS: await newSigningKeysSecret(),
     PUBLIC_URL: `${PUBLIC_URL}/`,
     LOGIN_POLL_MIN_INTERVAL_MS: '0',
-    VERIFIER_SIGNING_KEY: JSON.stringify(verifier.privateKeyJwk),
-    VERIFIER_CERTIFICATE_CHAIN: verifier.certificate.toString('pem') + '\n' + verifierCa.pem,
+    ...verifier.env,
     TRUSTED_ISSUER_CERTIFICATES: trusted,
   };
   a = await startAuthService(env, { clock });
