@@ -40,6 +40,10 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     'keep-logs': { type: 'string' },
     'only-direct': { type: 'boolean', default: false },
+    /** Start the processes, print their URLs and pids, keep them this many seconds, stop. */
+    hold: { type: 'string' },
+    /** NODE_OPTIONS for the four processes (e.g. --perf-basic-prof, for perf record). */
+    'node-options': { type: 'string' },
   },
 });
 if (!opts.before) throw new Error('usage: hop-ab.ts --before <tree> [--after <tree>] [...]');
@@ -88,13 +92,15 @@ try {
     const blockBundle = await bundleEntry(root, join(root, 'apps/block-rpc/src/main.ts'));
     const gatewayBundle = await bundleEntry(root, join(root, 'apps/gateway/src/main.ts'));
     // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preload starts the profiler instead.
-    const prof = (app: string) =>
-      profDir
-        ? {
-            NODE_OPTIONS: `--import ${preload}`,
-            CPU_PROF_FILE: join(profDir, `${name}-${app}.cpuprofile`),
-          }
-        : {};
+    const prof = (app: string): Record<string, string> =>
+      opts['node-options']
+        ? { NODE_OPTIONS: opts['node-options'] }
+        : profDir
+          ? {
+              NODE_OPTIONS: `--import ${preload}`,
+              CPU_PROF_FILE: join(profDir, `${name}-${app}.cpuprofile`),
+            }
+          : {};
     const blockPort = await freePort();
     const block = new AppProcess({
       name: 'block-rpc',
@@ -152,6 +158,15 @@ try {
     started.push(await startVariant(name, root));
   }
 
+  if (opts.hold) {
+    for (const v of started) {
+      say(
+        `${v.name}: gateway ${v.gateway.url} (pid ${v.gateway.pid}), block-rpc ${v.block.url} (pid ${v.block.pid})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, Number(opts.hold) * 1000));
+    throw new Error('held: done');
+  }
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBlock', params: [0] });
   const sample = await (
     await fetch(`${started[0]!.block.url}/block`, {
@@ -172,23 +187,35 @@ try {
   }
   reference = await startReference('express', logDir, sample);
 
-  type Row = { label: string; figures: Figure[]; loads: number[] };
+  /** CPU time (user + system) of a process so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+  const cpuMs = (pid: number | undefined): number => {
+    if (pid === undefined) return 0;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  type Row = { label: string; figures: Figure[]; loads: number[]; cpu: string[] };
   const rows = new Map<string, Row>();
-  const measure = async (key: string, url: string, conns: number) => {
+  // CPU µs per request of the variant's gateway and block-rpc during the counted load (the
+  // warm-up is run first, then the counters are read around the measured seconds).
+  const measure = async (key: string, url: string, conns: number, v?: Variant) => {
     const load = loadavg()[0]!;
-    const figure = await httpLoad({
-      label: key,
-      url,
-      seconds,
-      warmupSeconds,
-      connections: conns,
-      body,
-    });
-    const row = rows.get(key) ?? { label: key, figures: [], loads: [] };
+    if (warmupSeconds) {
+      await httpLoad({ label: key, url, seconds: warmupSeconds, connections: conns, body });
+    }
+    const pids = [v?.gateway.pid, v?.block.pid];
+    const cpuBefore = pids.map(cpuMs);
+    const figure = await httpLoad({ label: key, url, seconds, connections: conns, body });
+    const cpu = pids.map((pid, i) =>
+      Math.round(((cpuMs(pid) - cpuBefore[i]!) * 1000) / Math.max(1, figure.total)),
+    );
+    const row = rows.get(key) ?? { label: key, figures: [], loads: [], cpu: [] };
     row.figures.push(figure);
     row.loads.push(Math.round(load * 10) / 10);
+    row.cpu.push(v ? `${cpu[0]} + ${cpu[1]}` : '—');
     rows.set(key, row);
-    say(`${key}: ${figure.rate}/s p50 ${figure.p50} p99 ${figure.p99} (load ${load.toFixed(1)})`);
+    say(
+      `${key}: ${figure.rate}/s p50 ${figure.p50} p99 ${figure.p99} mean ${figure.meanMs} cpu µs/req gateway + block-rpc ${cpu.join(' + ')} (load ${load.toFixed(1)})`,
+    );
   };
 
   for (let round = 0; round < rounds; round += 1) {
@@ -196,13 +223,14 @@ try {
     await measure('bare express, same JSON (reference)', reference.url, connections);
     for (const v of order) {
       if (!opts['only-direct']) {
-        await measure(`gateway → block-rpc, ${v.name}`, `${v.gateway.url}/block`, connections);
+        await measure(`gateway → block-rpc, ${v.name}`, `${v.gateway.url}/block`, connections, v);
       }
-      await measure(`block-rpc direct, ${v.name}`, `${v.block.url}/block`, connections);
+      await measure(`block-rpc direct, ${v.name}`, `${v.block.url}/block`, connections, v);
     }
     if (!opts['only-direct']) {
+      await measure('bare express, same JSON, 1 conn (reference)', reference.url, 1);
       for (const v of order) {
-        await measure(`gateway → block-rpc 1 conn, ${v.name}`, `${v.gateway.url}/block`, 1);
+        await measure(`gateway → block-rpc 1 conn, ${v.name}`, `${v.gateway.url}/block`, 1, v);
       }
     }
   }
@@ -211,18 +239,20 @@ try {
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
   };
-  const ref = rows.get('bare express, same JSON (reference)')!;
+  const ref50 = rows.get('bare express, same JSON (reference)')!;
+  const ref1 = rows.get('bare express, same JSON, 1 conn (reference)');
   const out: string[] = [
-    `| figure | req/s median | rounds (req/s) | p50 ms (rounds) | mean ms (rounds) | ÷ bare express, paired rounds | load avg (rounds) | errors |`,
-    '| --- | ---: | --- | --- | --- | --- | --- | ---: |',
+    `| figure | req/s median | rounds (req/s) | p50 ms (rounds) | mean ms (rounds) | ÷ bare express, paired rounds | CPU µs per request, gateway + block-rpc (rounds) | load avg (rounds) | errors |`,
+    '| --- | ---: | --- | --- | --- | --- | --- | --- | ---: |',
   ];
   for (const row of rows.values()) {
     const rates = row.figures.map((f) => f.rate);
+    const ref = row.label.includes('1 conn') && ref1 ? ref1 : ref50;
     const paired = row.figures.map(
       (f, i) => `${Math.round((f.rate / ref.figures[i]!.rate) * 100)} %`,
     );
     out.push(
-      `| ${row.label} | ${Math.round(median(rates))} | ${rates.join(' / ')} | ${row.figures.map((f) => f.p50).join(' / ')} | ${row.figures.map((f) => f.meanMs).join(' / ')} | ${row === ref ? '—' : paired.join(' / ')} | ${row.loads.join(' / ')} | ${row.figures.reduce((a, f) => a + f.errors, 0)} |`,
+      `| ${row.label} | ${Math.round(median(rates))} | ${rates.join(' / ')} | ${row.figures.map((f) => f.p50).join(' / ')} | ${row.figures.map((f) => f.meanMs).join(' / ')} | ${row === ref ? '—' : paired.join(' / ')} | ${row.cpu.join(' / ')} | ${row.loads.join(' / ')} | ${row.figures.reduce((a, f) => a + f.errors, 0)} |`,
     );
   }
   process.stdout.write(
