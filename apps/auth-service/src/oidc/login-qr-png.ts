@@ -23,7 +23,7 @@ function chunk(type: string, data: Buffer): Buffer {
  * 1-bit greyscale rows without filters, deflated at once (zlib, synchronously). qrcode's PNG path
  * fills an RGBA image, tries the five PNG filters on every row and deflates through a stream on
  * libuv's threads (beside argon2): under the OpenID Connect login page it was most of
- * auth-service's CPU (docs/adr/0031).
+ * auth-service's CPU (docs/adr/0032).
  */
 export function loginQrPngDataUrl(text: string): string {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: LOGIN_QR.errorCorrectionLevel });

@@ -102,7 +102,7 @@ export function wireOidc(shared: SharedResources, ways: OidcLoginWays): FeatureE
       clients,
       kv,
       loginResults: shared.loginResults,
-      // The same PNG as service-kit's qrDataUrl, written here at a tenth of its cost (ADR 0031).
+      // The same PNG as service-kit's qrDataUrl, written here at a tenth of its cost (ADR 0032).
       qrDataUrl: rememberedQrDataUrl(async (text) => loginQrPngDataUrl(text)),
       qrPagesPerIp: failureLimit(kv, {
         name: 'oidc-qr-ip',

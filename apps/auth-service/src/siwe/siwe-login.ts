@@ -130,7 +130,7 @@ export class SiweLogin implements LoginMethod<SiweSignedIn, Authenticated & { us
    */
   async authenticate(input: SiweSignedIn): Promise<Authenticated & { user: User }> {
     // What failureLimits read of this attempt (attemptLogin hands both the same input): the
-    // message parsed once and its address's account looked up once (docs/adr/0031).
+    // message parsed once and its address's account looked up once (docs/adr/0032).
     const seen = this.seen.get(input);
     const address = await this.verifyParsed(input.message, input.signature, input.clientIp, seen);
     const userId = seen ? seen.account : await this.deps.addresses.userOf(address);
