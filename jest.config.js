@@ -19,6 +19,8 @@ export default {
   // @peculiar/x509 (via @itp/x509) needs the Reflect metadata polyfill before it loads; jest's ESM
   // linker may load that CommonJS package before @itp/x509's own setup module runs.
   setupFiles: ['reflect-metadata'],
+  // Closes what a harness started after its beforeAll had timed out (else it stays in the worker).
+  setupFilesAfterEnv: ['<rootDir>/tools/jest/close-abandoned-starts.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   maxWorkers: 2,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
 import { testRedisUrl, uniquePrefix } from '@itp/testing';
+import { closedIfAbandoned } from '@itp/testing/abandoned-starts';
 import { buildAuthService, type AuthDomain, type AuthServiceTestOptions } from '../app.js';
 import { authServiceConfigSchema, type AuthConfig } from '../config.js';
 import { generateRsaSigningJwk, generateSigningJwk } from '../jwt/signing-keys.js';
@@ -45,9 +46,17 @@ export async function newSigningKeysSecret(): Promise<string> {
  * (the test plays the gateway's hop and sets X-Forwarded-For); pass `TRUST_PROXY: undefined`
  * for the service's default (trust nobody).
  */
-export async function startAuthService(
+export function startAuthService(
   env: Env,
   options: AuthServiceTestOptions = {},
+): Promise<RunningAuthService> {
+  // Closed by the jest setup when it finishes after its beforeAll timed out (tools/jest).
+  return closedIfAbandoned(startAuthServiceNow(env, options));
+}
+
+async function startAuthServiceNow(
+  env: Env,
+  options: AuthServiceTestOptions,
 ): Promise<RunningAuthService> {
   const config = loadConfig(authServiceConfigSchema, {
     APP_ENV: 'test',

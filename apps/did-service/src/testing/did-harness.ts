@@ -10,6 +10,7 @@ import {
   uniquePrefix,
   type TestDatabase,
 } from '@itp/testing';
+import { closedIfAbandoned } from '@itp/testing/abandoned-starts';
 import { buildDidService, type DidAppOverrides, type DidServiceParts } from '../app.js';
 import { didServiceConfigSchema, type DidConfig } from '../config.js';
 import { startAuthStandIn, type AuthStandIn } from './auth-stand-in.js';
@@ -75,9 +76,17 @@ export function memoryLogger(lines: string[]): Logger {
  * dev chain (registry deployed), with stand-ins for token-rpc's wallet and auth-service's JWKS
  * reached over real HTTP; listening on a free port.
  */
-export async function startDidHarness(
+export function startDidHarness(
   env: Env = {},
   overrides: Pick<DidAppOverrides, 'now' | 'sdJwtIssuerKeys'> = {},
+): Promise<DidHarness> {
+  // Closed by the jest setup when it finishes after its beforeAll timed out (tools/jest).
+  return closedIfAbandoned(startHarness(env, overrides));
+}
+
+async function startHarness(
+  env: Env,
+  overrides: Pick<DidAppOverrides, 'now' | 'sdJwtIssuerKeys'>,
 ): Promise<DidHarness> {
   const registry = await ensureTestDidRegistry(testChainUrl());
   // One token per pair of services, as in production (those `env` gives win): the stand-ins

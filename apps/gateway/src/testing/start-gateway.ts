@@ -1,4 +1,5 @@
 import { createLogger, loadConfig, type Env } from '@itp/service-kit';
+import { closedIfAbandoned } from '@itp/testing/abandoned-starts';
 import { buildApp } from '../app.js';
 
 export interface RunningGateway {
@@ -9,7 +10,12 @@ export interface RunningGateway {
 }
 
 /** Builds and starts the gateway on an ephemeral port of 127.0.0.1, quiet, with `env` on top. */
-export async function startGateway(env: Env): Promise<RunningGateway> {
+export function startGateway(env: Env): Promise<RunningGateway> {
+  // Closed by the jest setup when it finishes after its beforeAll timed out (tools/jest).
+  return closedIfAbandoned(startGatewayNow(env));
+}
+
+async function startGatewayNow(env: Env): Promise<RunningGateway> {
   const config = loadConfig(buildApp.configSchema, {
     APP_ENV: 'test',
     HOST: '127.0.0.1',

@@ -8,6 +8,7 @@ import { pino, type Logger } from 'pino';
 import { startAnvil, type RunningAnvil } from '@itp/dev-chain';
 import { loadConfig } from '@itp/service-kit';
 import { freePort, testRedisUrl, waitFor } from '@itp/testing';
+import { closedIfAbandoned } from '@itp/testing/abandoned-starts';
 import { buildApp } from '../app.js';
 import { tokenRpcConfigSchema } from '../config.js';
 
@@ -47,7 +48,12 @@ export interface StartTokenAppOptions {
   logger?: Logger;
 }
 
-export async function startTokenApp(options: StartTokenAppOptions): Promise<TokenTestApp> {
+export function startTokenApp(options: StartTokenAppOptions): Promise<TokenTestApp> {
+  // Closed by the jest setup when it finishes after its beforeAll timed out (tools/jest).
+  return closedIfAbandoned(startTokenAppNow(options));
+}
+
+async function startTokenAppNow(options: StartTokenAppOptions): Promise<TokenTestApp> {
   const config = loadConfig(tokenRpcConfigSchema, {
     APP_ENV: options.appEnv ?? 'test',
     HOST: '127.0.0.1',

@@ -1,0 +1,45 @@
+/**
+ * Starts that their spec file gave up on. A `beforeAll` that times out (jest's hook timeout; on a
+ * loaded machine a whole service harness can take longer) does not stop the start it awaits: the
+ * start finishes later, after the file's `afterAll` found nothing to close, and its servers, Redis
+ * and PostgreSQL clients and timers stay in the jest worker for the rest of the run (connections
+ * to the run's Redis between spec files; at the end "a worker process has failed to exit
+ * gracefully"). A harness wraps its start in `closedIfAbandoned`; the jest setup file
+ * tools/jest/close-abandoned-starts.ts calls `closeAbandonedStarts` in the root `afterAll`, which
+ * runs after every `describe` block's own `afterAll`.
+ */
+
+/** What a start resolves to: something that can be closed. */
+export interface Closeable {
+  close(): Promise<void>;
+}
+
+/** Starts of this spec file (jest gives each file its own module registry) not yet settled. */
+const pending = new Set<Promise<Closeable>>();
+
+/** Returns `start`, remembered until it settles so that `closeAbandonedStarts` can find it. */
+export function closedIfAbandoned<T extends Closeable>(start: Promise<T>): Promise<T> {
+  pending.add(start);
+  const forget = () => {
+    pending.delete(start);
+  };
+  start.then(forget, forget);
+  return start;
+}
+
+/**
+ * Waits for the starts still pending now (nothing awaits them any more: their hook has given up)
+ * and closes each one that succeeds. Starts that settled earlier are their spec's to close and are
+ * left alone. Resolves with how many were closed.
+ */
+export async function closeAbandonedStarts(): Promise<number> {
+  const abandoned = [...pending];
+  const started = await Promise.allSettled(abandoned);
+  let closed = 0;
+  for (const result of started) {
+    if (result.status !== 'fulfilled') continue;
+    await result.value.close().catch(() => undefined);
+    closed += 1;
+  }
+  return closed;
+}
