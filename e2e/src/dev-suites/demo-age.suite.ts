@@ -155,8 +155,8 @@ export const demoAgeSuite: DevSuite = ({ stack: devStack, pidIssuer }) => {
           nonce: String(resolved.authorizationRequestPayload.nonce),
           audience: String(resolved.authorizationRequestPayload.client_id),
         });
-        const answer = await wallet.answer(resolved, { 'pid-sd-jwt': [presentation] });
-        expect(answer).toEqual({ status: 200, body: {} });
+        const { status, body } = await wallet.answer(resolved, { 'pid-sd-jwt': [presentation] });
+        expect({ status, body }).toEqual({ status: 200, body: {} });
 
         await page.locator('#verdict.ok').waitFor({ timeout: 30_000 });
         expect(await page.locator('#verdict').textContent()).toBe('Verified: over 18');
@@ -206,8 +206,8 @@ export const demoAgeSuite: DevSuite = ({ stack: devStack, pidIssuer }) => {
           Buffer.from(await calculateJwkThumbprint(encryptionKey as JWK, 'sha256'), 'base64url'),
         ),
       });
-      const answer = await wallet.answer(resolved, { 'pid-mdoc': [deviceResponse] });
-      expect(answer).toEqual({ status: 200, body: {} });
+      const { status, body } = await wallet.answer(resolved, { 'pid-mdoc': [deviceResponse] });
+      expect({ status, body }).toEqual({ status: 200, body: {} });
       await page.locator('#verdict.ok').waitFor({ timeout: 30_000 });
       expect(await page.locator('#verdict').textContent()).toBe('Verified: over 18');
       expect(await page.locator('#format').textContent()).toBe('an mdoc');

@@ -248,7 +248,8 @@ export const sdJwtIssuanceSuite: Suite = ({ stack }) => {
         });
         // The issuer JWT, one disclosure, the key binding JWT.
         expect(presentation.split('~')).toHaveLength(3);
-        const answer = await vpWallet.answer(resolved, { profile: [presentation] });
+        const { status, body } = await vpWallet.answer(resolved, { profile: [presentation] });
+        const answer = { status, body };
         const result = await post(
           `${gw}/v2/auth/presentation-requests/result`,
           { requestId },
