@@ -184,5 +184,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The demo pages load what they share, an ES module, with `import()` (ES2020 syntax, which
+    // every browser with the rest of what they use has); that module itself (demo-api.js).
+    files: ['apps/gateway/src/demo/browser/*.js'],
+    languageOptions: { ecmaVersion: 2020 },
+  },
+  {
+    files: ['apps/gateway/src/demo/browser/demo-api.js'],
+    languageOptions: { sourceType: 'module' },
+  },
   prettier,
 );

@@ -81,6 +81,7 @@ export function demoRouter(config: DemoConfig): Router {
   router.get('/demo/phone.js', demoHeaders, file('text/javascript', readDemoScript('phone')));
   router.get('/demo/passkeys.js', demoHeaders, file('text/javascript', readDemoScript('passkeys')));
   router.get('/demo/age.js', demoHeaders, file('text/javascript', readDemoScript('age')));
+  router.get('/demo/demo-api.js', demoHeaders, file('text/javascript', readDemoScript('demo-api')));
   router.get('/demo/demo.css', demoHeaders, file('text/css', DEMO_CSS));
   router.use(demoOidcSite(demoIssuer(config), demoHeaders));
 

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The demo "verify your age" page's script (demo-pages.ts DEMO_AGE_PAGE), served as /demo/age.js
- * (demo-router.ts, read once when the router is made). A classic script (ES2017, no modules, no
- * build step) that talks only to this gateway; checked by tsconfig.browser.json
+ * (demo-router.ts, read once when the router is made). A classic script (ES2017, no
+ * build step; what the pages share it imports, demo-api.js) that talks only to this gateway; checked by tsconfig.browser.json
  * (`npm run typecheck`) and eslint (browser globals).
  *
  * Its own server route starts the presentation request (the client secret never reaches the
@@ -47,7 +47,8 @@
  */
 
 (function () {
-  var POLL_MS = 1500;
+  /** What the demo pages share (demo-api.js): their API call and the poll of an outcome. */
+  var shared = import('./demo-api.js');
   var FORMATS = /** @type {Record<string, string>} */ ({
     'dc+sd-jwt': 'an SD-JWT VC',
     mso_mdoc: 'an mdoc',
@@ -67,23 +68,6 @@
   var status = function (text, kind) {
     $('status').textContent = text;
     $('status').className = kind || '';
-  };
-  /**
-   * @param {string} path
-   * @param {unknown} [body]
-   * @returns {Promise<any>}
-   */
-  var post = function (path, body) {
-    return fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body || {}),
-    }).then(function (res) {
-      return res.json().then(function (json) {
-        if (!res.ok) throw new Error((json.error && json.error.message) || 'HTTP ' + res.status);
-        return json;
-      });
-    });
   };
   /** The request is over: its code goes, the button offers a new one. */
   var done = function () {
@@ -109,79 +93,59 @@
     done();
     status('The request expired — try again.', 'error');
   };
-  /**
-   * @param {string} requestId
-   * @param {number} deadline Date.now() after which the request has expired
-   */
-  var poll = function (requestId, deadline) {
-    if (Date.now() >= deadline) {
-      expired();
-      return;
-    }
-    post('/demo/api/age-result', { requestId: requestId })
-      .then(
-        /** @param {AgeResult} state */
-        function (state) {
-          if (state.status === 'verified') {
-            $('issuer').textContent = state.issuer;
-            $('format').textContent = FORMATS[state.format] || state.format;
-            $('issuer-line').hidden = false;
-            outcome(
-              'Verified: over 18',
-              'ok',
-              'What this site learned: age_over_18 is true, who issued the PID and that the ' +
-                'platform checked it (signature, certificate chain, yours and meant for this ' +
-                'request, not expired, not revoked). Nothing else: not your name, not your birth date.',
-            );
-          } else if (state.status === 'not-verified') {
-            $('issuer-line').hidden = true;
-            outcome(
-              'Not verified: ' + state.reason,
-              'error',
-              'What this site learned: that you are not verified as over 18, and why. No claim.',
-            );
-          } else if (state.status === 'expired') {
-            expired();
-          } else {
-            var wait = state.retryAfterSeconds ? state.retryAfterSeconds * 1000 : POLL_MS;
-            setTimeout(
-              function () {
-                poll(requestId, deadline);
-              },
-              Math.max(wait, POLL_MS),
-            );
-          }
-        },
-      )
-      .catch(
-        /** @param {Error} err */
-        function (err) {
-          done();
-          status('Polling failed: ' + err.message, 'error');
-        },
+  /** @param {AgeResult} state the outcome (not pending) */
+  var show = function (state) {
+    if (state.status === 'verified') {
+      $('issuer').textContent = state.issuer;
+      $('format').textContent = FORMATS[state.format] || state.format;
+      $('issuer-line').hidden = false;
+      outcome(
+        'Verified: over 18',
+        'ok',
+        'What this site learned: age_over_18 is true, who issued the PID and that the ' +
+          'platform checked it (signature, certificate chain, yours and meant for this ' +
+          'request, not expired, not revoked). Nothing else: not your name, not your birth date.',
       );
+    } else if (state.status === 'not-verified') {
+      $('issuer-line').hidden = true;
+      outcome(
+        'Not verified: ' + state.reason,
+        'error',
+        'What this site learned: that you are not verified as over 18, and why. No claim.',
+      );
+    } else {
+      expired();
+    }
   };
   $('start').addEventListener('click', function () {
     $('start').disabled = true;
     $('result').hidden = true;
     $('request').hidden = true;
     status('Creating a presentation request…');
-    post('/demo/api/age-request')
-      .then(
-        /** @param {AgeRequest} request */
-        function (request) {
-          var deadline = Date.now() + request.expiresInSeconds * 1000;
-          $('qr').src = request.qr;
-          $('oid4vp-uri').href = request.openid4vpUri;
-          $('oid4vp-uri-text').textContent = request.openid4vpUri;
-          $('request').setAttribute('data-openid4vp-uri', request.openid4vpUri);
-          $('request').hidden = false;
-          status('Waiting for your wallet (up to ' + request.expiresInSeconds + ' s)…');
-          setTimeout(function () {
-            poll(request.requestId, deadline);
-          }, POLL_MS);
-        },
-      )
+    shared
+      .then(function (demo) {
+        return demo.api('POST', '/demo/api/age-request', {}).then(
+          /** @param {AgeRequest} request */
+          function (request) {
+            var deadline = Date.now() + request.expiresInSeconds * 1000;
+            $('qr').src = request.qr;
+            $('oid4vp-uri').href = request.openid4vpUri;
+            $('oid4vp-uri-text').textContent = request.openid4vpUri;
+            $('request').setAttribute('data-openid4vp-uri', request.openid4vpUri);
+            $('request').hidden = false;
+            status('Waiting for your wallet (up to ' + request.expiresInSeconds + ' s)…');
+            demo.pollUntilDone('/demo/api/age-result', request.requestId, {
+              deadline: deadline,
+              expired: expired,
+              done: show,
+              failed: function (err) {
+                done();
+                status('Polling failed: ' + err.message, 'error');
+              },
+            });
+          },
+        );
+      })
       .catch(
         /** @param {Error} err */
         function (err) {

@@ -66,4 +66,17 @@ describe('/demo scripts (gateway, development mode)', () => {
       expect(await script.text()).toBe(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'));
     },
   );
+
+  it("serves what the page scripts share, demo-api.js, the ES module each imports from the page's origin", async () => {
+    const res = await fetch(`${gateway.url}/demo/demo-api.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toBe(readFileSync(new URL('./demo-api.js', import.meta.url), 'utf8'));
+    for (const { file } of PAGES) {
+      const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
+      // Relative to the script's own URL (/demo/<file>): /demo/demo-api.js, the same origin.
+      expect(source).toContain("import('./demo-api.js')");
+    }
+  });
 });

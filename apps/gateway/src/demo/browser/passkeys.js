@@ -2,7 +2,8 @@
 /**
  * The demo passkeys page's script (demo-pages.ts DEMO_PASSKEYS_PAGE), served as
  * /demo/passkeys.js (demo-router.ts, read once when the router is made). A classic script
- * (ES2017, no modules, no build step) that talks only to this gateway's /v2/auth API; checked by
+ * (ES2017, no build step; what the pages share it imports, demo-api.js) that talks only to this
+ * gateway's /v2/auth API; checked by
  * tsconfig.browser.json (`npm run typecheck`) and eslint (browser globals).
  *
  * Password login (auth-user) gives the page a token; "Add a passkey" asks for registration
@@ -53,7 +54,7 @@
  * @typedef {{ id: string, name: string, createdAt: string, lastUsedAt?: string }} Passkey
  */
 
-/** @typedef {Error & { code?: string, status?: number }} ApiError */
+/** @typedef {import('./demo-api.js').ApiError} ApiError */
 
 (function () {
   var STEP_UP = 'insufficient_user_authentication';
@@ -81,41 +82,16 @@
     $(where).className = kind || '';
   };
 
+  /** What the demo pages share (demo-api.js): their API call. */
+  var shared = import('./demo-api.js');
   /**
-   * A call of the gateway's REST API: the JSON answer, or an ApiError with the answer's
-   * `error.code` and message.
-   * @param {string} method
-   * @param {string} path
-   * @param {unknown} [body]
-   * @param {string} [token]
-   * @returns {Promise<any>}
+   * A call of the gateway's REST API (demo-api.js): the JSON answer, or an ApiError with the
+   * answer's `error.code` and message.
+   * @type {typeof import('./demo-api.js').api}
    */
   var api = function (method, path, body, token) {
-    /** @type {Record<string, string>} */
-    var headers = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = 'Bearer ' + token;
-    return fetch(path, {
-      method: method,
-      headers: headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(function (res) {
-      return res.text().then(function (text) {
-        /** @type {any} */
-        var json = null;
-        try {
-          json = text ? JSON.parse(text) : {};
-        } catch (e) {
-          json = null;
-        }
-        if (res.ok && json !== null) return json;
-        var error = json && json.error;
-        /** @type {ApiError} */
-        var failure = new Error((error && error.message) || 'HTTP ' + res.status + ' from ' + path);
-        failure.code = error && typeof error.code === 'string' ? error.code : String(res.status);
-        failure.status = res.status;
-        throw failure;
-      });
+    return shared.then(function (demo) {
+      return demo.api(method, path, body, token);
     });
   };
 

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The demo phone app's script (demo-pages.ts DEMO_PHONE_PAGE), served as /demo/phone.js
- * (demo-router.ts, read once when the router is made). A classic script (ES2017, no modules, no
- * build step) that talks only to this gateway; checked by tsconfig.browser.json
+ * (demo-router.ts, read once when the router is made). A classic script (ES2017, no
+ * build step; what the pages share it imports, demo-api.js) that talks only to this gateway; checked by tsconfig.browser.json
  * (`npm run typecheck`) and eslint (browser globals).
  *
  * Password login (auth-user), then its wallet (token createAddress, kept in localStorage per
@@ -65,27 +65,15 @@
     if (kind) li.className = kind;
     $('setup').appendChild(li);
   };
+  /** What the demo pages share (demo-api.js): their API call. */
+  var shared = import('./demo-api.js');
   /**
-   * @param {string} method
-   * @param {string} path
-   * @param {unknown} [body]
-   * @param {string} [token]
-   * @returns {Promise<any>}
+   * A call of the gateway's API (demo-api.js): the JSON answer, or an error with its message.
+   * @type {typeof import('./demo-api.js').api}
    */
   var rest = function (method, path, body, token) {
-    /** @type {Record<string, string>} */
-    var headers = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = 'Bearer ' + token;
-    return fetch(path, {
-      method: method,
-      headers: headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(function (res) {
-      return res.json().then(function (json) {
-        if (!res.ok) throw new Error((json.error && json.error.message) || 'HTTP ' + res.status);
-        return json;
-      });
+    return shared.then(function (demo) {
+      return demo.api(method, path, body, token);
     });
   };
   /**

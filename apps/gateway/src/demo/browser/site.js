@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The demo web site's script (demo-pages.ts DEMO_SITE_PAGE), served as /demo/site.js
- * (demo-router.ts, read once when the router is made). A classic script (ES2017, no modules, no
- * build step) that talks only to this gateway; checked by tsconfig.browser.json
+ * (demo-router.ts, read once when the router is made). A classic script (ES2017, no
+ * build step; what the pages share it imports, demo-api.js) that talks only to this gateway; checked by tsconfig.browser.json
  * (`npm run typecheck`) and eslint (browser globals).
  *
  * Its own server route starts the login request (the client secret never reaches the browser),
@@ -51,7 +51,8 @@
  */
 
 (function () {
-  var POLL_MS = 1500;
+  /** What the demo pages share (demo-api.js): their API call and the poll of an outcome. */
+  var shared = import('./demo-api.js');
   /**
    * @template {keyof SiteElements} K
    * @param {K} id
@@ -68,91 +69,59 @@
     $('status').textContent = text;
     $('status').className = kind || '';
   };
-  /**
-   * @param {string} path
-   * @param {unknown} [body]
-   * @returns {Promise<any>}
-   */
-  var post = function (path, body) {
-    return fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body || {}),
-    }).then(function (res) {
-      return res.json().then(function (json) {
-        if (!res.ok) throw new Error((json.error && json.error.message) || 'HTTP ' + res.status);
-        return json;
-      });
-    });
-  };
-  /** @param {string} requestId */
-  var poll = function (requestId) {
-    post('/demo/api/login-result', { requestId: requestId })
-      .then(
-        /** @param {LoginResult} state */
-        function (state) {
-          if (state.status === 'approved') {
-            $('request').hidden = true;
-            $('user-name').textContent = state.user.name;
-            $('user-id').textContent = state.user.userId;
-            $('user-email').textContent = state.user.email;
-            $('user').hidden = false;
-            $('start').disabled = false;
-            status('Logged in.', 'ok');
-          } else if (state.status === 'expired') {
-            $('request').hidden = true;
-            $('start').disabled = false;
-            status('The login request ended (' + state.message + '). Start again.', 'error');
-          } else {
-            var wait = state.retryAfterSeconds ? state.retryAfterSeconds * 1000 : POLL_MS;
-            setTimeout(
-              function () {
-                poll(requestId);
-              },
-              Math.max(wait, POLL_MS),
-            );
-          }
-        },
-      )
-      .catch(
-        /** @param {Error} err */
-        function (err) {
-          $('start').disabled = false;
-          status('Polling failed: ' + err.message, 'error');
-        },
-      );
+  /** @param {LoginResult} state the outcome (not pending) */
+  var show = function (state) {
+    if (state.status === 'approved') {
+      $('request').hidden = true;
+      $('user-name').textContent = state.user.name;
+      $('user-id').textContent = state.user.userId;
+      $('user-email').textContent = state.user.email;
+      $('user').hidden = false;
+      $('start').disabled = false;
+      status('Logged in.', 'ok');
+    } else if (state.status === 'expired') {
+      $('request').hidden = true;
+      $('start').disabled = false;
+      status('The login request ended (' + state.message + '). Start again.', 'error');
+    }
   };
   $('start').addEventListener('click', function () {
     $('start').disabled = true;
     $('user').hidden = true;
     status('Starting a login request…');
-    post('/demo/api/login-request')
-      .then(
-        /** @param {LoginRequest} request */
-        function (request) {
-          $('qr').src = request.qr;
-          $('request-id').textContent = request.requestId;
-          if (request.openid4vpUri && request.openid4vpQr) {
-            $('oid4vp-qr').src = request.openid4vpQr;
-            $('oid4vp-uri').href = request.openid4vpUri;
-            $('oid4vp-uri-text').textContent = request.openid4vpUri;
-            $('oid4vp').hidden = false;
-          } else {
-            $('oid4vp').hidden = true;
-          }
-          $('request').hidden = false;
-          status(
-            'Waiting for the phone app' +
-              (request.openid4vpUri ? ' or a wallet' : '') +
-              ' (up to ' +
-              request.waitTime +
-              ' s)…',
-          );
-          setTimeout(function () {
-            poll(request.requestId);
-          }, POLL_MS);
-        },
-      )
+    shared
+      .then(function (demo) {
+        return demo.api('POST', '/demo/api/login-request', {}).then(
+          /** @param {LoginRequest} request */
+          function (request) {
+            $('qr').src = request.qr;
+            $('request-id').textContent = request.requestId;
+            if (request.openid4vpUri && request.openid4vpQr) {
+              $('oid4vp-qr').src = request.openid4vpQr;
+              $('oid4vp-uri').href = request.openid4vpUri;
+              $('oid4vp-uri-text').textContent = request.openid4vpUri;
+              $('oid4vp').hidden = false;
+            } else {
+              $('oid4vp').hidden = true;
+            }
+            $('request').hidden = false;
+            status(
+              'Waiting for the phone app' +
+                (request.openid4vpUri ? ' or a wallet' : '') +
+                ' (up to ' +
+                request.waitTime +
+                ' s)…',
+            );
+            demo.pollUntilDone('/demo/api/login-result', request.requestId, {
+              done: show,
+              failed: function (err) {
+                $('start').disabled = false;
+                status('Polling failed: ' + err.message, 'error');
+              },
+            });
+          },
+        );
+      })
       .catch(
         /** @param {Error} err */
         function (err) {
