@@ -51,4 +51,17 @@ describe('closeAbandonedStarts', () => {
     expect(await closing).toBe(2);
     expect(late.closes).toEqual(['closed']);
   });
+
+  it('a nested start abandoned with the one around it is closed once (close is idempotent)', async () => {
+    const inner = deferredStart();
+    const innerStart = closedIfAbandoned(inner.start);
+    const outerStart = closedIfAbandoned(
+      innerStart.then((running) => ({ close: () => running.close() })),
+    );
+    const closing = closeAbandonedStarts();
+    inner.finish();
+    expect(await closing).toBe(2);
+    expect(inner.closes).toEqual(['closed']);
+    await outerStart;
+  });
 });

@@ -17,13 +17,23 @@ export interface Closeable {
 /** Starts of this spec file (jest gives each file its own module registry) not yet settled. */
 const pending = new Set<Promise<Closeable>>();
 
-/** Returns `start`, remembered until it settles so that `closeAbandonedStarts` can find it. */
+/**
+ * Returns `start`, remembered until it settles so that `closeAbandonedStarts` can find it. Its
+ * result's `close` becomes idempotent (a start nested in another, both abandoned, is closed by
+ * both).
+ */
 export function closedIfAbandoned<T extends Closeable>(start: Promise<T>): Promise<T> {
   pending.add(start);
   const forget = () => {
     pending.delete(start);
   };
-  start.then(forget, forget);
+  // Registered before the caller's await: the caller gets the idempotent close.
+  start.then((started) => {
+    const close = started.close.bind(started);
+    let closing: Promise<void> | undefined;
+    started.close = () => (closing ??= close());
+    forget();
+  }, forget);
   return start;
 }
 
@@ -33,7 +43,8 @@ export function closedIfAbandoned<T extends Closeable>(start: Promise<T>): Promi
  * left alone. Resolves with how many were closed.
  */
 export async function closeAbandonedStarts(): Promise<number> {
-  const abandoned = [...pending];
+  // The last started first: a start nested in another has registered before it.
+  const abandoned = [...pending].reverse();
   const started = await Promise.allSettled(abandoned);
   let closed = 0;
   for (const result of started) {

@@ -13,6 +13,7 @@ import {
   type SpawnedApp,
   type TestDatabase,
 } from '@itp/testing';
+import { closedIfAbandoned } from '@itp/testing/abandoned-starts';
 import { startAuthService, type RunningAuthService } from './start-auth-service.js';
 
 /**
@@ -38,7 +39,12 @@ async function ensureRegistry(): Promise<string> {
   });
 }
 
-export async function startVpLoginStack(): Promise<VpLoginStack> {
+export function startVpLoginStack(): Promise<VpLoginStack> {
+  // Closed by the jest setup when it finishes after its beforeAll timed out (tools/jest).
+  return closedIfAbandoned(startVpLoginStackNow());
+}
+
+async function startVpLoginStackNow(): Promise<VpLoginStack> {
   // One token per pair of services, each service holding only its own, as in production.
   const tokens = newInternalTokens();
   const databases: TestDatabase[] = [];
