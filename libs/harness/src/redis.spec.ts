@@ -140,7 +140,8 @@ describe('LocalRedis', () => {
   });
 
   it('fails to start on a port another process holds, instead of reporting that one', async () => {
-    const holder = createServer();
+    // The start's probes it accepts are closed at once (holder.close() would leave them open).
+    const holder = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as AddressInfo;
     try {
