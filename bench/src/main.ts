@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (Nx target `bench:bench`): the loopback benchmark suite. Starts the
  * dev stack (`npm start` on a free port, fresh data folder) or uses the one at BASE, runs the
- * nine scenarios each bounded in time, and appends a dated section to bench/RESULTS.md and a
+ * scenarios (bench/src/scenarios.ts), each bounded in time, and appends a dated section to
+ * bench/RESULTS.md and a
  * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).
  *
  *   npm run bench                  # full run (~3 min)

@@ -44,7 +44,7 @@ export interface SuiteRun {
 }
 
 /**
- * Runs the nine scenarios (or those numbered in `only`, 1–9) against the stack at `base`, or
+ * Runs every scenario (or those numbered in `only`) against the stack at `base`, or
  * against a dev stack it starts (and stops). A scenario that throws is recorded as a failure; the
  * others still run.
  */

@@ -36,10 +36,16 @@ describe('createLogger when the reader of stdout has gone', () => {
       child.stdout!.destroy();
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.send('stop');
+      let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
         exited,
-        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 15_000)),
+        new Promise<'hung'>((resolve) => {
+          timer = setTimeout(() => resolve('hung'), 15_000);
+        }),
       ]);
+      // The 15 s timer must not outlive the test: left running, it held the jest worker at the end
+      // of a run (ADR 0022).
+      clearTimeout(timer);
       expect(outcome).toBe(0);
     } finally {
       child.kill('SIGKILL');
