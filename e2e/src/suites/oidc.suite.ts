@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { hexToString, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
@@ -78,6 +78,14 @@ interface AuthorizationRequest {
  * OpenID Connect login through the gateway, openid-client as the site and chromium as the
  * browser: password, phone-app QR, wallet QR, Sign-In with Ethereum.
  */
+
+/**
+ * The password form's POST (`<interaction>/login`): not the passkey autofill's options request,
+ * which the page also POSTs on load and which may answer after the form is filled.
+ */
+const isPasswordFormPost = (r: Response): boolean =>
+  r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/login');
+
 export const oidcSuite: Suite = ({ stack }) => {
   describe('OpenID Connect provider (oidc) through the gateway: openid-client, chromium', () => {
     let browser: Browser | undefined;
@@ -220,7 +228,7 @@ export const oidcSuite: Suite = ({ stack }) => {
       await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
       await page.getByLabel('Password', { exact: true }).fill('not-the-password');
       const [answer] = await Promise.all([
-        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.waitForResponse(isPasswordFormPost),
         page.getByRole('button', { name: 'Log in' }).click(),
       ]);
       expect(answer.status()).toBe(401);
@@ -366,7 +374,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         await page.getByLabel('User id', { exact: true }).fill(DEMO_USER.id);
         await page.getByLabel('Password', { exact: true }).fill('not-the-password');
         const [answer] = await Promise.all([
-          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.waitForResponse(isPasswordFormPost),
           page.getByRole('button', { name: 'Log in' }).click(),
         ]);
         expect(answer.status()).toBe(401);
@@ -474,7 +482,7 @@ export const oidcSuite: Suite = ({ stack }) => {
         const interaction = await refusePassword(page);
         await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
         const [answer] = await Promise.all([
-          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.waitForResponse(isPasswordFormPost),
           page.getByRole('button', { name: 'Log in' }).click(),
         ]);
         // The form posts to its interaction (not to `<uid>/login` below the refused page's URL).
