@@ -75,17 +75,16 @@ interface AuthorizationRequest {
 }
 
 /**
- * OpenID Connect login through the gateway, openid-client as the site and chromium as the
- * browser: password, phone-app QR, wallet QR, Sign-In with Ethereum.
- */
-
-/**
  * The password form's POST (`<interaction>/login`): not the passkey autofill's options request,
  * which the page also POSTs on load and which may answer after the form is filled.
  */
 const isPasswordFormPost = (r: Response): boolean =>
   r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/login');
 
+/**
+ * OpenID Connect login through the gateway, openid-client as the site and chromium as the
+ * browser: password, phone-app QR, wallet QR, Sign-In with Ethereum.
+ */
 export const oidcSuite: Suite = ({ stack }) => {
   describe('OpenID Connect provider (oidc) through the gateway: openid-client, chromium', () => {
     let browser: Browser | undefined;
