@@ -64,15 +64,7 @@ async function authorize(
   jar: CookieJar,
   options: { offline: boolean; user?: { id: string; password: string } },
 ): Promise<{ code: string; verifier: string; nonce: string }> {
-  const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
-    });
-    jar.keep(res.headers);
-    return res;
-  };
+  const go = (url: string, init: RequestInit = {}) => jar.fetch(url, init);
   const next = async (res: Response, from: string, step: string) => {
     const location = res.headers.get('location');
     await res.arrayBuffer();

@@ -10,6 +10,20 @@ export class CookieJar {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
+  /**
+   * One request of this browser: its cookies sent (besides `init.headers`), redirects not
+   * followed (the caller reads each `Location`), the answer's `Set-Cookie` kept.
+   */
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
+    });
+    this.keep(res.headers);
+    return res;
+  }
+
   keep(headers: Headers): void {
     for (const line of headers.getSetCookie()) {
       const pair = line.split(';', 1)[0]!;

@@ -146,15 +146,7 @@ export async function passwordFlow(
     times.push(now - t0);
     t0 = now;
   };
-  const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
-    });
-    jar.keep(res.headers);
-    return res;
-  };
+  const go = (url: string, init: RequestInit = {}) => jar.fetch(url, init);
   const follow = (location: string, from: string) =>
     rebase(location, from, endpoints.publicOrigin, gateway);
 

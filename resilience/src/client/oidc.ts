@@ -57,19 +57,11 @@ export async function authorizationCode(
 ): Promise<IssuedCode> {
   const jar = new CookieJar();
   const forwarded: Record<string, string> = options.ip ? { 'x-forwarded-for': options.ip } : {};
-  const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, {
+  const go = (url: string, init: RequestInit = {}) =>
+    jar.fetch(url, {
       ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        ...forwarded,
-        cookie: jar.header(),
-      },
+      headers: { ...(init.headers as Record<string, string>), ...forwarded },
     });
-    jar.keep(res.headers);
-    return res;
-  };
   const redirect = async (res: Response, step: string, from: string): Promise<string> => {
     const location = res.headers.get('location');
     await res.arrayBuffer();
