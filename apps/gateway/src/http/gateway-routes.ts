@@ -115,6 +115,7 @@ export function gatewayRoutes(options: GatewayRoutesOptions): RawRoutes {
             requestId: id,
             headers: upstreamHeaders(req, trustProxy, id, outcome.inflated),
             body: outcome.body,
+            traceContext,
           };
           if (traceContext) {
             // Forwarded inside the request's span: its traceparent goes upstream.
