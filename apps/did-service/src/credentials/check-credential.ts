@@ -1,6 +1,7 @@
 import { isSelfContainedDid } from '../agent/did-resolvers.js';
 import { canonicalJson } from './canonical-json.js';
 import type { CredentialContext } from './credential-context.js';
+import { verifyCredentialJwtFast } from './verify-credential-jwt.js';
 import {
   failure,
   failureFromVeramo,
@@ -14,24 +15,33 @@ import {
  * the client sent the VC as JSON, that the JSON says exactly what the JWT says; the issuer must
  * be an issuer DID of this service, and the VC not revoked (its status entries, read from this
  * service's lists: `revoked`, or `status_unavailable` when that cannot be told). Never throws for
- * a bad credential: the failure says why.
+ * a bad credential: the failure says why. `options.fast: false` (specs, bench): only the agent's
+ * path, without verify-credential-jwt.ts's.
  */
 export async function checkCredential(
   ctx: CredentialContext,
   jwt: string,
   claimed?: unknown,
+  options: { fast?: boolean } = {},
 ): Promise<Verification> {
   let result: Record<string, unknown> & {
     verified: boolean;
     error?: { message?: string; errorCode?: string };
   };
-  try {
-    result = (await ctx.agent.verifyCredential({ credential: jwt })) as typeof result;
-  } catch (err) {
-    return failure(
-      'invalid_jwt',
-      err instanceof Error ? err.message : 'the credential JWT is malformed',
-    );
+  // An ES256K VC of a key already known (ADR 0034): node:crypto instead of did-jwt's key
+  // recovery, the same answer; anything else, failures included, takes the agent's path.
+  const fast = options.fast === false ? undefined : await verifyCredentialJwtFast(ctx, jwt);
+  if (fast) {
+    result = fast;
+  } else {
+    try {
+      result = (await ctx.agent.verifyCredential({ credential: jwt })) as typeof result;
+    } catch (err) {
+      return failure(
+        'invalid_jwt',
+        err instanceof Error ? err.message : 'the credential JWT is malformed',
+      );
+    }
   }
   if (!result.verified) return resolverAware(ctx, failureFromVeramo(result.error));
   const success = result as VerificationSuccess;
