@@ -231,10 +231,19 @@ export async function getBlockScenario(ctx: ScenarioContext): Promise<ScenarioRe
       connections: 1,
       body: nodeBody,
     });
+    // Issue 37's latency check: what the gateway hop adds beside bare express at one connection.
+    const bareOne = await httpLoad({
+      label: `bare express, fixed ${sample.length} B JSON, 1 connection (reference)`,
+      url: express.url,
+      seconds,
+      warmupSeconds: ctx.budget.warmupSeconds,
+      connections: 1,
+      body,
+    });
     return {
       id: 2,
       name: 'getBlock',
-      figures: [direct, bare, through, node, throughOne, nodeOne],
+      figures: [direct, bare, through, node, throughOne, nodeOne, bareOne],
       checks: [
         {
           target: 'direct ≥ 80 % of bare express',
@@ -250,6 +259,16 @@ export async function getBlockScenario(ctx: ScenarioContext): Promise<ScenarioRe
           target: 'through the gateway ≤ 2 × node latency, 1 connection (mean: p50 has 1 ms steps)',
           value: `${throughOne.meanMs} ms vs ${nodeOne.meanMs} ms`,
           met: throughOne.meanMs <= 2 * nodeOne.meanMs,
+        },
+        {
+          target: `through the gateway ≥ 70 % of bare express (${connections} connections)`,
+          value: `${pct(through.rate, bare.rate)} %`,
+          met: through.rate >= 0.7 * bare.rate,
+        },
+        {
+          target: '≤ 1 ms added p50 through the gateway vs bare express (1 connection)',
+          value: `${throughOne.p50} ms vs ${bareOne.p50} ms (mean ${throughOne.meanMs} vs ${bareOne.meanMs} ms)`,
+          met: throughOne.p50 - bareOne.p50 <= 1,
         },
       ],
       notes: ['autocannon’s percentiles are whole milliseconds: a p50 of 0 means under 1 ms'],
