@@ -143,6 +143,15 @@ describe('POST /block fast path: answered without express, byte-identical', () =
       'a body sent in chunks without Content-Length',
       () => ({ body: () => streamOf([rpc([1]).slice(0, 10), rpc([1]).slice(10)]) }),
     ],
+    // The JSON-RPC path reads any Content-Type as JSON text (only the charset counts): so does this.
+    [
+      'a wrong Content-Type (application/xml)',
+      () => ({ headers: { 'content-type': 'application/xml' }, body: rpc([0]) }),
+    ],
+    [
+      'a form Content-Type',
+      () => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: rpc([2]) }),
+    ],
   ];
 
   it.each(cases)('%s', async (_name, request) => {
@@ -213,7 +222,21 @@ describe('POST /block: everything else reaches the express path unchanged', () =
       }),
       200,
     ],
+    ['a batch of one getBlock', () => ({ body: `[${rpc([0])}]` }), 200],
+    ['a JSON value that is not a call', () => ({ body: '42' }), 200],
+    ['an empty body', () => ({ body: '' }), 200],
+    [
+      'an unknown method with a cached block as params',
+      () => ({ body: rpc([0], 1, 'GetBlock') }),
+      200,
+    ],
+    [
+      'a wrong Content-Type with a body that is not JSON',
+      () => ({ headers: { 'content-type': 'text/html' }, body: '<p>getBlock</p>' }),
+      200,
+    ],
     ['a body over the limit (Content-Length)', () => ({ body: rpc([0], 'x'.repeat(LIMIT)) }), 413],
+    ['a huge body (1 MiB, 256 × the limit)', () => ({ body: rpc([0], 'x'.repeat(1 << 20)) }), 413],
     [
       'a body over the limit, streamed without Content-Length',
       () => ({ body: () => streamOf(Array.from({ length: 9 }, () => 'x'.repeat(LIMIT / 8))) }),
