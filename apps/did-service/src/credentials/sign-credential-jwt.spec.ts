@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeJWT, verifyJWT } from 'did-jwt';
+import { normalizeCredential } from 'did-jwt-vc';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
 import { thirdPartyResolver } from '../testing/third-party-resolver.js';
 import { signCredentialJwt, type UnsignedCredential } from './sign-credential-jwt.js';
@@ -85,5 +86,43 @@ describe('signCredentialJwt (the VC JWT without the agent around it)', () => {
     );
     const vc = await signCredentialJwt(h.app.agent, credentialOf(issuer));
     expect(decodeJWT(vc.proof.jwt as string).payload.iss).toBe(issuer);
+  });
+
+  it('answers what decoding its JWT gives (did-jwt-vc normalizeCredential), byte for byte, without decoding it', async () => {
+    const { expirationDate: _none, ...noExpiry } = credentialOf(issuer);
+    const shapes: UnsignedCredential[] = [
+      credentialOf(issuer),
+      noExpiry,
+      {
+        ...credentialOf(issuer),
+        issuer: issuer,
+        issuanceDate: '2026-11-27T12:00:00.999Z',
+        credentialSubject: {
+          id: 'did:ethr:0x000000000000000000000000000000000000bEEF',
+          sub: 'bob',
+          name: 'Zoë « Ĳssel » 日本 😀',
+          address: { street: 'Rue \u0022 1', lines: ['a', 'b'], empty: {} },
+          age: 42.5,
+          verified: false,
+          nothing: null,
+        },
+        evidence: [{ type: 'Check', note: 'moved into vc and back' }],
+      },
+    ];
+    for (const shape of shapes) {
+      const vc = await signCredentialJwt(h.app.agent, shape);
+      const decoded = normalizeCredential(vc.proof.jwt as string);
+      expect(JSON.stringify(vc)).toBe(JSON.stringify(decoded));
+      const agents = await h.app.agent.createVerifiableCredential({
+        credential: shape as never,
+        proofFormat: 'jwt',
+      });
+      expect(JSON.stringify(parts(vc as never))).toBe(JSON.stringify(parts(agents as never)));
+      await expect(
+        verifyJWT(vc.proof.jwt as string, {
+          resolver: thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS ?? ''),
+        }),
+      ).resolves.toMatchObject({ issuer });
+    }
   });
 });

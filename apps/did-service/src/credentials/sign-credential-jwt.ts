@@ -1,5 +1,10 @@
 import type { VerifiableCredential } from '@veramo/core';
-import { createVerifiableCredentialJwt, normalizeCredential } from 'did-jwt-vc';
+import { createJWS } from 'did-jwt';
+import {
+  normalizeCredential,
+  transformCredentialInput,
+  validateJwtCredentialPayload,
+} from 'did-jwt-vc';
 import type { JwtCredentialPayload } from 'did-jwt-vc';
 import { LRUCache } from 'lru-cache';
 import type { DidAgent } from '../agent/create-did-agent.js';
@@ -36,11 +41,12 @@ const signingKeys = new WeakMap<DidAgent, LRUCache<string, Promise<SigningKey>>>
  * Signs `credential` as a JWT VC (JwtProof2020) by its issuer's key, exactly as the agent's
  * `createVerifiableCredential({ credential, proofFormat: 'jwt' })` does (Veramo's
  * credential-w3c + credential-jwt over did-jwt-vc: the same @context / type handling, the same
- * key choice and algorithm, the same did-jwt-vc calls, the signature by the agent's key manager,
- * so by the signing pool), without the agent's plugin dispatch around it: three agent calls
- * fewer per VC (two DID look-ups and the credential call, each with its debug loggers and a
- * JSON copy of its result), and the issuer's key reference looked up once per issuer, not twice
- * per VC (ADR 0031).
+ * key choice and algorithm, the same JWT, the signature by the agent's key manager, so by the
+ * signing pool), without the agent's plugin dispatch around it: three agent calls fewer per VC
+ * (two DID look-ups and the credential call, each with its debug loggers and a JSON copy of its
+ * result), and the issuer's key reference looked up once per issuer, not twice per VC (ADR
+ * 0031). The JWT's sections are encoded by node's base64url and the answer is normalised from
+ * the payload's JSON, not decoded again from the JWT just made (ADR 0035).
  */
 export async function signCredentialJwt(
   agent: DidAgent,
@@ -56,19 +62,39 @@ export async function signCredentialJwt(
   );
   if (!issuer) throw new Error('invalid_argument: credential.issuer must not be empty');
   const key = await signingKeyOf(agent, issuer);
-  const jwt = await createVerifiableCredentialJwt(
-    credential as unknown as JwtCredentialPayload,
-    {
-      did: key.did,
-      alg: key.alg,
-      signer: (data: string | Uint8Array) =>
-        agent.keyManagerSign({ keyRef: key.kid, data: data as string, algorithm: key.alg }),
-    },
-    // What Veramo's JWT provider forwards: its other arguments (the credential) beside
-    // removeOriginalFields; did-jwt ignores both.
-    { removeOriginalFields: undefined, credential: input } as never,
+  // did-jwt-vc's createVerifiableCredentialJwt and did-jwt's createJWT, step by step, as Veramo's
+  // JWT provider calls them (removeOriginalFields left to its default, no expiresIn, no
+  // canonicalisation): the claims, then the header and the payload as JSON in base64url. The
+  // payload's JSON is kept, so the answer is read from it, not decoded again from the JWT.
+  const claims: JwtCredentialPayload = {
+    iat: undefined,
+    ...transformCredentialInput(credential as unknown as JwtCredentialPayload),
+  };
+  validateJwtCredentialPayload(claims);
+  // createJWT's own order: its timestamps, then the claims (whose `iat: undefined` wins, so the
+  // JWT has no iat), then the issuer.
+  const payload = { iat: Math.floor(Date.now() / 1000), exp: undefined, ...claims, iss: key.did };
+  const payloadJson = JSON.stringify(payload);
+  const jwt = await createJWS(
+    Buffer.from(payloadJson, 'utf8').toString('base64url'),
+    (data: string | Uint8Array) =>
+      agent.keyManagerSign({ keyRef: key.kid, data: data as string, algorithm: key.alg }),
+    { alg: key.alg, typ: 'JWT' },
   );
-  return normalizeCredential(jwt) as VerifiableCredential;
+  return credentialOfPayload(payloadJson, jwt);
+}
+
+/**
+ * What did-jwt-vc's `normalizeCredential(jwt)` answers for the JWT made from `payloadJson`: the
+ * same normalisation of the same claims (JSON.parse of the JSON that was encoded is what decoding
+ * the JWT gives), members in the same order, the proof last; without decoding the JWT.
+ */
+export function credentialOfPayload(payloadJson: string, jwt: string): VerifiableCredential {
+  // normalizeCredential of a claims object: `{ proof: {}, ...the normalised claims }`.
+  const { proof: _empty, ...normalised } = normalizeCredential(
+    JSON.parse(payloadJson) as JwtCredentialPayload,
+  );
+  return { ...normalised, proof: { type: 'JwtProof2020', jwt } } as VerifiableCredential;
 }
 
 function signingKeyOf(agent: DidAgent, did: string): Promise<SigningKey> {
