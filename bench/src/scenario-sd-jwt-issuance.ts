@@ -1,0 +1,463 @@
+/**
+ * Scenario 13 (sd-jwt-issuance), and what scenario 12 (presentation-verify) shares with it: a
+ * third-party EU wallet receiving the user's Profile SD-JWT VC over OpenID4VCI 1.0 (contract §15)
+ * through the gateway — the OpenWallet Foundation's `Openid4vciClient` with a DPoP key and a `jwk`
+ * proof, jose signing its JWTs (as e2e/src/oid4vci-wallet.ts does) — and the CPU time the stack's
+ * processes spend per flow.
+ */
+import {
+  createHash,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  sign as signWith,
+  type KeyObject,
+} from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  clientAuthenticationAnonymous,
+  type Jwk,
+  type JwtHeader,
+  type JwtPayload,
+  type JwtSigner,
+} from '@openid4vc/oauth2';
+import { Openid4vciClient, type IssuerMetadataResult } from '@openid4vc/openid4vci';
+import { setGlobalConfig } from '@openid4vc/utils';
+import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
+import {
+  SignJWT,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  type CryptoKey,
+} from 'jose';
+import { loopLoad, percentiles, round, type Figure } from './load.js';
+import { environmentOf } from './oidc-flow.js';
+import type { ScenarioContext, ScenarioResult } from './scenarios.js';
+
+export const SD_JWT_CONFIGURATION_ID = 'itp_profile_sd_jwt';
+/** The profile claims of every credential of scenarios 12 and 13, each a disclosure. */
+export const BENCH_PROFILE = {
+  name: 'Bench User',
+  email: 'bench@example.com',
+  nickname: 'bench',
+} as const;
+
+/** The stack's PUBLIC_URL (what its issuer, request and status list URLs name), from /proc. */
+export function publicUrlOf(ctx: ScenarioContext): string {
+  const pid = ctx.stack.pids['did-service'] ?? ctx.stack.pids.gateway;
+  const named = pid === undefined ? undefined : environmentOf(pid).PUBLIC_URL;
+  return (named ?? ctx.stack.urls.gateway).replace(/\/$/, '');
+}
+
+/** `url` with `publicUrl` replaced by `gateway` (the stack's own address on this machine). */
+export const toGateway = (publicUrl: string, gateway: string, url: string): string =>
+  url.startsWith(publicUrl) ? gateway + url.slice(publicUrl.length) : url;
+
+/** A fetch that sends what is addressed to `publicUrl` to `gateway`, counting the requests. */
+export function gatewayFetch(publicUrl: string, gateway: string) {
+  const counter = { requests: 0 };
+  const rewrite = (url: string) => toGateway(publicUrl, gateway, url);
+  const send: typeof fetch = (input, init) => {
+    counter.requests += 1;
+    if (input instanceof Request) return fetch(new Request(rewrite(input.url), input), init);
+    return fetch(rewrite(String(input)), init);
+  };
+  return { fetch: send, counter };
+}
+
+/** The Authorization header of a fresh login of the dev demo user (step-up: docs/api.md §12). */
+export async function demoBearer(gateway: string): Promise<string> {
+  const response = await fetch(`${gateway}/v2/auth/auth-user`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'demo', password: 'demo-password' }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (response.status !== 200 || !body.token) {
+    throw new Error(`demo login: HTTP ${response.status}`);
+  }
+  return `Bearer ${body.token}`;
+}
+
+/**
+ * A bearer of the demo user renewed every 2 minutes: credential offers need a login at most
+ * STEP_UP_MAX_AGE_SECONDS (300 s by default) old, and a long BENCH_SECONDS outlasts one.
+ */
+export function stepUpBearer(gateway: string): () => Promise<string> {
+  let current: { at: number; bearer: Promise<string> } | undefined;
+  return () => {
+    if (!current || Date.now() - current.at > 120_000) {
+      current = { at: Date.now(), bearer: demoBearer(gateway) };
+    }
+    return current.bearer;
+  };
+}
+
+/** A P-256 key of the wallet: jose's private key, its public JWK (and the private one on demand). */
+export interface WalletKey {
+  privateKey: CryptoKey;
+  publicJwk: Jwk;
+}
+
+export async function walletKey(extractable = false): Promise<WalletKey> {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable });
+  const { kty, crv, x, y } = await exportJWK(publicKey);
+  return { privateKey, publicJwk: { kty, crv, x, y } as Jwk };
+}
+
+/** One wallet: its holder key (cnf.jwk), its DPoP key, the library with its counted fetch. */
+export interface IssuanceWallet {
+  holder: WalletKey;
+  dpop: WalletKey;
+  client: Openid4vciClient;
+  counter: { requests: number };
+}
+
+/** `Openid4vciClient` whose JWTs jose signs: DPoP proofs with `dpop`, key proofs with `holder`. */
+export function issuanceWallet(
+  holder: WalletKey,
+  dpop: WalletKey,
+  publicUrl: string,
+  gateway: string,
+): IssuanceWallet {
+  // The dev stack serves plain HTTP on loopback (a process-wide setting of the library).
+  setGlobalConfig({ allowInsecureUrls: true });
+  const { fetch: send, counter } = gatewayFetch(publicUrl, gateway);
+  const keyOf = (signer: JwtSigner) =>
+    signer.method === 'jwk' && signer.publicJwk.x === dpop.publicJwk.x ? dpop : holder;
+  const client = new Openid4vciClient({
+    callbacks: {
+      fetch: send,
+      hash: (data, alg) =>
+        new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+      generateRandom: (length) => new Uint8Array(randomBytes(length)),
+      clientAuthentication: clientAuthenticationAnonymous(),
+      signJwt: async (signer, { header, payload }: { header: JwtHeader; payload: JwtPayload }) => {
+        const key = keyOf(signer);
+        const jwt = await new SignJWT(payload as Record<string, unknown>)
+          .setProtectedHeader(header as JwtHeader & { alg: string })
+          .sign(key.privateKey);
+        return { jwt, signerJwk: key.publicJwk };
+      },
+    },
+  });
+  return { holder, dpop, client, counter };
+}
+
+export async function newIssuanceWallet(
+  publicUrl: string,
+  gateway: string,
+  options: { extractableHolder?: boolean } = {},
+): Promise<IssuanceWallet> {
+  return issuanceWallet(
+    await walletKey(options.extractableHolder ?? false),
+    await walletKey(),
+    publicUrl,
+    gateway,
+  );
+}
+
+/** The issuer's metadata as the wallet resolves it (credential issuer and authorization server). */
+export async function issuerMetadataOf(
+  wallet: IssuanceWallet,
+  publicUrl: string,
+): Promise<IssuerMetadataResult> {
+  return wallet.client.resolveIssuerMetadata(`${publicUrl}/v2/did/oid4vci`);
+}
+
+/** The steps of one issuance, in order (their times in IssuanceSteps). */
+export const ISSUANCE_STEPS = [
+  'credential offer (POST, Bearer) + offer GET',
+  'token (pre-authorized code, tx_code, DPoP)',
+  'nonce + credential (jwk proof, DPoP)',
+] as const;
+
+/**
+ * One issuance through the gateway: the user's app asks for a `dc+sd-jwt` offer (with a tx_code),
+ * the wallet fetches it, redeems the pre-authorized code with a DPoP proof (the library answers
+ * `use_dpop_nonce` by sending it again with the server's nonce), takes a c_nonce and asks for the
+ * credential with a `jwk` proof of its holder key and a DPoP proof. Returns the SD-JWT VC after
+ * checking that it is bound to the holder key and discloses the profile; `times` gets each step's
+ * milliseconds (ISSUANCE_STEPS order).
+ */
+export async function issueSdJwtVc(
+  gateway: string,
+  bearer: string,
+  wallet: IssuanceWallet,
+  issuerMetadata: IssuerMetadataResult,
+  times?: number[],
+): Promise<string> {
+  let t0 = performance.now();
+  const lap = () => {
+    const t = performance.now();
+    times?.push(t - t0);
+    t0 = t;
+  };
+  const offered = await fetch(`${gateway}/v2/did/credential-offer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: bearer },
+    body: JSON.stringify({ format: 'dc+sd-jwt', userInfo: BENCH_PROFILE }),
+  });
+  wallet.counter.requests += 1;
+  const offer = (await offered.json()) as { credentialOfferUri?: string; txCode?: string };
+  if (offered.status !== 200 || !offer.credentialOfferUri) {
+    throw new Error(`credential-offer: HTTP ${offered.status} ${JSON.stringify(offer)}`);
+  }
+  const credentialOffer = await wallet.client.resolveCredentialOffer(offer.credentialOfferUri);
+  lap();
+  const dpopSigner = { method: 'jwk', alg: 'ES256', publicJwk: wallet.dpop.publicJwk } as const;
+  const { accessTokenResponse, dpop } =
+    await wallet.client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer,
+      issuerMetadata,
+      ...(offer.txCode === undefined ? {} : { txCode: offer.txCode }),
+      dpop: { signer: dpopSigner },
+    });
+  if (accessTokenResponse.token_type !== 'DPoP' || !dpop) {
+    throw new Error(`token: a ${accessTokenResponse.token_type} token, not a DPoP-bound one`);
+  }
+  lap();
+  const { c_nonce } = await wallet.client.requestNonce({ issuerMetadata });
+  const { jwt: proof } = await wallet.client.createCredentialRequestJwtProof({
+    issuerMetadata,
+    credentialConfigurationId: SD_JWT_CONFIGURATION_ID,
+    signer: { method: 'jwk', alg: 'ES256', publicJwk: wallet.holder.publicJwk },
+    nonce: c_nonce,
+  });
+  const { credentialResponse } = await wallet.client.retrieveCredentials({
+    issuerMetadata,
+    accessToken: accessTokenResponse.access_token,
+    credentialConfigurationId: SD_JWT_CONFIGURATION_ID,
+    proofs: { jwt: [proof] },
+    dpop,
+  });
+  lap();
+  const [first] = (credentialResponse.credentials ?? []) as Array<{ credential?: unknown }>;
+  const sdJwt = typeof first?.credential === 'string' ? first.credential : '';
+  const parts = sdJwt.split('~');
+  const payload = decodeJwt(parts[0] ?? '') as { cnf?: { jwk?: Jwk } };
+  if (
+    payload.cnf?.jwk?.x !== wallet.holder.publicJwk.x ||
+    parts.length !== Object.keys(BENCH_PROFILE).length + 2
+  ) {
+    throw new Error('the credential is not an SD-JWT VC of the profile bound to the holder key');
+  }
+  return sdJwt;
+}
+
+/** Step times of many flows, by step: mean and percentiles. */
+export class FlowSteps {
+  private readonly samples: number[][];
+
+  constructor(private readonly names: readonly string[]) {
+    this.samples = names.map(() => []);
+  }
+
+  add(times: readonly number[]): void {
+    times.forEach((ms, step) => this.samples[step]?.push(ms));
+  }
+
+  /** `step mean ms (p50 …, p99 …)`, joined by `; `. */
+  text(): string {
+    return this.names
+      .map((name, i) => {
+        const values = this.samples[i]!;
+        const mean = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+        const { p50, p99 } = percentiles(values);
+        return `${name} ${round(mean, 1)} ms (p50 ${p50}, p99 ${p99})`;
+      })
+      .join('; ');
+  }
+}
+
+/** CPU time of a process (all its threads), ms: utime + stime of /proc/<pid>/stat. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+const STACK_PROCESSES = ['gateway', 'auth-service', 'did-service'] as const;
+
+/**
+ * Runs `measure` and says how much CPU time the stack's gateway, auth-service and did-service and
+ * this process (the load generator: the wallets and sites) spent per operation of its figure:
+ * throughput moves 2× with the machine's load, CPU per operation much less.
+ */
+export async function withCpu(
+  pids: Record<string, number>,
+  measure: () => Promise<Figure>,
+): Promise<{ figure: Figure; text: string; totalMs: number }> {
+  const before = STACK_PROCESSES.map((name) => cpuMsOf(pids[name] ?? -1));
+  const self = process.cpuUsage();
+  const figure = await measure();
+  const used = process.cpuUsage(self);
+  const ops = Math.max(1, figure.total + figure.errors);
+  const parts: string[] = [];
+  let totalMs = 0;
+  STACK_PROCESSES.forEach((name, i) => {
+    const after = cpuMsOf(pids[name] ?? -1);
+    const start = before[i];
+    if (after === undefined || start === undefined) return;
+    const ms = (after - start) / ops;
+    totalMs += ms;
+    parts.push(`${name} ${round(ms, 2)}`);
+  });
+  const generator = (used.user + used.system) / 1000 / ops;
+  totalMs += generator;
+  parts.push(`load generator ${round(generator, 2)}`);
+  return {
+    figure,
+    text: `${parts.join(', ')} (all ${round(totalMs, 1)})`,
+    totalMs,
+  };
+}
+
+/** CPU ms per operation of this process over `measure` (the in-process references). */
+export async function withOwnCpu(
+  measure: () => Promise<Figure>,
+): Promise<{ figure: Figure; ms: number }> {
+  const self = process.cpuUsage();
+  const figure = await measure();
+  const used = process.cpuUsage(self);
+  return {
+    figure,
+    ms: round((used.user + used.system) / 1000 / Math.max(1, figure.total + figure.errors), 2),
+  };
+}
+
+/**
+ * The reference signer: `@sd-jwt/sd-jwt-vc` (what did-service issues with) over an ES256
+ * node:crypto key, the credential's header and claims as the service signs them.
+ */
+function referenceIssuer(): { instance: SDJwtVcInstance } {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const key: KeyObject = privateKey;
+  const instance = new SDJwtVcInstance({
+    signer: (input) =>
+      signWith('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString(
+        'base64url',
+      ),
+    signAlg: 'ES256',
+    hasher: digest,
+    hashAlg: 'sha-256',
+    saltGenerator: generateSalt,
+  });
+  return { instance };
+}
+
+/**
+ * 13. OpenID4VCI issuance of an SD-JWT VC into a third-party EU wallet through the gateway
+ * (`Openid4vciClient`): credential offer (the user's app, Bearer) → offer → token (pre-authorized
+ * code, tx_code, DPoP) → nonce → credential (a `jwk` proof, DPoP), each flow a new credential of
+ * three disclosable claims; vs the SD-JWT VC signing alone in process (`@sd-jwt/sd-jwt-vc`, ES256
+ * with node:crypto, the same header and claims), at the same concurrency.
+ */
+export async function sdJwtIssuanceScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const { urls, pids } = ctx.stack;
+  const { seconds, cryptoConnections, warmupSeconds } = ctx.budget;
+  const gateway = urls.gateway;
+  const publicUrl = publicUrlOf(ctx);
+  const bearer = stepUpBearer(gateway);
+  // One wallet per lane (holder and DPoP keys, made outside the figures); the issuer's metadata
+  // resolved once (a wallet caches it): each flow is one issuance.
+  const wallets = await Promise.all(
+    Array.from({ length: cryptoConnections }, () => newIssuanceWallet(publicUrl, gateway)),
+  );
+  const issuerMetadata = await issuerMetadataOf(wallets[0]!, publicUrl);
+  let firstError: string | undefined;
+  let sample = '';
+  const flow = (steps: FlowSteps) => async (lane: number) => {
+    try {
+      const times: number[] = [];
+      sample = await issueSdJwtVc(gateway, await bearer(), wallets[lane]!, issuerMetadata, times);
+      steps.add(times);
+    } catch (err) {
+      firstError ??= err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  };
+  // One flow first, outside the figures: a broken flow fails the scenario at once.
+  await flow(new FlowSteps(ISSUANCE_STEPS))(0);
+  if (warmupSeconds > 0) {
+    await loopLoad(
+      'warm-up',
+      warmupSeconds,
+      cryptoConnections,
+      flow(new FlowSteps(ISSUANCE_STEPS)),
+    );
+  }
+  const steps = new FlowSteps(ISSUANCE_STEPS);
+  const requestsBefore = wallets.reduce((n, w) => n + w.counter.requests, 0);
+  const measured = await withCpu(pids, () =>
+    loopLoad(
+      `SD-JWT VC issuance flows through the gateway (offer → DPoP token → credential), ${cryptoConnections} at a time`,
+      seconds,
+      cryptoConnections,
+      flow(steps),
+    ),
+  );
+  const through = measured.figure;
+  const requests = wallets.reduce((n, w) => n + w.counter.requests, 0) - requestsBefore;
+  // The reference signs what the service signed: the same header (typ, x5c) and claims.
+  const header = decodeProtectedHeader(sample.split('~')[0]!);
+  const issued = decodeJwt(sample.split('~')[0]!) as SdJwtVcPayload;
+  const { instance } = referenceIssuer();
+  const payloadOf = (): SdJwtVcPayload => ({
+    ...BENCH_PROFILE,
+    iss: issued.iss,
+    vct: issued.vct,
+    sub: issued.sub,
+    jti: `urn:uuid:${randomUUID()}`,
+    iat: Math.floor(Date.now() / 1000),
+    ...(issued.exp === undefined ? {} : { exp: issued.exp }),
+    cnf: issued.cnf,
+    ...(issued.status === undefined ? {} : { status: issued.status }),
+  });
+  const frame = { _sd: Object.keys(BENCH_PROFILE) } as Parameters<typeof instance.issue>[1];
+  const signing = await withOwnCpu(() =>
+    loopLoad(
+      `@sd-jwt/sd-jwt-vc issue in process, ES256 (node:crypto), same header and claims (reference)`,
+      seconds,
+      cryptoConnections,
+      () => instance.issue(payloadOf(), frame, { header: { typ: header.typ, x5c: header.x5c } }),
+    ),
+  );
+  const flows = Math.max(1, through.total + through.errors);
+  return {
+    id: 13,
+    name: 'sd-jwt-issuance',
+    figures: [through, signing.figure],
+    checks: [
+      {
+        target:
+          '0 failed flows (each ends with an SD-JWT VC of the three claims bound to the wallet’s key)',
+        value: String(through.errors),
+        met: through.errors === 0,
+      },
+    ],
+    notes: [
+      `a flow is ${round(requests / flows, 1)} HTTP requests through the gateway: the offer ` +
+        '(POST credential-offer with the user’s Bearer, GET of the offer), the token request ' +
+        '(pre-authorized code and tx_code; answered use_dpop_nonce once, then sent again with ' +
+        'the server’s DPoP nonce), the nonce and the credential request; the issuer’s metadata ' +
+        'is resolved once per run (a wallet caches it), the wallets’ keys are made before',
+      `ES256 work of a flow: the wallet signs 3 DPoP proofs and 1 key proof (jose, in the load ` +
+        'generator on the same cores); the issuer verifies them, signs the credential and ' +
+        'takes a token status list entry for it',
+      `issuance flows use ${round((100 * through.rate) / Math.max(1, signing.figure.rate))} % ` +
+        `of the in-process signing rate (${through.rate} flows/s against ${signing.figure.rate} ` +
+        'credentials/s signed alone)',
+      `CPU ms per flow: ${measured.text}; the signing alone: ${signing.ms} ms per credential ` +
+        '(this process)',
+      `steps, mean: ${steps.text()}`,
+      ...(firstError ? [`first failure: ${firstError}`] : []),
+    ],
+  };
+}
