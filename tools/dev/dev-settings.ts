@@ -39,6 +39,10 @@ export const PASS_THROUGH = [
   'SIWE_CONTRACT_CHECKS_PER_IP_PER_MINUTE',
   'OIDC_QR_PAGES_PER_IP_PER_MINUTE',
   'OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE',
+  // passkey authentication options per address (the benchmark's passkey logins come from one).
+  'PASSKEY_OPTIONS_PER_IP_PER_MINUTE',
+  // did-service's OpenID4VCI c_nonces per address (the benchmark's issuance flows come from one).
+  'OID4VCI_NONCES_PER_IP_PER_MINUTE',
   // auth-service's trust anchors for presentation requests (a PEM bundle file; docs/api.md §14):
   // issuers besides the dev CA, e.g. a test PID provider's CA (e2e's dev-stack.spec.ts).
   'TRUSTED_ISSUER_CERTIFICATES',

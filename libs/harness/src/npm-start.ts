@@ -16,7 +16,7 @@ import { spawnGuarded } from './spawn-guarded.js';
 /**
  * The per-minute limits of the dev stack lifted (0 = no limit): for load (bench: the transfer
  * scenario makes far more than 300 calls a minute from one address; Sign-In with Ethereum nonces,
- * OIDC authorization requests and QR login pages per address) and for suites that share one
+ * OIDC authorization requests and QR login pages, passkey authentication options per address) and for suites that share one
  * stack. Said so in bench/RESULTS.md.
  */
 export const DEV_STACK_UNLIMITED_ENV: Readonly<Record<string, string>> = {
@@ -27,6 +27,9 @@ export const DEV_STACK_UNLIMITED_ENV: Readonly<Record<string, string>> = {
   SIWE_NONCES_PER_IP_PER_MINUTE: '0',
   OIDC_QR_PAGES_PER_IP_PER_MINUTE: '0',
   OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE: '0',
+  PASSKEY_OPTIONS_PER_IP_PER_MINUTE: '0',
+  // OpenID4VCI c_nonces (did-service): one per credential, bench's issuance flows ask for hundreds.
+  OID4VCI_NONCES_PER_IP_PER_MINUTE: '0',
 };
 
 export interface DevStackOptions {
