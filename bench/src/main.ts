@@ -5,7 +5,7 @@
  * bench/RESULTS.md and a
  * JSON file under bench/results/ (machine, date, commit, every figure beside its reference).
  *
- *   npm run bench                  # full run (~3 min)
+ *   npm run bench                  # full run (≤ 10 min: src/plan.ts, checked by plan.spec.ts)
  *   npm run bench -- --smoke       # 0.3 s per figure; writes nothing unless --write
  *   npm run bench -- --only 4,7    # scenarios 4 and 7 only; prints, writes with --write
  *   npm run bench -- --smoke --json  # prints the run as JSON (what the results files hold)
@@ -16,6 +16,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
+import { runPlan } from './plan.js';
 import { commit, load1, machine, markdownSection, type RunInfo } from './report.js';
 import { FULL, SMOKE, parseOnly, runSuite } from './suite.js';
 
@@ -41,6 +42,14 @@ const budget = smoke
       connections: Number(process.env.BENCH_CONNECTIONS ?? FULL.connections),
     };
 const base = process.env.BASE || undefined;
+const plan = runPlan(budget, only);
+process.stderr.write(
+  `[bench] plan: ${plan.scenarios.length} scenarios, at most ~${Math.ceil(plan.totalSeconds / 60)} min ` +
+    `(${plan.totalSeconds} s with the stack's start and stop; src/plan.ts)\n`,
+);
+if (plan.missing.length > 0) {
+  process.stderr.write(`[bench] no plan in src/plan.ts for: ${plan.missing.join(', ')}\n`);
+}
 
 const before = load1();
 const run = await runSuite(
@@ -66,7 +75,7 @@ const section = markdownSection(info, run.results);
 // --json: the run as the results files hold it, for a caller that checks it (the dev-stack spec).
 if (args.has('--json')) {
   process.stdout.write(
-    `${JSON.stringify({ ...info, results: run.results, failures: run.failures })}\n`,
+    `${JSON.stringify({ ...info, results: run.results, failures: run.failures, plan: plan.scenarios, timings: run.timings })}\n`,
   );
 } else process.stdout.write(`${section}\n`);
 for (const failure of run.failures)

@@ -21,7 +21,7 @@ export const SMOKE: Budget = {
 };
 
 /**
- * `--only 4,7` or `--only=4,7` in `argv`: the scenarios to run, by their number (1–9, as in
+ * `--only 4,7` or `--only=4,7` in `argv`: the scenarios to run, by their number (as in
  * RESULTS.md); undefined without the option. Throws on anything else.
  */
 export function parseOnly(argv: readonly string[]): Set<number> | undefined {
@@ -40,6 +40,8 @@ export interface SuiteRun {
   results: ScenarioResult[];
   /** Scenarios that threw, by name. */
   failures: Array<{ name: string; error: string }>;
+  /** Each scenario run (by its number and function name): the seconds it took. */
+  timings: Array<{ id: number; name: string; seconds: number }>;
   stack: 'started' | 'BASE';
 }
 
@@ -59,10 +61,12 @@ export async function runSuite(
   const stack = await openStack(repoRoot, base);
   const results: ScenarioResult[] = [];
   const failures: SuiteRun['failures'] = [];
+  const timings: SuiteRun['timings'] = [];
   try {
-    const chosen = SCENARIOS.filter((_, index) => !only || only.has(index + 1));
-    for (const scenario of chosen) {
+    for (const [index, scenario] of SCENARIOS.entries()) {
+      if (only && !only.has(index + 1)) continue;
       log(`running ${scenario.name}`);
+      const started = performance.now();
       try {
         results.push(await scenario({ stack, budget, dir }));
       } catch (err) {
@@ -71,10 +75,13 @@ export async function runSuite(
           error: err instanceof Error ? err.message : String(err),
         });
       }
+      const seconds = Math.round((performance.now() - started) / 100) / 10;
+      timings.push({ id: index + 1, name: scenario.name, seconds });
+      log(`${scenario.name} took ${seconds} s`);
     }
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { results, failures, stack: base ? 'BASE' : 'started' };
+  return { results, failures, timings, stack: base ? 'BASE' : 'started' };
 }

@@ -1,10 +1,11 @@
 /**
  * bench/README.md's scenario table, from bench/src/scenarios.ts: one row per entry of `SCENARIOS`,
  * in its order (the number `--only` takes), with the `name` the scenario reports and its doc
- * comment (`/** <n>. what it measures, beside which reference *\/`).
+ * comment (`/** <n>. what it measures, beside which reference *\/`). A scenario imported from a
+ * file of its own (`import { xScenario } from './scenario-x.js'`) is read from that file.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { cell, docComment, exportedIdentifierList, parseSource } from './generated-block.js';
 
@@ -45,20 +46,67 @@ function returnedIdentity(fn: ts.FunctionDeclaration): Array<{ id: number; name:
   return found;
 }
 
-/** The scenarios of a scenarios module's source text, checked against their own numbers. */
-export function benchScenarios(text: string, fileName = BENCH_SCENARIOS_FILE): BenchScenario[] {
-  const source = parseSource(fileName, text);
+/** The top-level function declarations of a source file, by name. */
+function functionsOf(source: ts.SourceFile): Map<string, ts.FunctionDeclaration> {
   const functions = new Map<string, ts.FunctionDeclaration>();
   for (const statement of source.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name) {
       functions.set(statement.name.text, statement);
     }
   }
+  return functions;
+}
+
+/** The module specifier each name is imported from (`import { a as b } from 'x'`: b → x, a). */
+function importsOf(source: ts.SourceFile): Map<string, { specifier: string; imported: string }> {
+  const imports = new Map<string, { specifier: string; imported: string }>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier))
+      continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    for (const element of bindings.elements) {
+      imports.set(element.name.text, {
+        specifier: statement.moduleSpecifier.text,
+        imported: (element.propertyName ?? element.name).text,
+      });
+    }
+  }
+  return imports;
+}
+
+/**
+ * The scenarios of a scenarios module's source text, checked against their own numbers.
+ * `readModule` gives the text of a relative module it imports a scenario from (`./x.js`), or
+ * undefined when there is none.
+ */
+export function benchScenarios(
+  text: string,
+  fileName = BENCH_SCENARIOS_FILE,
+  readModule: (specifier: string) => { fileName: string; text: string } | undefined = () =>
+    undefined,
+): BenchScenario[] {
+  const source = parseSource(fileName, text);
+  const functions = functionsOf(source);
+  const imports = importsOf(source);
+  const find = (fnName: string): { fn: ts.FunctionDeclaration; source: ts.SourceFile } => {
+    const local = functions.get(fnName);
+    if (local) return { fn: local, source };
+    const imported = imports.get(fnName);
+    const module = imported?.specifier.startsWith('.') ? readModule(imported.specifier) : undefined;
+    const other = module ? parseSource(module.fileName, module.text) : undefined;
+    const fn = other ? functionsOf(other).get(imported!.imported) : undefined;
+    if (!fn || !other) {
+      throw new Error(
+        `${fileName}: SCENARIOS names ${fnName}, no function of this file or of a module it imports`,
+      );
+    }
+    return { fn, source: other };
+  };
   return exportedIdentifierList(source, 'SCENARIOS').map((fnName, index) => {
     const id = index + 1;
-    const fn = functions.get(fnName);
-    if (!fn) throw new Error(`${fileName}: SCENARIOS names ${fnName}, no function of this file`);
-    const comment = docComment(fn, source);
+    const { fn, source: fnSource } = find(fnName);
+    const comment = docComment(fn, fnSource);
     const numbered = comment?.match(/^(\d+)\.\s+(.+)$/);
     if (!numbered) {
       throw new Error(
@@ -91,5 +139,23 @@ export function renderBenchTable(scenarios: readonly BenchScenario[]): string {
   ].join('\n');
 }
 
+/** A relative module of `fromFile` (`./x.js` → `x.ts` beside it), read from `root`. */
+export function moduleReader(root: string, fromFile: string) {
+  return (specifier: string): { fileName: string; text: string } | undefined => {
+    const fileName = join(dirname(fromFile), specifier.replace(/\.js$/, '.ts'));
+    try {
+      return { fileName, text: readFileSync(join(root, fileName), 'utf8') };
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 export const renderBenchReadmeTable = (root: string): string =>
-  renderBenchTable(benchScenarios(readFileSync(join(root, BENCH_SCENARIOS_FILE), 'utf8')));
+  renderBenchTable(
+    benchScenarios(
+      readFileSync(join(root, BENCH_SCENARIOS_FILE), 'utf8'),
+      BENCH_SCENARIOS_FILE,
+      moduleReader(root, BENCH_SCENARIOS_FILE),
+    ),
+  );

@@ -48,6 +48,34 @@ describe('bench scenario table', () => {
     );
     expect(() => benchScenarios(scenarioSource('No number.', 1))).toThrow(/needs a doc comment/);
   });
+
+  it('reads a scenario imported from a file of its own, and refuses one it cannot find', () => {
+    const main = `import { thirdScenario as third } from './scenario-third.js';
+${scenarioSource('1. The first.', 1)}`.replace(
+      'SCENARIOS = [firstScenario, secondScenario]',
+      'SCENARIOS = [firstScenario, secondScenario, third]',
+    );
+    const modules = (specifier: string) =>
+      specifier === './scenario-third.js'
+        ? {
+            fileName: 'scenario-third.ts',
+            text: `/** The module. */
+import x from 'y';
+/** 3. The third, in its own file. */
+export async function thirdScenario() {
+  return { id: 3, name: 'third' };
+}`,
+          }
+        : undefined;
+    expect(benchScenarios(main, 'scenarios.ts', modules)[2]).toEqual({
+      id: 3,
+      name: 'third',
+      summary: 'The third, in its own file.',
+    });
+    expect(() => benchScenarios(main, 'scenarios.ts')).toThrow(
+      /SCENARIOS names third, no function of this file or of a module it imports/,
+    );
+  });
 });
 
 describe('internal-API matrix', () => {
