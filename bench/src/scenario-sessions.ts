@@ -229,14 +229,11 @@ export function combine(a: PerOperation, b: PerOperation, k: number): PerOperati
 export function describeScaled(per: PerOperation, times: number): string {
   const mib = (kB: number) => `${round((kB * times) / 1024, 1)} MiB`;
   const sumPss = Object.values(per.memory).reduce((s, m) => s + m.pss, 0);
-  const parts = [
-    `PSS of the stack ${mib(sumPss)} (` +
-      Object.entries(per.memory)
-        .filter(([, m]) => Math.abs(m.pss * times) >= 512 || Math.abs(m.rss * times) >= 512)
-        .map(([name, m]) => `${name} ${mib(m.pss)} PSS / ${mib(m.rss)} RSS`)
-        .join(', ') +
-      ')',
-  ];
+  const byProcess = Object.entries(per.memory)
+    .filter(([, m]) => Math.abs(m.pss * times) >= 512 || Math.abs(m.rss * times) >= 512)
+    .map(([name, m]) => `${name} ${mib(m.pss)} PSS / ${mib(m.rss)} RSS`)
+    .join(', ');
+  const parts = [`PSS of the stack ${mib(sumPss)}${byProcess ? ` (${byProcess})` : ''}`];
   if (per.redisKeys !== undefined) {
     parts.push(
       `Redis ${round(per.redisKeys * times)} keys, used_memory ` +
@@ -279,8 +276,15 @@ export async function sessionsScenario(ctx: ScenarioContext): Promise<ScenarioRe
     ...(stores.sqliteFile ? { sql: sqliteState(stores.sqliteFile) } : {}),
   });
   // One login first, outside the figures: the flow works, the client secret is checked once
-  // (then remembered), the code paths are warm.
+  // (then remembered). Then one login per loop at once, also outside: the processes' heaps have
+  // grown to what that many flows at a time need before the first sample, so the samples' memory
+  // differences are more the sessions' than the load's.
   await offlineLogin(urls.gateway, endpoints, client, user);
+  await Promise.all(
+    Array.from({ length: cryptoConnections }, () =>
+      offlineLogin(urls.gateway, endpoints, client, user),
+    ),
+  );
   let firstError: string | undefined;
   const failing =
     <T>(op: (i: number) => Promise<T>) =>
@@ -349,7 +353,7 @@ export async function sessionsScenario(ctx: ScenarioContext): Promise<ScenarioRe
         'the operations between them, scaled linearly (each session is its own records; the ' +
         'processes’ memory grows in heap steps and holds garbage not yet collected, so it is the ' +
         'roughest of the figures — more sessions give a steadier one)',
-      `per refresh: ${describeScaled(perRefresh, 1)}`,
+      `per 1,000 refreshes: ${describeScaled(perRefresh, 1_000)}`,
       stores.redisUrl
         ? `key-value store: Redis ${stores.redisUrl.replace(/\/\/[^@/]*@/, '//…@')}, keys under "${stores.redisPrefix}"`
         : 'key-value store: the in-process stand-in (no REDIS_URL, development): its keys are ' +

@@ -16,6 +16,10 @@ import {
 } from './oidc-flow.js';
 import { offlineLogin, refreshGrant, sessionCodeFlow, type OfflineLogin } from './oidc-grants.js';
 import { startReference } from './reference-process.js';
+import { passkeyLoginScenario } from './scenario-passkey.js';
+import { presentationVerifyScenario } from './scenario-presentation.js';
+import { sdJwtIssuanceScenario } from './scenario-sd-jwt-issuance.js';
+import { sessionsScenario } from './scenario-sessions.js';
 import { ParsedMessage } from '@spruceid/siwe-parser';
 import { verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -1049,4 +1053,8 @@ export const SCENARIOS = [
   oidcLoginScenario,
   siweLoginScenario,
   oidcGrantsScenario,
+  passkeyLoginScenario,
+  presentationVerifyScenario,
+  sdJwtIssuanceScenario,
+  sessionsScenario,
 ];
