@@ -189,12 +189,14 @@ export async function issueSdJwtVc(
   wallet: IssuanceWallet,
   issuerMetadata: IssuerMetadataResult,
   times?: number[],
+  onStep?: () => void,
 ): Promise<string> {
   let t0 = performance.now();
   const lap = () => {
     const t = performance.now();
     times?.push(t - t0);
     t0 = t;
+    onStep?.();
   };
   const offered = await fetch(`${gateway}/v2/did/credential-offer`, {
     method: 'POST',
@@ -284,6 +286,35 @@ function cpuMsOf(pid: number): number | undefined {
 }
 
 const STACK_PROCESSES = ['gateway', 'auth-service', 'did-service'] as const;
+
+/**
+ * The stack's CPU ms per step of `flows` issuances made one after another (ISSUANCE_STEPS order):
+ * `/proc/<pid>/stat` read between the steps, so each step's share is its own (10 ms ticks,
+ * averaged over the flows).
+ */
+async function stepCpu(
+  pids: Record<string, number>,
+  flows: number,
+  issue: (onStep: () => void) => Promise<unknown>,
+): Promise<string> {
+  const sums = ISSUANCE_STEPS.map(() => STACK_PROCESSES.map(() => 0));
+  const snapshot = () => STACK_PROCESSES.map((name) => cpuMsOf(pids[name] ?? -1) ?? 0);
+  for (let flow = 0; flow < flows; flow += 1) {
+    let step = 0;
+    let last = snapshot();
+    await issue(() => {
+      const now = snapshot();
+      now.forEach((ms, i) => (sums[step]![i]! += ms - last[i]!));
+      last = now;
+      step += 1;
+    });
+  }
+  return ISSUANCE_STEPS.map(
+    (name, step) =>
+      `${name}: ` +
+      STACK_PROCESSES.map((proc, i) => `${proc} ${round(sums[step]![i]! / flows, 1)}`).join(', '),
+  ).join('; ');
+}
 
 /**
  * Runs `measure` and says how much CPU time the stack's gateway, auth-service and did-service and
@@ -430,6 +461,11 @@ export async function sdJwtIssuanceScenario(ctx: ScenarioContext): Promise<Scena
     ),
   );
   const flows = Math.max(1, through.total + through.errors);
+  // Where the stack's CPU goes, step by step: flows one at a time (no overlap between steps).
+  const sequential = Math.max(3, Math.min(20, Math.round(seconds * 2)));
+  const perStep = await stepCpu(pids, sequential, async (onStep) =>
+    issueSdJwtVc(gateway, await bearer(), wallets[0]!, issuerMetadata, undefined, onStep),
+  );
   return {
     id: 13,
     name: 'sd-jwt-issuance',
@@ -457,6 +493,7 @@ export async function sdJwtIssuanceScenario(ctx: ScenarioContext): Promise<Scena
       `CPU ms per flow: ${measured.text}; the signing alone: ${signing.ms} ms per credential ` +
         '(this process)',
       `steps, mean: ${steps.text()}`,
+      `CPU ms per step of ${sequential} flows made one at a time: ${perStep}`,
       ...(firstError ? [`first failure: ${firstError}`] : []),
     ],
   };
