@@ -239,6 +239,7 @@ function sendPage(
  *   `error=access_denied` (and its state);
  * - `POST interaction/:uid/siwe/message`, `interaction/:uid/siwe`: Sign-In with Ethereum's steps;
  * - `POST interaction/:uid/passkey/options`, `interaction/:uid/passkey`: a passkey's steps;
+ * - `POST interaction/:uid/qr`: the page's QR logins, made when its script asks (ADR 0036);
  * - `GET  interaction/:uid/status`: the page's poll of its QR logins
  *   (`pending`, `done` + `redirectTo`, `expired`, `refused` + `message`);
  * - `GET  assets/oidc.css`, `assets/login.js`.
@@ -276,7 +277,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
 
   router.get(
     '/interaction/:uid',
-    page((req, res) => login.showPage(req, res, String(req.params.uid), clientIpOf(req))),
+    page((req, res) => login.showPage(req, res, String(req.params.uid))),
   );
   router.post(
     '/interaction/:uid/login',
@@ -349,6 +350,11 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
         .then((step) => sendStep(res, step), next);
     },
   );
+  router.post('/interaction/:uid/qr', sameOrigin(deps.publicUrl), (req, res, next) => {
+    login
+      .qrLogins(req, res, String(req.params.uid), clientIpOf(req))
+      .then((step) => sendStep(res, step), next);
+  });
   router.get('/interaction/:uid/status', (req, res, next) => {
     login.pollQr(req, res, String(req.params.uid)).then((status) => {
       res.setHeader('Cache-Control', 'no-store');
@@ -383,7 +389,7 @@ export function oidcRouter(deps: OidcRouterDeps): Router {
         res.status(status).json({ status: 'refused', message });
         return;
       }
-      if (/\/(siwe(\/message)?|passkey(\/options)?)$/.test(req.path)) {
+      if (/\/(siwe(\/message)?|passkey(\/options)?|qr)$/.test(req.path)) {
         res.status(status).json({ error: message });
         return;
       }

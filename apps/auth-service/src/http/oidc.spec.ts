@@ -113,6 +113,32 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     return { url, verifier, nonce, state };
   };
 
+  /**
+   * What the page's script does once the page has loaded: `POST <interaction>/qr` (its
+   * `data-qr-url`, same origin) for the page's QR logins (ADR 0036).
+   */
+  const qrLoginsOf = async (browser: OidcTestBrowser, page: BrowserPage, origin?: string) => {
+    const qrUrl = attributeOf(page.html, 'qr-logins', 'data-qr-url');
+    if (!qrUrl) throw new Error('the page has no place for QR logins');
+    const answer = await browser.open(new URL(qrUrl, page.url).href, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: origin ?? new URL(page.url).origin,
+      },
+      body: '{}',
+    });
+    if (typeof answer === 'string') throw new Error(`unexpected redirect to ${answer}`);
+    const body = answer.status === 200 ? JSON.parse(answer.html) : {};
+    return {
+      status: answer.status,
+      qr: body.qr as
+        | { requestId: string; requestIdQr: string; openid4vpUri?: string; openid4vpQr?: string }
+        | undefined,
+      notice: body.notice as string | undefined,
+    };
+  };
+
   const loginPage = async (browser: OidcTestBrowser, url: URL): Promise<BrowserPage> => {
     const page = await browser.open(url.href);
     if (typeof page === 'string') throw new Error(`expected the login page, reached ${page}`);
@@ -326,8 +352,11 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       const loggedOut = await logOutAtProvider(browser, tokens.id_token!);
       expect(loggedOut.html).toContain('You are logged out');
       const refreshed = await oidc.refreshTokenGrant(rp, tokens.refresh_token!);
+      expect((await oidc.fetchUserInfo(rp, refreshed.access_token, 'alice')).sub).toBe('alice');
       await oidc.tokenRevocation(rp, refreshed.refresh_token!);
       await refuses(refreshed.refresh_token!);
+      // The grant's access tokens end with it (found through their grant: ADR 0037).
+      await expect(oidc.fetchUserInfo(rp, refreshed.access_token, 'alice')).rejects.toBeDefined();
     });
 
     it('a password reset ends what came before it: refresh and access tokens, the browser session', async () => {
@@ -970,19 +999,30 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       const first = await open();
       const second = await open();
       const third = await open();
-      for (const { page } of [first, second]) {
-        expect(attributeOf(page.html, 'app-qr', 'src')).toMatch(/^data:image\/png;base64,/);
-        expect(page.html).not.toContain('id="qr-notice"');
+      // The pages themselves make no QR codes: the script asks for them after load.
+      for (const { page } of [first, second, third]) {
+        expect(page.html).not.toContain('id="app-qr"');
+        expect(page.html).toContain('id="qr-logins"');
       }
-      expect(third.page.html).not.toContain('id="app-qr"');
-      expect(third.page.html).not.toContain('id="wallet-qr"');
-      expect(third.page.html).toMatch(
-        /id="qr-notice">Too many login pages from your network: the QR codes are back in \d+ seconds/,
+      // Only the first ask of each page counts (a page nobody runs the script of opens nothing).
+      const asked = [];
+      for (const { browser, page } of [first, second]) {
+        const made = await qrLoginsOf(browser, page);
+        expect(made.status).toBe(200);
+        expect(made.qr?.requestIdQr).toMatch(/^data:image\/png;base64,/);
+        expect(made.notice).toBeUndefined();
+        asked.push(made);
+      }
+      const refused = await qrLoginsOf(third.browser, third.page);
+      expect(refused.status).toBe(200);
+      expect(refused.qr).toBeUndefined();
+      expect(refused.notice).toMatch(
+        /^Too many login pages from your network: the QR codes are back in \d+ seconds/,
       );
       // A reload of a page that has its QR codes shows the same ones (not counted again).
       const reloaded = (await first.browser.open(first.page.url)) as BrowserPage;
-      expect(attributeOf(reloaded.html, 'app-qr', 'data-request-id')).toBe(
-        attributeOf(first.page.html, 'app-qr', 'data-request-id'),
+      expect((await qrLoginsOf(first.browser, reloaded)).qr?.requestId).toBe(
+        asked[0]!.qr?.requestId,
       );
       // The page without QR codes still logs in with the password.
       const action = /<form method="post" action="([^"]+)"/.exec(third.page.html)![1]!;
@@ -1152,9 +1192,12 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
     const request = await authorization();
     const browser = new OidcTestBrowser(SITE.redirectUri);
     const page = await loginPage(browser, request.url);
-    const requestId = attributeOf(page.html, 'app-qr', 'data-request-id');
+    // Another origin's script cannot open the page's QR logins (the origin check).
+    expect((await qrLoginsOf(browser, page, 'https://evil.example')).status).toBe(403);
+    const { qr } = await qrLoginsOf(browser, page);
+    const requestId = qr?.requestId;
     expect(requestId).toMatch(/^https:\/\/shop\.example\/requestId=\d{52}$/);
-    expect(attributeOf(page.html, 'app-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+    expect(qr?.requestIdQr).toMatch(/^data:image\/png;base64,/);
     const statusUrl = new URL(attributeOf(page.html, 'qr-status', 'data-status-url')!, page.url)
       .href;
     expect((await browser.json(statusUrl)).body).toEqual({ status: 'pending' });

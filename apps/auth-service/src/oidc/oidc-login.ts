@@ -77,6 +77,9 @@ export function clientDisplayName(client: Pick<Client, 'id' | 'name'>): string |
   return name && name !== client.id ? name : undefined;
 }
 
+/** The page's QR logins (`POST <interaction>/qr`), or why it has none this time. */
+export type QrLogins = { qr?: LoginPageQr } | { notice: string };
+
 /** The login page's poll of its QR logins. */
 export type QrStatus =
   | { status: 'pending' }
@@ -89,7 +92,10 @@ export type QrStatus =
  * request options, then the result (where the browser continues).
  */
 export type SiweStep =
-  | { status: 200; body: { message: string } | { redirectTo: string } | { options: unknown } }
+  | {
+      status: 200;
+      body: { message: string } | { redirectTo: string } | { options: unknown } | QrLogins;
+    }
   | { status: number; body: { error: string }; retryAfterSeconds?: number };
 
 export interface OidcLoginDeps {
@@ -159,12 +165,7 @@ export class OidcLogin {
     this.clock = options.clock ?? Date.now;
   }
 
-  async showPage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    uid: string,
-    clientIp: string,
-  ): Promise<OidcPage> {
+  async showPage(req: IncomingMessage, res: ServerResponse, uid: string): Promise<OidcPage> {
     const found = await this.lookup(req, res, uid);
     if (found?.details.prompt.name === 'consent') {
       // A browser with a session whose site asked for consent (prompt=consent, e.g. for a refresh
@@ -184,18 +185,35 @@ export class OidcLogin {
     if (found?.details.prompt.name !== 'login') return this.expired(uid);
     const { details, client } = found;
     await this.keepRestart(details, client);
-    const qr = await this.qrFor(details, client, clientIp);
     return {
       kind: 'login',
       status: 200,
       view: {
         uid,
         clientName: clientDisplayName(client),
-        ...('notice' in qr ? { notice: qr.notice } : { qr: qr.qr }),
+        qrLogins: offersQrLogins(client),
         siwe: this.deps.methods.offers('siwe'),
         passkey: this.offersPasskeys(),
       },
     };
+  }
+
+  /**
+   * The page's QR logins, asked for by its script once the page has loaded (`POST
+   * <interaction>/qr`, ADR 0036): made once per interaction (a reload, or the page after a
+   * refused password, gets the same ones), so a page nobody runs the script of (no JavaScript, a
+   * scripted client, a crawler) opens no login request, no OpenID4VP session and draws no QR.
+   */
+  async qrLogins(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    clientIp: string,
+  ): Promise<SiweStep> {
+    const found = await this.interaction(req, res, uid);
+    if (!found) return expiredStep();
+    const made = await this.qrFor(found.details, found.client, clientIp);
+    return { status: 200, body: made };
   }
 
   /** Whether the page offers "Sign in with a passkey" (and the passkey autofill). */
@@ -319,27 +337,22 @@ export class OidcLogin {
     const found = await this.interaction(req, res, uid);
     if (!found) return this.expired(uid);
     const { details, client } = found;
-    const refused = async ({ status, error, retryAfterSeconds }: PageRefusal) => {
+    const refused = ({ status, error, retryAfterSeconds }: PageRefusal): OidcPage => ({
       // The form again with its refusal and every way in the page had: Sign-In with Ethereum,
-      // the page's QR codes as they are (none made here: a refused post opens no login request).
-      const qr = await this.qrFor(details, client, credentials.clientIp, { existingOnly: true })
-        .then((made) => ('qr' in made ? made.qr : undefined))
-        .catch(() => undefined);
-      return {
-        kind: 'login' as const,
-        status,
-        view: {
-          uid,
-          clientName: clientDisplayName(client),
-          userId: credentials.id,
-          error,
-          ...(qr ? { qr } : {}),
-          siwe: this.deps.methods.offers('siwe'),
-          passkey: this.offersPasskeys(),
-        },
-        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-      };
-    };
+      // passkeys, the QR logins (its script asks for them: the interaction's own, if made).
+      kind: 'login' as const,
+      status,
+      view: {
+        uid,
+        clientName: clientDisplayName(client),
+        userId: credentials.id,
+        error,
+        qrLogins: offersQrLogins(client),
+        siwe: this.deps.methods.offers('siwe'),
+        passkey: this.offersPasskeys(),
+      },
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    });
     if (!credentials.id || !credentials.password) {
       return refused({ status: 400, error: 'Enter your user id and password' });
     }
@@ -542,17 +555,11 @@ export class OidcLogin {
    * client without request id prefixes or a page about to expire; none, with a notice, when the
    * client address has opened too many pages with QR codes (QR pages per IP limit).
    */
-  private async qrFor(
-    details: Details,
-    client: Client,
-    clientIp: string,
-    { existingOnly = false }: { existingOnly?: boolean } = {},
-  ): Promise<{ qr?: LoginPageQr } | { notice: string }> {
-    if (client.requestIdPrefixes.length === 0) return {};
+  private async qrFor(details: Details, client: Client, clientIp: string): Promise<QrLogins> {
+    if (!offersQrLogins(client)) return {};
     const key = qrKey(details.uid);
     let stored = await this.readQr(key);
     if (!stored) {
-      if (existingOnly) return {};
       const remaining = Math.floor(details.exp - this.clock() / 1000);
       const waitSeconds = Math.min(this.options.qrWaitSeconds, remaining);
       if (waitSeconds < 10) return {};
@@ -652,6 +659,11 @@ async function siweStep(step: () => Promise<SiweStep>): Promise<SiweStep> {
     }
     throw err;
   }
+}
+
+/** Whether a client's login page has QR logins: it has request id prefixes (the login request). */
+function offersQrLogins(client: Pick<Client, 'requestIdPrefixes'>): boolean {
+  return client.requestIdPrefixes.length > 0;
 }
 
 function restartKey(uid: string): string {

@@ -80,6 +80,11 @@ ${header}${body}
 `;
 }
 
+/**
+ * The page's QR logins as its script gets them (`POST <interaction>/qr`, JSON) and shows them:
+ * the phone app's QR (`#app-qr`, its requestId in `data-request-id`) and, when did-service made
+ * the request object in time, the wallet's (`#wallet-qr`, `#wallet-link`).
+ */
 export interface LoginPageQr {
   /** The phone app's QR: the requestId it approves (auth-user-with-vp). */
   requestId: string;
@@ -103,9 +108,12 @@ export interface LoginPageView {
   /** The id typed before (after a refused password). */
   userId?: string;
   error?: string;
-  qr?: LoginPageQr;
-  /** Why the page has no QR codes this time (the QR pages per IP limit). */
-  notice?: string;
+  /**
+   * The page has QR logins (the client has request id prefixes): a place for them that the
+   * page's script fills from `<interaction>/qr` once the page has loaded (LoginPageQr, or the
+   * notice of the QR pages per IP limit), then polls `<interaction>/status`.
+   */
+  qrLogins?: boolean;
   /** Offer Sign-In with Ethereum (the browser's wallet, EIP-1193). */
   siwe?: boolean;
   /** Offer "Sign in with a passkey" and the passkey autofill on the user id (WebAuthn). */
@@ -124,28 +132,14 @@ export function renderLoginPage(view: LoginPageView): string {
   const error = view.error
     ? `<p class="error" role="alert" id="login-error">${escapeHtml(view.error)}</p>\n`
     : '';
-  const qr = view.qr;
-  const qrSections = qr
-    ? `<section aria-labelledby="app-heading">
-<h2 id="app-heading">Log in with the phone app</h2>
-<p>Scan this code with the phone app and approve the login there.</p>
-<img class="qr" id="app-qr" src="${escapeHtml(qr.requestIdQr)}" alt="QR code for the phone app" data-request-id="${escapeHtml(qr.requestId)}">
-</section>
-${
-  qr.openid4vpUri && qr.openid4vpQr
-    ? `<section aria-labelledby="wallet-heading">
-<h2 id="wallet-heading">Log in with a wallet (OpenID4VP)</h2>
-<p>Scan this code with a wallet that holds your credential, or <a id="wallet-link" href="${escapeHtml(qr.openid4vpUri)}">open it in a wallet on this device</a>.</p>
-<img class="qr" id="wallet-qr" src="${escapeHtml(qr.openid4vpQr)}" alt="QR code for an OpenID4VP wallet">
-</section>
-`
-    : ''
-}<p id="qr-status" role="status" aria-live="polite" data-status-url="${base}/status"></p>
+  // The QR logins are made when the page's script asks for them (ADR 0036): it draws the
+  // sections into #qr-logins (headings, the images, the wallet link) as this page used to.
+  const qrSections = view.qrLogins
+    ? `<div id="qr-logins" data-qr-url="${base}/qr"></div>
+<p id="qr-status" role="status" aria-live="polite" data-status-url="${base}/status"></p>
 <noscript><p>The QR code logins need JavaScript; the password form works without it.</p></noscript>
 `
-    : view.notice
-      ? `<p class="notice" role="status" id="qr-notice">${escapeHtml(view.notice)}</p>\n`
-      : '';
+    : '';
   const siweSection = view.siwe
     ? `<section aria-labelledby="siwe-heading" id="siwe" data-message-url="${base}/siwe/message" data-login-url="${base}/siwe">
 <h2 id="siwe-heading">Sign in with Ethereum</h2>
@@ -185,7 +179,7 @@ ${passkeySection}${siweSection}${qrSections}<form method="post" action="${base}/
 <button type="submit" id="cancel" class="secondary">Cancel and return to ${site}</button>
 </form>
 `,
-    qr !== undefined || view.siwe === true || view.passkey === true,
+    view.qrLogins === true || view.siwe === true || view.passkey === true,
     view.branding,
   );
 }

@@ -5,8 +5,9 @@
  * build step; checked by tsconfig.browser.json (`npm run typecheck`) and eslint (browser globals).
  * It reads what it needs from the page's data- attributes only.
  *
- * The QR logins: polls their status; on approval the browser continues to the provider (which
- * redirects to the site), on expiry the page says so. Sign-In with Ethereum: asks the browser's
+ * The QR logins: asks for them once the page has loaded, shows them and polls their status; on
+ * approval the browser continues to the provider (which redirects to the site), on expiry the
+ * page says so. Sign-In with Ethereum: asks the browser's
  * wallet (EIP-1193 `window.ethereum`) for an account, has this service build the EIP-4361 message
  * for it, has the wallet sign it (`personal_sign`) and posts it; on success the browser continues
  * like after a QR approval.
@@ -55,10 +56,79 @@ function postJson(url, body) {
   });
 }
 
+/**
+ * `POST <interaction>/qr`: the page's QR logins (made on this first ask, the same ones after),
+ * or why there are none this time.
+ * @typedef {{ qr?: { requestId: string, requestIdQr: string, openid4vpUri?: string,
+ *   openid4vpQr?: string }, notice?: string }} QrLogins
+ */
+
+/**
+ * The QR logins (ADR 0036): asked for once the page has loaded, drawn into `#qr-logins` (the
+ * phone app's QR with its requestId, the wallet's QR and its same-device link), then their
+ * status polled; on approval the browser continues to the provider (which redirects to the
+ * site), on expiry the page says so.
+ */
 (function () {
+  const placeElement = document.getElementById('qr-logins');
   const status = document.getElementById('qr-status');
+  const qrUrl = placeElement && placeElement.getAttribute('data-qr-url');
   const url = status && status.getAttribute('data-status-url');
-  if (!status || !url) return;
+  if (!placeElement || !status || !qrUrl || !url) return;
+  const place = placeElement;
+  /**
+   * An element with its attributes and children (text or elements).
+   * @param {string} tag
+   * @param {Record<string, string>} attributes
+   * @param {Array<string | Node>} [children]
+   */
+  function element(tag, attributes, children) {
+    const node = document.createElement(tag);
+    Object.keys(attributes).forEach(function (name) {
+      node.setAttribute(name, attributes[name] || '');
+    });
+    (children || []).forEach(function (child) {
+      node.append(child);
+    });
+    return node;
+  }
+  /** @param {NonNullable<QrLogins['qr']>} qr */
+  function show(qr) {
+    const sections = [
+      element('section', { 'aria-labelledby': 'app-heading' }, [
+        element('h2', { id: 'app-heading' }, ['Log in with the phone app']),
+        element('p', {}, ['Scan this code with the phone app and approve the login there.']),
+        element('img', {
+          class: 'qr',
+          id: 'app-qr',
+          src: qr.requestIdQr,
+          alt: 'QR code for the phone app',
+          'data-request-id': qr.requestId,
+        }),
+      ]),
+    ];
+    if (qr.openid4vpUri && qr.openid4vpQr) {
+      sections.push(
+        element('section', { 'aria-labelledby': 'wallet-heading' }, [
+          element('h2', { id: 'wallet-heading' }, ['Log in with a wallet (OpenID4VP)']),
+          element('p', {}, [
+            'Scan this code with a wallet that holds your credential, or ',
+            element('a', { id: 'wallet-link', href: qr.openid4vpUri }, [
+              'open it in a wallet on this device',
+            ]),
+            '.',
+          ]),
+          element('img', {
+            class: 'qr',
+            id: 'wallet-qr',
+            src: qr.openid4vpQr,
+            alt: 'QR code for an OpenID4VP wallet',
+          }),
+        ]),
+      );
+    }
+    place.replaceChildren.apply(place, sections);
+  }
   let failures = 0;
   const poll = function () {
     fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
@@ -93,7 +163,28 @@ function postJson(url, body) {
         setTimeout(poll, 3000);
       });
   };
-  setTimeout(poll, 1000);
+  postJson(qrUrl, {})
+    .then(
+      /** @param {QrLogins} body */
+      function (body) {
+        if (body.qr) {
+          show(body.qr);
+          setTimeout(poll, 1000);
+          return;
+        }
+        if (body.notice) {
+          place.replaceChildren(
+            element('p', { class: 'notice', role: 'status', id: 'qr-notice' }, [body.notice]),
+          );
+        }
+      },
+    )
+    .catch(
+      /** @param {{ message?: string } | undefined} err */
+      function (err) {
+        status.textContent = (err && err.message) || 'The QR codes could not be loaded.';
+      },
+    );
 })();
 
 (function () {
