@@ -47,9 +47,15 @@ export class ClientAuthenticator {
    * The OpenID Connect provider's client authentication (client_secret_basic or _post, parsed
    * by the provider): the same check, the same per-IP limit; false for any refusal.
    */
-  async verifySecret(clientId: string, secret: string, address: string): Promise<boolean> {
+  async verifySecret(
+    clientId: string,
+    secret: string,
+    address: string,
+    /** How the row is read (the provider's: the row its request read already, ADR 0037). */
+    findClient?: (id: string) => Promise<Client | undefined>,
+  ): Promise<boolean> {
     try {
-      await this.check(clientId, secret, address);
+      await this.check(clientId, secret, address, findClient);
       return true;
     } catch (err) {
       if (err instanceof BaseError && err.status < 500) return false;
@@ -57,11 +63,17 @@ export class ClientAuthenticator {
     }
   }
 
-  private async check(id: string, secret: string, address: string): Promise<Client> {
+  private async check(
+    id: string,
+    secret: string,
+    address: string,
+    findClient: (id: string) => Promise<Client | undefined> = (clientId) =>
+      this.clients.findById(clientId),
+  ): Promise<Client> {
     const clientIp = clientGroup(address); // IPv6 counted by /64
     if (CONTROL_CHARACTER.test(id)) throw new MalformedClientIdError();
     await this.failuresPerIp.check(clientIp);
-    const client = await this.clients.findById(id);
+    const client = await findClient(id);
     const ok = client
       ? await this.secretMatches(client, secret)
       : await this.hasher.verifyDummy(secret);

@@ -4,15 +4,6 @@ import { sha256Hex } from '@itp/crypto';
 import { oneTimeKey, type KvStore, type OneTimeMarks } from '@itp/stores';
 import { unlessUnavailable } from './oidc-unavailable.js';
 
-/** Models whose records belong to a grant: revoking the grant removes them all. */
-const GRANTABLE = new Set([
-  'AccessToken',
-  'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
-  'BackchannelAuthenticationRequest',
-]);
-
 /**
  * Models whose id is the bearer credential itself (the opaque token a site or the provider's
  * token endpoint is handed): stored under the id's SHA-256 and without it (the payload's `jti`
@@ -65,6 +56,16 @@ export interface OidcSqlSide {
   records: OidcDurableRecords;
   /** The longest life of a grant: how long an ended grant's mark is kept. */
   maxGrantLifetimeMs: number;
+  /**
+   * A use in one step: the one-time mark of `key` (true only for the first, as `marks.mark`) and,
+   * once taken, the removal of the durable copy `copy` (OidcSqlStatements: one round trip).
+   */
+  useOnce(
+    key: string,
+    expiresAt: number,
+    now: number,
+    copy?: { model: string; id: string },
+  ): Promise<boolean>;
   clock?: () => number;
 }
 
@@ -86,9 +87,11 @@ function parse(raw: string | null): AdapterPayload | undefined {
 /**
  * oidc-provider's storage on the service's KvStore (Redis; the dev stand-in in development), so
  * that every replica serves every step: sessions, interactions, authorization codes, tokens and
- * grants live under `oidc:<Model>:<id>` with the provider's own lifetimes as TTLs. A grant keeps
- * the list of its records (`oidc:grant:<grantId>`) for revocation, an account the list of its
- * grants (`oidc:accountGrants:<accountId>`); a session is also found by its uid. Codes and tokens are kept under their SHA-256 (BEARER), never in clear. Consuming a record
+ * grants live under `oidc:<Model>:<id>` with the provider's own lifetimes as TTLs. An account
+ * keeps the list of its grants (`oidc:accountGrants:<accountId>`); a session is also found by its
+ * uid. A grant keeps no list of its codes and tokens (ADR 0037): each use of one finds its grant,
+ * so revoking the grant ends them all. Codes and tokens are kept under their SHA-256 (BEARER),
+ * never in clear. Consuming a record
  * is one compare-and-swap: of concurrent redemptions of one authorization code, on any replica,
  * exactly one succeeds and the others get `invalid_grant`. Clients are not stored here: `clients`
  * reads them from the database.
@@ -137,7 +140,6 @@ export function kvOidcAdapter(
     const storedId = (id: string) => (bearer ? sha256Hex(id) : id);
     const key = (id: string) => `oidc:${model}:${storedId(id)}`;
     const markKey = (id: string) => oneTimeKey('oidc', model, storedId(id));
-    const grantKey = (grantId: string) => `oidc:grant:${grantId}`;
     const uidKey = (uid: string) => `oidc:sessionUid:${uid}`;
 
     /** The record as stored (Redis, else its durable copy), without the bearer's value. */
@@ -218,9 +220,8 @@ export function kvOidcAdapter(
           );
         }
         await kv.set(key(id), JSON.stringify(stored), ttlMs === undefined ? {} : { ttlMs });
-        if (GRANTABLE.has(model) && typeof payload.grantId === 'string') {
-          await remember(grantKey(payload.grantId), key(id), ttlMs);
-        }
+        // Codes and tokens are not listed under their grant: each of their uses finds the grant
+        // again (see revokeByGrantId), so a list would only grow with every rotation.
         // The account's grants (docs/api.md §12: the sites a user sees and ends).
         if (model === 'Grant' && typeof payload.accountId === 'string') {
           await remember(accountGrantsKey(payload.accountId), id, ttlMs);
@@ -249,11 +250,11 @@ export function kvOidcAdapter(
           const payload = await read(id);
           if (payload?.consumed) throw new errors.InvalidGrant(`${model} already consumed`);
           const expiresAt = expiryMs(payload) ?? now + sql.maxGrantLifetimeMs;
-          if (!(await sql.marks.mark(markKey(id), expiresAt, now))) {
+          // A used refresh token needs no durable copy any more.
+          const copy = durable ? { model, id: storedId(id) } : undefined;
+          if (!(await sql.useOnce(markKey(id), expiresAt, now, copy))) {
             throw new errors.InvalidGrant(`${model} already consumed`);
           }
-          // A used refresh token needs no durable copy any more.
-          if (durable) await sql.records.remove(model, storedId(id));
         }
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
           const current = await kv.get(key(id));
@@ -277,11 +278,13 @@ export function kvOidcAdapter(
 
       async revokeByGrantId(grantId) {
         // Every model's call ends the grant in SQL (idempotent): the provider and the account
-        // revoke through whichever models they hold.
+        // revoke through whichever models they hold. Its codes and tokens are not deleted one by
+        // one: every use of one finds its grant first (oidc-provider's validateGrant for codes
+        // and refresh tokens, loadAccessTokenGrant for access tokens at userinfo), and an ended
+        // grant is not found (its mark), so they end with it and expire in Redis on their own.
         await endGrantInSql(grantId);
-        const members = await kv.getDel(grantKey(grantId));
-        if (members === null) return;
-        await Promise.all((JSON.parse(members) as string[]).map((member) => kv.del(member)));
+        // The member list earlier versions kept (it expires on its own; it may be long).
+        await kv.del(`oidc:grant:${grantId}`);
       },
     };
     // A store outage is the provider's 503 temporarily_unavailable, never a 500.

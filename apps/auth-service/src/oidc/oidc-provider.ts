@@ -360,6 +360,35 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   return provider;
 }
 
+/** The client rows read in each of the provider's requests (keyed by its Koa context). */
+const rowsOfRequest = new WeakMap<object, Map<string, Promise<Client | undefined>>>();
+
+/**
+ * `findClient` read once per client and provider request: the provider's Client.find and its
+ * client authentication (compareClientSecret) read the same row, so a token request reads it once
+ * instead of twice. Outside a request (no Provider.ctx) every call reads; a failed read is not
+ * kept. A client changed or disabled is seen by the next request, as before (ADR 0037).
+ */
+export function clientReadOncePerRequest(
+  findClient: (id: string) => Promise<Client | undefined>,
+): (id: string) => Promise<Client | undefined> {
+  return (id) => {
+    const ctx = Provider.ctx as object | undefined;
+    if (!ctx) return findClient(id);
+    let rows = rowsOfRequest.get(ctx);
+    if (!rows) {
+      rows = new Map();
+      rowsOfRequest.set(ctx, rows);
+    }
+    const known = rows.get(id);
+    if (known) return known;
+    const read = findClient(id);
+    rows.set(id, read);
+    read.catch(() => rows.delete(id));
+    return read;
+  };
+}
+
 /** The adapter's client lookup: the relying party from the database, as provider metadata. */
 export function clientLookup(
   findClient: (id: string) => Promise<Client | undefined>,

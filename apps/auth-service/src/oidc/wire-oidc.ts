@@ -2,7 +2,6 @@ import express from 'express';
 import { rememberedQrDataUrl } from '@itp/service-kit';
 import type Provider from 'oidc-provider';
 import { authPublicUrl, oidcIssuer } from '../config.js';
-import { SqlOidcRecords } from '../db/sql-oidc-records.js';
 import type { FeatureEdge } from '../feature.js';
 import {
   authorizationServerMetadata,
@@ -19,8 +18,9 @@ import type { SharedResources } from '../wire-shared.js';
 import { kvOidcAdapter } from './kv-oidc-adapter.js';
 import { loginQrPngDataUrl } from './login-qr-png.js';
 import { observeOidcProvider } from './oidc-metrics.js';
+import { OidcSqlStatements } from './oidc-sql-side.js';
 import { OidcLogin, type OidcLoginDeps } from './oidc-login.js';
-import { clientLookup, createOidcProvider } from './oidc-provider.js';
+import { clientLookup, clientReadOncePerRequest, createOidcProvider } from './oidc-provider.js';
 
 /** Longest life of the OpenID Connect login page's QR codes (a reload after it makes new ones). */
 const OIDC_QR_WAIT_SECONDS = 300;
@@ -32,7 +32,8 @@ export interface OidcParts {
   issuer: string;
   assets: string;
   adapter: ReturnType<typeof kvOidcAdapter>;
-  records: SqlOidcRecords;
+  /** The adapter's SQL side (marks, durable copies; the account's durable grants). */
+  records: OidcSqlStatements;
 }
 
 /** The login methods the login page offers, and what its QR codes need. */
@@ -56,27 +57,26 @@ export function wireOidc(shared: SharedResources, ways: OidcLoginWays): FeatureE
   const issuer = oidcIssuer(config);
   const issuerPath = new URL(issuer).pathname;
   const assets = `${issuerPath}/assets/`;
-  const records = new SqlOidcRecords(shared.database);
-  const oidcAdapter = kvOidcAdapter(
-    kv,
-    clientLookup((id) => clients.findById(id)),
-    {
-      marks: shared.oneTimeMarks,
-      records,
-      maxGrantLifetimeMs:
-        Math.max(config.OIDC_SESSION_TTL_SECONDS, config.OIDC_REFRESH_TOKEN_TTL_SECONDS) * 1000,
-      // oidc-provider's own times (exp) are the real clock's: so are the marks'.
-    },
-  );
+  // The marks and durable copies in fewer statements per grant (ADR 0037).
+  const records = new OidcSqlStatements(shared.database);
+  const findClient = clientReadOncePerRequest((id) => clients.findById(id));
+  const oidcAdapter = kvOidcAdapter(kv, clientLookup(findClient), {
+    marks: records.marks,
+    records: records.records,
+    useOnce: (key, expiresAt, now, copy) => records.useOnce(key, expiresAt, now, copy),
+    maxGrantLifetimeMs:
+      Math.max(config.OIDC_SESSION_TTL_SECONDS, config.OIDC_REFRESH_TOKEN_TTL_SECONDS) * 1000,
+    // oidc-provider's own times (exp) are the real clock's: so are the marks'.
+  });
   const provider = createOidcProvider({
     issuer,
     signingKeys: signingKeys.map((key) => key.privateJwk),
     rsaSigningKeys: rsaKeys,
     adapter: oidcAdapter,
-    findClient: (id) => clients.findById(id),
+    findClient,
     findUser: (id) => users.findById(id),
     verifyClientSecret: (id, secret, address) =>
-      clientAuthenticator.verifySecret(id, secret, address),
+      clientAuthenticator.verifySecret(id, secret, address, findClient),
     interactionUrl: (uid) => `${issuerPath}/interaction/${uid}`,
     assets: `${issuerPath}/assets/`,
     lifetimes: {
