@@ -13,6 +13,7 @@ export {
   verifyCertificateChain,
   type VerifiedChain,
 } from './verify-certificate-chain.js';
+export { ChainVerificationCache, DEFAULT_CHAIN_CACHE_ENTRIES } from './chain-verification-cache.js';
 export { createCa, type CreateCaOptions, type CreatedCa } from './create-ca.js';
 export { issueLeaf, type IssueLeafOptions, type IssuedLeaf } from './issue-leaf.js';
 export { type CertificateWithKey } from './generate-certificate.js';

@@ -23,6 +23,12 @@ export interface VerifiedChain {
   subject: string;
   /** The leaf's SAN dNSName entries. */
   dnsNames: string[];
+  /**
+   * When every certificate of the accepted path (the trust anchor included) is valid: the latest
+   * notBefore and the earliest notAfter. Outside it, the same chain is refused ('validity').
+   */
+  validFrom: Date;
+  validUntil: Date;
 }
 
 /** More certificates than any real wallet or issuer chain: refused before any signature check. */
@@ -68,6 +74,7 @@ export async function verifyCertificateChain(
     await checkIssuedBy(chain, index - 1, chain[index] as X509Certificate, `x5c[${index}]`);
   }
   const last = chain[chain.length - 1] as X509Certificate;
+  const path = [...chain];
   if (anchors.certificates.some((anchor) => sameCertificate(anchor, last))) {
     if (chain.length === 1) {
       throw new UntrustedCertificateError('not-a-ca', 'x5c[0] is a trust anchor that is not a CA');
@@ -77,8 +84,15 @@ export async function verifyCertificateChain(
     checkValidity(anchor, `trust anchor ${anchor.subject}`, now);
     checkCriticalExtensions(anchor, 'the trust anchor');
     await checkIssuedBy(chain, chain.length - 1, anchor, `trust anchor ${anchor.subject}`);
+    path.push(anchor);
   }
-  return describeLeaf(leaf);
+  return describeLeaf(leaf, validityWindow(path));
+}
+
+function validityWindow(path: readonly X509Certificate[]): { validFrom: Date; validUntil: Date } {
+  const from = Math.max(...path.map((certificate) => certificate.notBefore.getTime()));
+  const until = Math.min(...path.map((certificate) => certificate.notAfter.getTime()));
+  return { validFrom: new Date(from), validUntil: new Date(until) };
 }
 
 function parseChainEntry(entry: string | Uint8Array, index: number): X509Certificate {
@@ -227,7 +241,10 @@ function hasUsableKey(certificate: X509Certificate): Promise<boolean> {
   );
 }
 
-async function describeLeaf(leaf: X509Certificate): Promise<VerifiedChain> {
+async function describeLeaf(
+  leaf: X509Certificate,
+  window: { validFrom: Date; validUntil: Date },
+): Promise<VerifiedChain> {
   const publicKey = await leaf.publicKey.export().catch(() => {
     throw new UntrustedCertificateError(
       'unsupported-key',
@@ -243,5 +260,5 @@ async function describeLeaf(leaf: X509Certificate): Promise<VerifiedChain> {
   const dnsNames = (san?.names.items ?? [])
     .filter((name) => name.type === 'dns')
     .map((name) => name.value);
-  return { leaf, publicKey, publicKeyJwk, subject: leaf.subject, dnsNames };
+  return { leaf, publicKey, publicKeyJwk, subject: leaf.subject, dnsNames, ...window };
 }
