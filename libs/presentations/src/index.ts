@@ -1,5 +1,7 @@
 export { PresentationRefusedError } from './errors.js';
 export {
+  DecodedStatusLists,
+  DEFAULT_STATUS_LISTS,
   verifySdJwtVcPresentation,
   type SdJwtVcRefusalRule,
   type VerifiedSdJwtVc,

@@ -1,17 +1,23 @@
-import type { webcrypto } from 'node:crypto';
-import type { TrustAnchors } from '@itp/x509';
-import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
+import type { ChainVerificationCache, TrustAnchors } from '@itp/x509';
 import { CLOCK_SKEW_SECONDS } from './check-validity-window.js';
+import { decodeStatusList, statusAt, type DecodedStatusLists } from './decoded-status-lists.js';
 import { refuse } from './refuse.js';
-import { splitCompactJws } from './split-compact-jws.js';
-import { verifyX5cJws } from './verify-x5c-jws.js';
+import { splitCompactJws, type CompactJwsParts } from './split-compact-jws.js';
+import { verifyX5cJws, type X5cSigner } from './verify-x5c-jws.js';
 
 export interface StatusCheckContext {
   trustAnchors: TrustAnchors;
   now: Date;
-  /** The credential's issuer (from its x5c leaf): may sign the status list without an x5c. */
-  issuer: { subject: string; publicKey: webcrypto.CryptoKey };
+  /**
+   * The credential's issuer (from its x5c leaf): may sign the status list without an x5c; a
+   * status list token under the same x5c is not chain-checked a second time.
+   */
+  issuer: X5cSigner;
   fetchStatusList: (uri: string) => Promise<string>;
+  /** Remembered chain checks (another x5c on the status list token). */
+  chains?: ChainVerificationCache;
+  /** Decoded lists kept beside their exact token: the same token is not inflated again. */
+  statusLists?: DecodedStatusLists;
 }
 
 /**
@@ -34,10 +40,12 @@ export async function checkStatus(
   } catch (error) {
     throw refuse('status_unavailable', `the status list ${uri} could not be fetched`, error);
   }
-  await checkStatusListToken(token, uri, context);
+  const jws = await checkStatusListToken(token, uri, context);
   let status: number;
   try {
-    status = getListFromStatusListJWT(token).getStatus(idx);
+    status = context.statusLists
+      ? context.statusLists.statusOf(uri, token, jws.payload, idx)
+      : statusAt(decodeStatusList(token, jws.payload), idx);
   } catch (error) {
     throw refuse('status_unavailable', `the status list ${uri} has no entry ${idx}`, error);
   }
@@ -62,13 +70,19 @@ async function checkStatusListToken(
   token: string,
   uri: string,
   context: StatusCheckContext,
-): Promise<void> {
+): Promise<CompactJwsParts> {
   const jws = splitCompactJws(token);
   if (jws === undefined) throw refuse('status_unavailable', `the status list ${uri} is not a JWT`);
   if (jws.header.typ !== 'statuslist+jwt') {
     throw refuse('status_unavailable', `the status list ${uri} is not typ statuslist+jwt`);
   }
-  const verified = await verifyX5cJws(jws, context.trustAnchors, context.now, context.issuer);
+  const verified = await verifyX5cJws(
+    jws,
+    context.trustAnchors,
+    context.now,
+    context.issuer,
+    context.chains,
+  );
   if (!verified.ok)
     throw refuse('status_unavailable', `the status list ${uri} is not trusted: ${verified.reason}`);
   if (jws.payload.sub !== uri)
@@ -77,6 +91,7 @@ async function checkStatusListToken(
   if (typeof exp === 'number' && exp + CLOCK_SKEW_SECONDS < context.now.getTime() / 1000) {
     throw refuse('status_unavailable', `the status list ${uri} has expired`);
   }
+  return jws;
 }
 
 function statusName(status: number): string {

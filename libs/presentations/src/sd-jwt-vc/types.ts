@@ -1,4 +1,5 @@
-import type { TrustAnchors } from '@itp/x509';
+import type { ChainVerificationCache, TrustAnchors } from '@itp/x509';
+import type { DecodedStatusLists } from './decoded-status-lists.js';
 
 /** The checks a presented SD-JWT VC can fail: `PresentationRefusedError.rule`. */
 export type SdJwtVcRefusalRule =
@@ -35,6 +36,17 @@ export interface VerifySdJwtVcOptions {
    * ('status_unavailable').
    */
   fetchStatusList?: (uri: string) => Promise<string>;
+  /**
+   * Remembered x5c chain checks (ADR 0039; one per verifier, shared by its presentations): a
+   * chain accepted against the same anchors is not verified again while all its certificates
+   * are valid. Default: every chain verified in full.
+   */
+  chains?: ChainVerificationCache;
+  /**
+   * Decoded status lists per URI, each beside the exact token it came from (ADR 0039): the token
+   * is fetched and checked for every presentation, only its decoding is reused.
+   */
+  statusLists?: DecodedStatusLists;
 }
 
 export interface VerifiedSdJwtVc {

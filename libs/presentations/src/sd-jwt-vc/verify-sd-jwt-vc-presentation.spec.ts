@@ -1,7 +1,15 @@
 // Jest's ESM loader requires CommonJS dependencies while linking, before any module runs, so
 // @peculiar/x509 (via @itp/x509) may load before @itp/x509's setup imports reflect-metadata.
 import 'reflect-metadata';
-import { createCa, issueLeaf, trustAnchorsFrom, type TrustAnchors } from '@itp/x509';
+import { jest } from '@jest/globals';
+import {
+  ChainVerificationCache,
+  createCa,
+  issueLeaf,
+  trustAnchorsFrom,
+  type TrustAnchors,
+  X509Certificate,
+} from '@itp/x509';
 import { ES256 } from '@sd-jwt/crypto-nodejs';
 import type { webcrypto } from 'node:crypto';
 import { PresentationRefusedError } from '../errors.js';
@@ -15,6 +23,7 @@ import {
   type PresentTestSdJwtVcOptions,
   type TestSdJwtIssuer,
 } from '../testing/sd-jwt-issuer.js';
+import { DecodedStatusLists } from './decoded-status-lists.js';
 import type { VerifySdJwtVcOptions } from './types.js';
 import { verifySdJwtVcPresentation } from './verify-sd-jwt-vc-presentation.js';
 
@@ -346,6 +355,122 @@ describe('verifySdJwtVcPresentation: refused', () => {
     await expectRefused(
       verify(presentation, { fetchStatusList: () => Promise.resolve(statusList) }),
       'status_unavailable',
+    );
+  });
+});
+
+describe('verifySdJwtVcPresentation with remembered chains and decoded lists (ADR 0039)', () => {
+  const withCaches = () => ({
+    chains: new ChainVerificationCache(),
+    statusLists: new DecodedStatusLists(),
+  });
+
+  it('checks the chain once per presentation and not again for the next, decodes a list once per token', async () => {
+    const caches = withCaches();
+    const credential = await issuePid({ status: { idx: 3, uri: TEST_STATUS_LIST_URI } });
+    const statusList = await testStatusList({ issuer, bits: [0, 0, 0, 0, 0, 0, 0, 0] });
+    const fetchStatusList = jest.fn(() => Promise.resolve(statusList));
+    for (let i = 0; i < 3; i += 1) {
+      await expect(
+        verify(await present(credential), { ...caches, fetchStatusList }),
+      ).resolves.toMatchObject({ status: 'valid' });
+    }
+    expect(caches.chains.verifications).toBe(1);
+    expect(caches.statusLists.decodings).toBe(1);
+    expect(fetchStatusList).toHaveBeenCalledTimes(3); // the token is fetched every time
+  });
+
+  it('revoked: the list decoded before says VALID, the one served now says revoked', async () => {
+    const caches = withCaches();
+    const credential = await issuePid({ status: { idx: 3, uri: TEST_STATUS_LIST_URI } });
+    let served = await testStatusList({ issuer, bits: [0, 0, 0, 0, 0, 0, 0, 0] });
+    const fetchStatusList = () => Promise.resolve(served);
+    await verify(await present(credential), { ...caches, fetchStatusList });
+    served = await testStatusList({
+      issuer,
+      bits: [0, 0, 0, 1, 0, 0, 0, 0],
+      exp: nowSeconds() + 60,
+    });
+    await expectRefused(
+      verify(await present(credential), { ...caches, fetchStatusList }),
+      'revoked',
+    );
+  });
+
+  it('status_unavailable: a decoded list whose token has expired since', async () => {
+    const caches = withCaches();
+    const credential = await issuePid({ status: { idx: 3, uri: TEST_STATUS_LIST_URI } });
+    const statusList = await testStatusList({ issuer, bits: [0, 0, 0, 0], exp: nowSeconds() + 60 });
+    const fetchStatusList = () => Promise.resolve(statusList);
+    await verify(await present(credential), { ...caches, fetchStatusList });
+    const later = new Date((nowSeconds() + 600) * 1000);
+    await expectRefused(
+      verify(await present(credential, { iat: nowSeconds() + 600 }), {
+        ...caches,
+        fetchStatusList,
+        now: later,
+      }),
+      'status_unavailable',
+    );
+  });
+
+  it('issuer_untrusted: the same chain once its leaf has expired', async () => {
+    const caches = withCaches();
+    const credential = await issuePid();
+    await verify(await present(credential), caches);
+    const notAfter = new X509Certificate(Buffer.from(issuer.x5c[0] ?? '', 'base64')).notAfter;
+    const after = new Date(notAfter.getTime() + 1000);
+    await expectRefused(
+      verify(await present(credential), { ...caches, now: after }),
+      'issuer_untrusted',
+    );
+  });
+
+  it('issuer_untrusted: an untrusted root (same name, other key) with a good chain of another issuer remembered', async () => {
+    const caches = withCaches();
+    await verify(await present(await issuePid()), caches);
+    const rogue = await issueTestSdJwtVc({
+      issuer: foreignIssuer,
+      holderPublicJwk: holder.publicKey,
+      vct: PID_VCT,
+      claims: PID_CLAIMS,
+      disclosable: PID_DISCLOSABLE,
+    });
+    await expectRefused(verify(await present(rogue), caches), 'issuer_untrusted');
+  });
+
+  it('issuer_untrusted: a tampered chain (one byte of the remembered leaf changed)', async () => {
+    const caches = withCaches();
+    const credential = await issuePid();
+    await verify(await present(credential), caches);
+    const [jwt = '', ...rest] = credential.split('~');
+    const [header = '', payload = '', signature = ''] = jwt.split('.');
+    const decoded = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as {
+      x5c: string[];
+    };
+    const der = Buffer.from(decoded.x5c[0] ?? '', 'base64');
+    const at = der.length - 10;
+    der.writeUInt8(der.readUInt8(at) ^ 0x01, at);
+    decoded.x5c[0] = der.toString('base64');
+    const tamperedHeader = Buffer.from(JSON.stringify(decoded)).toString('base64url');
+    const tampered = [`${tamperedHeader}.${payload}.${signature}`, ...rest].join('~');
+    await expectRefused(verify(await present(tampered), caches), 'issuer_untrusted');
+  });
+
+  it('issuer_untrusted: the anchors changed (the issuer CA removed) after its chain was remembered', async () => {
+    const caches = withCaches();
+    const credential = await issuePid();
+    let certificates = anchors.certificates;
+    const changing: TrustAnchors = {
+      get certificates() {
+        return certificates;
+      },
+    };
+    await verify(await present(credential), { ...caches, trustAnchors: changing });
+    certificates = [];
+    await expectRefused(
+      verify(await present(credential), { ...caches, trustAnchors: changing }),
+      'issuer_untrusted',
     );
   });
 });

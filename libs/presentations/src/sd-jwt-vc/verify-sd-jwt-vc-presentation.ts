@@ -31,7 +31,13 @@ export async function verifySdJwtVcPresentation(
   const { header, payload } = decoded.issuerJwt;
   if (header.typ !== SD_JWT_VC_TYP)
     throw refuse('typ', `typ is ${String(header.typ)}, not ${SD_JWT_VC_TYP}`);
-  const issuer = await verifyX5cJws(decoded.issuerJwt, options.trustAnchors, now);
+  const issuer = await verifyX5cJws(
+    decoded.issuerJwt,
+    options.trustAnchors,
+    now,
+    undefined,
+    options.chains,
+  );
   if (!issuer.ok) {
     throw refuse(
       issuer.failed === 'untrusted' ? 'issuer_untrusted' : 'issuer_signature',
@@ -54,6 +60,8 @@ export async function verifySdJwtVcPresentation(
     now,
     issuer,
     fetchStatusList: options.fetchStatusList ?? fetchStatusList,
+    ...(options.chains ? { chains: options.chains } : {}),
+    ...(options.statusLists ? { statusLists: options.statusLists } : {}),
   });
   const unpacked = await new SDJwtVcInstance({ hasher: digest, hashAlg: 'sha-256' })
     .getClaims(presentation)
