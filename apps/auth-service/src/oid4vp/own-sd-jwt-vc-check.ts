@@ -1,6 +1,11 @@
 import { decodeJwt } from 'jose';
 import { ServiceUnavailableError } from '@itp/errors';
-import { PresentationRefusedError, verifySdJwtVcPresentation } from '@itp/presentations';
+import {
+  DecodedStatusLists,
+  PresentationRefusedError,
+  verifySdJwtVcPresentation,
+} from '@itp/presentations';
+import { ChainVerificationCache } from '@itp/x509';
 import type { OwnIssuerAnchors } from '../did-service/own-issuer-anchors.js';
 import { fetchStatusListOverHttp } from './fetch-status-list-over-http.js';
 
@@ -42,9 +47,13 @@ const refused = (code: string, message: string): OwnSdJwtVcVerification => ({
  * `iss` is this service's credential issuer and its `vct` the Profile type; it names its user by
  * `sub`. The account's epochs are judged by the caller with `credentialIssuedAt` (`iat`).
  * A status list that cannot be fetched is a 503 (ServiceUnavailableError: the wallet may retry);
- * every other failure is a refusal naming the rule.
+ * every other failure is a refusal naming the rule. Accepted x5c chains are remembered and status
+ * lists decoded once per token (ADR 0039); the status list token is fetched for every login.
  */
 export class OwnSdJwtVcCheck {
+  private readonly chains = new ChainVerificationCache();
+  private readonly statusLists = new DecodedStatusLists();
+
   constructor(
     private readonly deps: OwnSdJwtVcCheckDeps,
     private readonly options: { publicUrl: string },
@@ -94,6 +103,8 @@ export class OwnSdJwtVcCheck {
         nonce: request.nonce,
         audience: request.clientId,
         trustAnchors: this.deps.ownIssuers.anchors,
+        chains: this.chains,
+        statusLists: this.statusLists,
         ...(this.deps.clock ? { now: new Date(this.deps.clock()) } : {}),
         fetchStatusList: async (uri) => {
           try {

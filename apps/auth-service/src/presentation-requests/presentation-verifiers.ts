@@ -1,9 +1,10 @@
 import {
+  DecodedStatusLists,
   PresentationRefusedError,
   verifyMdocPresentation,
   verifySdJwtVcPresentation,
 } from '@itp/presentations';
-import type { TrustAnchors } from '@itp/x509';
+import { ChainVerificationCache, type TrustAnchors } from '@itp/x509';
 import type { DidService } from '../did-service/did-service.js';
 import { jwtVcRefusalRule } from './jwt-vc-refusal-rule.js';
 import type { PresentationVerifiers } from './verify-vp-token.js';
@@ -13,6 +14,8 @@ import type { PresentationVerifiers } from './verify-vp-token.js';
  * SD-JWT VC whose chain is not trusted yet may come from an own issuer whose new CA auth-service
  * has not fetched yet; true when the anchors changed (then it is verified once more).
  * `ownVcs`: this service's own W3C VCs (`jwt_vc_json`), verified by did-service.
+ * SD-JWT VCs: accepted x5c chains are remembered (against the anchors of the moment, until a
+ * certificate of the path expires) and status lists decoded once per token (ADR 0039).
  */
 export function presentationVerifiers(
   trustAnchors: TrustAnchors,
@@ -21,11 +24,15 @@ export function presentationVerifiers(
   ownVcs?: Pick<DidService, 'verifyPresentationVp'>,
 ): PresentationVerifiers {
   const now = () => (clock ? { now: new Date(clock()) } : {});
+  const chains = new ChainVerificationCache();
+  const statusLists = new DecodedStatusLists();
   const verifySdJwtVc = (presentation: string, context: { nonce: string; clientId: string }) =>
     verifySdJwtVcPresentation(presentation, {
       nonce: context.nonce,
       audience: context.clientId,
       trustAnchors,
+      chains,
+      statusLists,
       ...now(),
     });
   return {
