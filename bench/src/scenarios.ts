@@ -829,8 +829,9 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
         `${shares.ofFlowTime} % of a whole flow (${one.meanMs} ms) and ${shares.ofFormPost} % of ` +
         `its form post (${formPost.meanMs} ms); the other ` +
         `${round(one.meanMs - verifyOne.meanMs, 2)} ms of a flow are its five requests through ` +
-        'the gateway and the provider’s work beside argon2 (the login page with its two QR ' +
-        'codes, sessions and codes in the store, the id_token signature)',
+        'the gateway and the provider’s work beside argon2 (the login page, sessions and codes ' +
+        'in the store, the id_token signature; the page’s QR logins are made only when a person ' +
+        'picks them, ADR 0036, which a password login does not)',
       `argon2id share at ${cryptoConnections} flows at a time: ${many.total} flows against ` +
         `${verifyMany.total} verifies alone in ${seconds} s each (one verify per flow): the ` +
         `flows use ${shares.ofCapacity} % of what the machine verifies, so about that share of its CPU ` +
@@ -840,7 +841,7 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
       `relying party ${client.id} (redirect URI ${client.redirectUri}) added with auth-service's ` +
         'CLI for the run; the demo user logs in; the client secret is argon2-checked once, then ' +
         'remembered by auth-service (CLIENT_AUTH_CACHE_SECONDS), so a flow makes one argon2 verify',
-      'OIDC_QR_PAGES_PER_IP_PER_MINUTE and OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE lifted for the run (every authorization request and login page, with its QR codes, comes from one address)',
+      'OIDC_QR_PAGES_PER_IP_PER_MINUTE and OIDC_AUTHORIZATIONS_PER_IP_PER_MINUTE lifted for the run (every authorization request and login page comes from one address)',
       ...(firstError ? [`first failure: ${firstError}`] : []),
     ],
   };

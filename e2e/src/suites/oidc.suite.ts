@@ -395,6 +395,8 @@ export const oidcSuite: Suite = ({ stack }) => {
       const errors: string[] = [];
       const { request, page, arrival, close } = await openLoginPage(errors);
       try {
+        // The person picks the QR logins (ADR 0036: a page nobody picks them on makes none).
+        await page.click('#qr-show');
         // What the phone app reads: the requestId in the QR code (the attribute says the same).
         const qr = page.locator('#app-qr');
         const requestId = decodeQr((await qr.getAttribute('src')) ?? '');
@@ -421,6 +423,7 @@ export const oidcSuite: Suite = ({ stack }) => {
       const errors: string[] = [];
       const { request, page, arrival, close } = await openLoginPage(errors);
       try {
+        await page.click('#qr-show');
         // The QR code and the same-device link say the same openid4vp:// URI.
         const link = (await page.locator('#wallet-link').getAttribute('href')) ?? '';
         expect(link).toMatch(/^openid4vp:\/\/\?client_id=[^&]+&request_uri=[^&]+$/);
@@ -499,10 +502,12 @@ export const oidcSuite: Suite = ({ stack }) => {
       const errors: string[] = [];
       const { request, page, arrival, close } = await openLoginPage(errors, '203.0.113.72');
       try {
+        await page.click('#qr-show');
         const requestId = await page.locator('#app-qr').getAttribute('data-request-id');
         expect(requestId).toEqual(expect.any(String));
         const interaction = await refusePassword(page);
-        // The refused page shows the page's QR codes (the same login request) ...
+        // Picked again on the refused page, the QR codes are the same login request ...
+        await page.click('#qr-show');
         const qr = page.locator('#app-qr');
         expect(decodeQr((await qr.getAttribute('src')) ?? '')).toBe(requestId);
         await expect(page.locator('#wallet-qr').count()).resolves.toBe(1);

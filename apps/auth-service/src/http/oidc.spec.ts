@@ -114,7 +114,7 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
   };
 
   /**
-   * What the page's script does once the page has loaded: `POST <interaction>/qr` (its
+   * What the page's script does when the person picks the QR logins: `POST <interaction>/qr` (its
    * `data-qr-url`, same origin) for the page's QR logins (ADR 0036).
    */
   const qrLoginsOf = async (browser: OidcTestBrowser, page: BrowserPage, origin?: string) => {
@@ -999,7 +999,7 @@ describe('OpenID Connect provider (openid-client as the relying party)', () => {
       const first = await open();
       const second = await open();
       const third = await open();
-      // The pages themselves make no QR codes: the script asks for them after load.
+      // The pages themselves make no QR codes: the script asks for them when they are picked.
       for (const { page } of [first, second, third]) {
         expect(page.html).not.toContain('id="app-qr"');
         expect(page.html).toContain('id="qr-logins"');

@@ -199,7 +199,7 @@ export class OidcLogin {
   }
 
   /**
-   * The page's QR logins, asked for by its script once the page has loaded (`POST
+   * The page's QR logins, asked for by its script when the person picks them (`POST
    * <interaction>/qr`, ADR 0036): made once per interaction (a reload, or the page after a
    * refused password, gets the same ones), so a page nobody runs the script of (no JavaScript, a
    * scripted client, a crawler) opens no login request, no OpenID4VP session and draws no QR.

@@ -110,7 +110,7 @@ export interface LoginPageView {
   error?: string;
   /**
    * The page has QR logins (the client has request id prefixes): a place for them that the
-   * page's script fills from `<interaction>/qr` once the page has loaded (LoginPageQr, or the
+   * page's script fills from `<interaction>/qr` when the person picks them (LoginPageQr, or the
    * notice of the QR pages per IP limit), then polls `<interaction>/status`.
    */
   qrLogins?: boolean;

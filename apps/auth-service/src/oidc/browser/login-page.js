@@ -64,10 +64,11 @@ function postJson(url, body) {
  */
 
 /**
- * The QR logins (ADR 0036): asked for once the page has loaded, drawn into `#qr-logins` (the
- * phone app's QR with its requestId, the wallet's QR and its same-device link), then their
- * status polled; on approval the browser continues to the provider (which redirects to the
- * site), on expiry the page says so.
+ * The QR logins (ADR 0036): asked for when the person picks them (the `#qr-show` button this
+ * script puts into `#qr-logins`), drawn there (the phone app's QR with its requestId, the
+ * wallet's QR and its same-device link), then their status polled; on approval the browser
+ * continues to the provider (which redirects to the site), on expiry the page says so. A page
+ * on which nobody picks them makes none.
  */
 (function () {
   const placeElement = document.getElementById('qr-logins');
@@ -163,28 +164,41 @@ function postJson(url, body) {
         setTimeout(poll, 3000);
       });
   };
-  postJson(qrUrl, {})
-    .then(
-      /** @param {QrLogins} body */
-      function (body) {
-        if (body.qr) {
-          show(body.qr);
-          setTimeout(poll, 1000);
-          return;
-        }
-        if (body.notice) {
-          place.replaceChildren(
-            element('p', { class: 'notice', role: 'status', id: 'qr-notice' }, [body.notice]),
-          );
-        }
-      },
-    )
-    .catch(
-      /** @param {{ message?: string } | undefined} err */
-      function (err) {
-        status.textContent = (err && err.message) || 'The QR codes could not be loaded.';
-      },
-    );
+  const load = function () {
+    postJson(qrUrl, {})
+      .then(
+        /** @param {QrLogins} body */
+        function (body) {
+          status.textContent = '';
+          if (body.qr) {
+            show(body.qr);
+            setTimeout(poll, 1000);
+            return;
+          }
+          if (body.notice) {
+            place.replaceChildren(
+              element('p', { class: 'notice', role: 'status', id: 'qr-notice' }, [body.notice]),
+            );
+          }
+        },
+      )
+      .catch(
+        /** @param {{ message?: string } | undefined} err */
+        function (err) {
+          status.textContent = (err && err.message) || 'The QR codes could not be loaded.';
+          button.removeAttribute('disabled');
+        },
+      );
+  };
+  const button = element('button', { type: 'button', id: 'qr-show' }, [
+    'Show QR codes for the phone app or a wallet',
+  ]);
+  place.replaceChildren(button);
+  button.addEventListener('click', function () {
+    button.setAttribute('disabled', '');
+    status.textContent = 'Making the QR codes…';
+    load();
+  });
 })();
 
 (function () {
