@@ -1,5 +1,6 @@
 import {
   createAgent,
+  type IAgentPlugin,
   type ICredentialPlugin,
   type IDIDManager,
   type IKeyManager,
@@ -102,34 +103,59 @@ export function createDidAgent(options: DidAgentOptions): DidAgent {
     provider: chain.provider,
     registry: chain.registry,
   }));
-  return createAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>({
+  const keyManager = new KeyManager({
+    store: cachedReads(outageAwareStore(new KeyStore(dataSource)), {
+      read: 'getKey',
+      writes: ['importKey', 'deleteKey'],
+      ...RECORD_CACHE,
+    }),
+    kms: {
+      [LOCAL_KMS]: options.signer
+        ? new PooledSigningKms(privateKeys, options.signer)
+        : new KeyManagementSystem(privateKeys),
+      [WALLET_KMS]: new WalletKeyManagementSystem(options.wallet),
+    },
+  });
+  const didManager = new DIDManager({
+    store: cachedReads(outageAwareStore(new DIDStore(dataSource)), {
+      read: 'getDID',
+      writes: ['importDID', 'deleteDID'],
+      ...RECORD_CACHE,
+    }),
+    defaultProvider: 'did:ethr',
+    providers: {
+      'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks }),
+    },
+  });
+  const agent = createAgent<IDIDManager & IKeyManager & IResolver & ICredentialPlugin>({
     plugins: [
-      new KeyManager({
-        store: cachedReads(outageAwareStore(new KeyStore(dataSource)), {
-          read: 'getKey',
-          writes: ['importKey', 'deleteKey'],
-          ...RECORD_CACHE,
-        }),
-        kms: {
-          [LOCAL_KMS]: options.signer
-            ? new PooledSigningKms(privateKeys, options.signer)
-            : new KeyManagementSystem(privateKeys),
-          [WALLET_KMS]: new WalletKeyManagementSystem(options.wallet),
-        },
-      }),
-      new DIDManager({
-        store: cachedReads(outageAwareStore(new DIDStore(dataSource)), {
-          read: 'getDID',
-          writes: ['importDID', 'deleteDID'],
-          ...RECORD_CACHE,
-        }),
-        defaultProvider: 'did:ethr',
-        providers: {
-          'did:ethr': new EthrDIDProvider({ defaultKms: LOCAL_KMS, networks }),
-        },
-      }),
+      keyManager,
+      didManager,
       new DIDResolverPlugin({ resolver: createDidResolver(networks, options.resolutionCache) }),
       new CredentialPlugin([new CredentialProviderJWT()]),
     ],
   });
+  callDirectly(agent, keyManager, ['keyManagerSign']);
+  callDirectly(agent, didManager, ['didManagerGet']);
+  return agent;
+}
+
+/**
+ * The agent's `methods` of `plugin` called without the agent's `execute` around them: the
+ * plugin's own method with the context `execute` gives it (`{ agent }`), so the same key and
+ * identifier look-ups (the stores' caches), the same KMS choice and custody (a key is used only
+ * through the KMS named in its record), the same result and errors. What is left out is
+ * `execute`'s bookkeeping, paid on every call even with DEBUG off: two new `debug` loggers per
+ * call and a JSON.stringify of the result for them (ADR 0035's amendment: create-vc makes two of
+ * these calls per VC — the holder's identifier and the issuer key's signature). Schema
+ * validation is off in this agent, so nothing else differs; the only difference is that DEBUG
+ * no longer prints `veramo:agent:<method>` lines for these methods.
+ */
+function callDirectly(agent: object, plugin: IAgentPlugin, methods: readonly string[]): void {
+  const context = { agent };
+  for (const method of methods) {
+    const call = plugin.methods?.[method];
+    if (!call) throw new Error(`the agent's plugin has no method ${method}`);
+    Object.assign(agent, { [method]: async (args?: unknown) => call(args ?? {}, context) });
+  }
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { decodeJWT, verifyJWT } from 'did-jwt';
 import { normalizeCredential } from 'did-jwt-vc';
 import { startDidHarness, type DidHarness } from '../testing/did-harness.js';
@@ -86,6 +86,30 @@ describe('signCredentialJwt (the VC JWT without the agent around it)', () => {
     );
     const vc = await signCredentialJwt(h.app.agent, credentialOf(issuer));
     expect(decodeJWT(vc.proof.jwt as string).payload.iss).toBe(issuer);
+  });
+
+  it("signs with the key manager's own method, not through the agent's execute (ADR 0035 amendment)", async () => {
+    const execute = jest.spyOn(h.app.agent, 'execute');
+    try {
+      const vc = await signCredentialJwt(h.app.agent, credentialOf(issuer));
+      const stored = await h.app.agent.didManagerGet({ did: issuer });
+      expect(stored.did).toBe(issuer);
+      // No agent dispatch (debug loggers, a JSON copy of the result) for the signature or the look-up.
+      expect(execute).not.toHaveBeenCalled();
+      const verified = await verifyJWT(vc.proof.jwt as string, {
+        resolver: thirdPartyResolver(h.config.DID_REGISTRY_ADDRESS ?? ''),
+      });
+      expect(verified.issuer).toBe(issuer);
+      // The same errors as through the agent: an unknown key is still refused by the key store.
+      await expect(
+        h.app.agent.keyManagerSign({ keyRef: 'no-such-key', data: 'x', algorithm: 'ES256K' }),
+      ).rejects.toThrow();
+      await expect(
+        h.app.agent.didManagerGet({ did: 'did:ethr:0x' + '0'.repeat(40) }),
+      ).rejects.toThrow('Identifier not found');
+    } finally {
+      execute.mockRestore();
+    }
   });
 
   it('answers what decoding its JWT gives (did-jwt-vc normalizeCredential), byte for byte, without decoding it', async () => {
