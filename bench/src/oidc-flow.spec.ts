@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CookieJar } from '@itp/testing/cookie-jar';
+import { CookieJar, closePlainPools } from '@itp/testing/cookie-jar';
 import {
   FLOW_STEPS,
   discover,
@@ -53,6 +53,74 @@ describe('oidc-flow helpers', () => {
       headers('_a=; path=/x', '_b=4', '_c=3; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/'),
     );
     expect(jar.header()).toBe('_b=4');
+  });
+
+  it('sends with request what fetch sends that the provider reads, and keeps the same cookies', async () => {
+    const seen: Array<Record<string, string | undefined>> = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const h = req.headers;
+        seen.push({
+          request: `${req.method} ${req.url}`,
+          cookie: h.cookie || undefined,
+          origin: h.origin,
+          type: h['content-type'],
+          authorization: h.authorization,
+          body: Buffer.concat(chunks).toString(),
+        });
+        res.writeHead(303, {
+          location: '/next',
+          'set-cookie': h.cookie ? ['_a=; path=/x'] : ['_a=1; path=/x', '_b=2'],
+        });
+        res.end('moved');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/x?y=1`;
+    const post = {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://id.example',
+        authorization: 'Basic eDp5',
+      },
+      body: 'id=demo&password=pw',
+    };
+    try {
+      const fetched = new CookieJar();
+      const requested = new CookieJar();
+      const a = await fetched.fetch(url, post);
+      const b = await requested.request(url, post);
+      expect([b.status, b.header('location'), await b.text()]).toEqual([
+        a.status,
+        a.headers.get('location'),
+        await a.text(),
+      ]);
+      expect(requested.header()).toBe('_a=1; _b=2');
+      await (await fetched.fetch(url)).arrayBuffer();
+      await (await requested.request(url)).drain();
+      expect(requested.header()).toBe(fetched.header());
+      expect(requested.header()).toBe('_b=2');
+      // fetch sends an empty Cookie header while its jar is empty, request none: the same to the
+      // provider (no cookie).
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[3]).toEqual(seen[2]);
+      expect(seen[0]).toEqual({
+        request: 'POST /v2/x?y=1',
+        cookie: undefined,
+        origin: 'https://id.example',
+        type: 'application/x-www-form-urlencoded',
+        authorization: 'Basic eDp5',
+        body: 'id=demo&password=pw',
+      });
+      expect(seen[2]).toMatchObject({ request: 'GET /v2/x?y=1', cookie: '_a=1; _b=2', body: '' });
+    } finally {
+      await closePlainPools();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('reads the password form’s action and a JWT’s payload', () => {
@@ -203,6 +271,7 @@ describe('passwordFlow against a stand-in provider', () => {
   });
 
   afterAll(async () => {
+    await closePlainPools();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });

@@ -4,7 +4,7 @@
  * request answered at once with a code and that code's exchange.
  */
 import { randomBytes } from 'node:crypto';
-import { CookieJar } from '@itp/testing/cookie-jar';
+import { CookieJar, plainRequest, type PlainAnswer } from '@itp/testing/cookie-jar';
 import {
   authorizationUrl,
   formAction,
@@ -15,6 +15,7 @@ import {
   type OidcClient,
   type OidcEndpoints,
 } from '@itp/testing/oidc-password-flow';
+import { basicAuth } from './oidc-flow.js';
 
 /** A browser logged in at the provider (its cookies) and the refresh token its login gave. */
 export interface OfflineLogin {
@@ -28,20 +29,20 @@ interface Tokens {
   refresh_token?: string;
 }
 
-const basic = (client: OidcClient) =>
-  `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`;
-
-/** POST to the token endpoint as the relying party (HTTP Basic); throws unless 200. */
+/**
+ * POST to the token endpoint as the relying party (HTTP Basic; undici's request API, as every
+ * request of these flows: see oidc-flow.ts); throws unless 200.
+ */
 async function tokenRequest(
   endpoints: OidcEndpoints,
   client: OidcClient,
   form: Record<string, string>,
 ): Promise<Tokens> {
-  const res = await fetch(endpoints.token, {
+  const res = await plainRequest(endpoints.token, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      authorization: basic(client),
+      authorization: basicAuth(client),
     },
     body: new URLSearchParams(form).toString(),
   });
@@ -64,10 +65,15 @@ async function authorize(
   jar: CookieJar,
   options: { offline: boolean; user?: { id: string; password: string } },
 ): Promise<{ code: string; verifier: string; nonce: string }> {
-  const go = (url: string, init: RequestInit = {}) => jar.fetch(url, init);
-  const next = async (res: Response, from: string, step: string) => {
-    const location = res.headers.get('location');
-    await res.arrayBuffer();
+  const go = (url: string, init: RequestInit = {}) =>
+    jar.request(url, {
+      method: init.method,
+      headers: init.headers as Record<string, string> | undefined,
+      body: init.body as string | undefined,
+    });
+  const next = async (res: PlainAnswer, from: string, step: string) => {
+    const location = res.header('location');
+    await res.drain();
     if (res.status < 300 || res.status >= 400 || !location) {
       throw new Error(`${step}: HTTP ${res.status}, no redirect`);
     }
