@@ -771,11 +771,17 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
     await loopLoad('warm-up', warmupSeconds, cryptoConnections, flow(new StepTimes()));
   }
   const manySteps = new StepTimes();
+  const loadCpu = process.cpuUsage();
   const many = await loopLoad(
     `OIDC password logins through the gateway, ${cryptoConnections} flows at a time`,
     seconds,
     cryptoConnections,
     flow(manySteps),
+  );
+  const loadCpuUsed = process.cpuUsage(loadCpu);
+  const loadCpuMs = round(
+    (loadCpuUsed.user + loadCpuUsed.system) / 1000 / Math.max(1, many.total),
+    2,
   );
   const stored = await argonHash(user.password, AUTH_ARGON2);
   const verify = async () => {
@@ -841,6 +847,10 @@ export async function oidcLoginScenario(ctx: ScenarioContext): Promise<ScenarioR
         `${verifyMany.total} verifies alone in ${seconds} s each (one verify per flow): the ` +
         `flows use ${shares.ofCapacity} % of what the machine verifies, so about that share of its CPU ` +
         'goes to argon2 (load generator, gateway and auth-service share the same cores)',
+      `the load generator's own CPU (all its threads: process.cpuUsage() around the ` +
+        `${cryptoConnections}-at-a-time figure ÷ its flows): ${loadCpuMs} ms per flow on the ` +
+        "same cores; its HTTP client is undici's request API on keep-alive pools (6.0–6.5 ms " +
+        'per flow with fetch, 2.3–3.2 ms with it, alternating in one run: bench/README.md)',
       `steps, 1 flow at a time, mean: ${stepList(stepsOne)}`,
       `steps, ${cryptoConnections} flows at a time, mean (with queueing): ${stepList(manySteps.summary())}`,
       `relying party ${client.id} (redirect URI ${client.redirectUri}) added with auth-service's ` +
