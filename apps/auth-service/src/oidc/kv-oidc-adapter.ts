@@ -244,10 +244,17 @@ export function kvOidcAdapter(
       },
 
       async consume(id) {
+        // Redis's value as read for the mark, the first compare-and-swap's expected value (one
+        // read fewer per use, ADR 0037 amendment): if it changed since, the swap fails and the
+        // next attempt reads again.
+        let first: string | null | undefined;
         if (oneTime) {
           // SQL decides: of any number of uses on any replica, and whatever Redis says, one.
           const now = clock();
-          const payload = await read(id);
+          first = await kv.get(key(id));
+          const payload =
+            parse(first) ??
+            (durable ? await sql.records.find(model, storedId(id), now) : undefined);
           if (payload?.consumed) throw new errors.InvalidGrant(`${model} already consumed`);
           const expiresAt = expiryMs(payload) ?? now + sql.maxGrantLifetimeMs;
           // A used refresh token needs no durable copy any more.
@@ -257,7 +264,7 @@ export function kvOidcAdapter(
           }
         }
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-          const current = await kv.get(key(id));
+          const current = attempt === 0 && first !== undefined ? first : await kv.get(key(id));
           const payload = parse(current);
           if (current === null || !payload) return;
           if (payload.consumed) throw new errors.InvalidGrant(`${model} already consumed`);

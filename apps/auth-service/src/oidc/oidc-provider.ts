@@ -1,4 +1,11 @@
-import { createHash, hkdfSync } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  type KeyObject,
+  sign as signWithKey,
+} from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { JWK } from 'jose';
 import Provider, {
@@ -6,6 +13,7 @@ import Provider, {
   type AdapterFactory,
   type AdapterPayload,
   type Configuration,
+  ExternalSigningKey,
   interactionPolicy,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
@@ -92,6 +100,63 @@ export function cookieKeysFrom(signingKeys: JWK[]): string[] {
     const derived = hkdfSync('sha256', Buffer.from(jwk.d, 'base64url'), '', 'itp oidc cookies', 32);
     return Buffer.from(derived).toString('base64url');
   });
+}
+
+/**
+ * A P-256 signing key whose ES256 signatures (id_tokens, userinfo and logout tokens) node:crypto
+ * makes on the event loop: oidc-provider otherwise signs through jose over WebCrypto, a job and a
+ * promise per signature at three times the CPU (ADR 0037, amendment). The key is the same private
+ * JWK (same kid, same published public key); oidc-provider's `ExternalSigningKey` is its hook for
+ * keys it does not hold itself (features.externalSigningSupport, acknowledged at its version: a
+ * later, incompatible version of the experiment stops the service at start, not silently).
+ */
+export class NodeEs256SigningKey extends ExternalSigningKey {
+  readonly #privateKey: KeyObject;
+  readonly #publicKey: KeyObject;
+  #kid: string | undefined;
+  #alg: string | undefined;
+
+  constructor(jwk: JWK) {
+    super();
+    this.#privateKey = createPrivateKey({ key: jwk as never, format: 'jwk' });
+    this.#publicKey = createPublicKey(this.#privateKey);
+    this.#kid = typeof jwk.kid === 'string' ? jwk.kid : undefined;
+    this.#alg = typeof jwk.alg === 'string' ? jwk.alg : undefined;
+  }
+
+  // The JWK's kid and alg (oidc-provider computes a kid, as for a JWK, when there is none).
+  override get kid(): string | undefined {
+    return this.#kid;
+  }
+
+  override set kid(value: string | undefined) {
+    this.#kid = value;
+  }
+
+  override get alg(): string | undefined {
+    return this.#alg;
+  }
+
+  override set alg(value: string | undefined) {
+    this.#alg = value;
+  }
+
+  /** The public key (oidc-provider publishes it in its JWKS; never the private one). */
+  override keyObject(): KeyObject {
+    return this.#publicKey;
+  }
+
+  /** An ES256 signature (JWS: r ‖ s, 64 bytes) of the signing input. */
+  override async sign(data: Uint8Array): Promise<Uint8Array> {
+    return signWithKey('sha256', data, { key: this.#privateKey, dsaEncoding: 'ieee-p1363' });
+  }
+}
+
+/** The provider's key for a private JWK: P-256 keys sign through node:crypto, others as JWKs. */
+export function providerSigningKey(jwk: JWK): JWK | NodeEs256SigningKey {
+  return jwk.kty === 'EC' && jwk.crv === 'P-256' && typeof jwk.d === 'string'
+    ? new NodeEs256SigningKey(jwk)
+    : jwk;
 }
 
 /** A relying party as oidc-provider reads it; undefined when it may not use OpenID Connect. */
@@ -231,7 +296,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   const idTokenAlgs: Array<'ES256' | 'RS256'> = rsaKeys.length > 0 ? ['ES256', 'RS256'] : ['ES256'];
   const configuration: Configuration = {
     adapter: deps.adapter,
-    jwks: { keys: [...deps.signingKeys, ...rsaKeys] as never },
+    jwks: { keys: [...deps.signingKeys.map(providerSigningKey), ...rsaKeys] as never },
     cookies: {
       keys: cookieKeysFrom(deps.signingKeys),
       long: { signed: true, sameSite: 'lax' },
@@ -257,6 +322,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     },
     features: {
       devInteractions: { enabled: false },
+      // The P-256 keys sign through node:crypto (NodeEs256SigningKey).
+      externalSigningSupport: { enabled: true, ack: 'experimental-01' },
       userinfo: { enabled: true },
       // RFC 7009: a site revokes a refresh token (and what its grant issued) at logout.
       revocation: { enabled: true },
