@@ -1,12 +1,12 @@
 /**
- * An OpenID Connect password login as a browser and a relying party make it, with plain fetch
- * (manual redirects, a cookie jar per flow) and PKCE S256 from node:crypto: authorization request
+ * An OpenID Connect password login as a browser and a relying party make it, on undici's request
+ * API (manual redirects, a cookie jar per flow: CookieJar.request) and PKCE S256 from node:crypto: authorization request
  * → login page → form post → code → token. Each step is timed (the benchmark names where a
  * flow's time goes; argon2 is in the form post). Used by the benchmark's oidc scenario and the
  * API examples recorder (a grant to show and end).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { CookieJar } from './cookie-jar.js';
+import { CookieJar, plainRequest, type PlainAnswer } from './cookie-jar.js';
 
 /** The steps of one flow, in order; `times` of a flow has one entry per step (ms). */
 export const FLOW_STEPS = [
@@ -118,19 +118,25 @@ export function jwtPayload(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-async function expectRedirect(res: Response, step: string): Promise<string> {
-  const location = res.headers.get('location');
-  await res.arrayBuffer();
+/** The `Location` of a redirect (its body dropped); throws unless the answer is one. */
+export async function expectRedirect(res: PlainAnswer, step: string): Promise<string> {
+  const location = res.header('location');
+  await res.drain();
   if (res.status < 300 || res.status >= 400 || !location) {
     throw new Error(`${step}: HTTP ${res.status}, no redirect`);
   }
   return location;
 }
 
+/** The relying party's HTTP Basic authorization. */
+export const basicAuth = (client: OidcClient): string =>
+  `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`;
+
 /**
- * One whole password login: returns the time of each step (FLOW_STEPS), ms. Throws when any
- * step answers otherwise than a successful login does, or when the id_token is not the user's,
- * for this client, with this flow's nonce.
+ * One whole password login, on the jar's `request` (undici's request API, keep-alive pools; a
+ * benchmark's load generator shares the measured cores, and fetch costs ~2× its CPU): returns the
+ * time of each step (FLOW_STEPS), ms. Throws when any step answers otherwise than a successful
+ * login does, or when the id_token is not the user's, for this client, with this flow's nonce.
  */
 export async function passwordFlow(
   gateway: string,
@@ -146,7 +152,6 @@ export async function passwordFlow(
     times.push(now - t0);
     t0 = now;
   };
-  const go = (url: string, init: RequestInit = {}) => jar.fetch(url, init);
   const follow = (location: string, from: string) =>
     rebase(location, from, endpoints.publicOrigin, gateway);
 
@@ -156,19 +161,24 @@ export async function passwordFlow(
   const nonce = randomBytes(12).toString('base64url');
   const authorize = authorizationUrl(endpoints, client, { state, nonce, challenge });
   const pageUrl = follow(
-    await expectRedirect(await go(authorize), 'authorization request'),
+    await expectRedirect(await jar.request(authorize), 'authorization request'),
     authorize,
   );
-  const page = await go(pageUrl);
+  const page = await jar.request(pageUrl);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`login page: HTTP ${page.status}`);
   lap();
 
   // 2. The password form, posted from the provider's origin.
   const loginUrl = new URL(formAction(html), pageUrl).href;
+  const form = passwordFormPost(user, endpoints.publicOrigin);
   const resume = follow(
     await expectRedirect(
-      await go(loginUrl, passwordFormPost(user, endpoints.publicOrigin)),
+      await jar.request(loginUrl, {
+        method: 'POST',
+        headers: form.headers as Record<string, string>,
+        body: form.body as string,
+      }),
       'form post',
     ),
     loginUrl,
@@ -176,7 +186,7 @@ export async function passwordFlow(
   lap();
 
   // 3. The provider resumes the authorization: a redirect to redirect_uri with the code.
-  const callback = new URL(await expectRedirect(await go(resume), 'resume'), resume);
+  const callback = new URL(await expectRedirect(await jar.request(resume), 'resume'), resume);
   if (!callback.href.startsWith(client.redirectUri)) {
     throw new Error(`resume: redirected to ${callback.origin}${callback.pathname}, not the site`);
   }
@@ -187,11 +197,11 @@ export async function passwordFlow(
   lap();
 
   // 4. The relying party redeems the code (no cookies: a server-to-server call).
-  const res = await fetch(endpoints.token, {
+  const res = await plainRequest(endpoints.token, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+      authorization: basicAuth(client),
     },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
