@@ -5,7 +5,6 @@
  * and, for a login, the ECDSA signature over authenticatorData ‖ SHA-256(clientDataJSON).
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import {
   verifyAuthenticationResponse,
@@ -17,7 +16,8 @@ import {
   type WebAuthnCredential,
 } from '@simplewebauthn/server';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-import { loopLoad, round, type Figure } from './load.js';
+import { withCpu, withOwnCpu } from './cpu-per-op.js';
+import { loopLoad, round } from './load.js';
 import { discover } from './oidc-flow.js';
 import type { ScenarioContext, ScenarioResult } from './scenarios.js';
 
@@ -137,53 +137,6 @@ export class SoftPasskey {
       authenticatorAttachment: 'platform',
     };
   }
-}
-
-/** CPU ms (user + system) of process `pid` so far; undefined when it is gone. */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Runs `measure` and says how much CPU the stack's processes `names` and this process (the load
- * generator) spent per operation of its figure: steadier than a rate on a loaded machine.
- */
-export async function withCpu(
-  pids: Record<string, number>,
-  names: readonly string[],
-  measure: () => Promise<Figure>,
-): Promise<{ figure: Figure; text: string; stackMs: number }> {
-  const before = names.map((name) => cpuMsOf(pids[name] ?? -1));
-  const self = process.cpuUsage();
-  const figure = await measure();
-  const used = process.cpuUsage(self);
-  const ops = Math.max(1, figure.total + figure.errors);
-  const parts: string[] = [];
-  let stackMs = 0;
-  names.forEach((name, i) => {
-    const after = cpuMsOf(pids[name] ?? -1);
-    const start = before[i];
-    if (after === undefined || start === undefined) return;
-    const ms = (after - start) / ops;
-    stackMs += ms;
-    parts.push(`${name} ${round(ms, 2)}`);
-  });
-  parts.push(`load generator ${round((used.user + used.system) / 1000 / ops, 2)}`);
-  return { figure, text: parts.join(', '), stackMs };
-}
-
-/** CPU ms per operation of this process over `measure` (the in-process references). */
-export async function withOwnCpu(measure: () => Promise<Figure>) {
-  const self = process.cpuUsage();
-  const figure = await measure();
-  const used = process.cpuUsage(self);
-  const ms = (used.user + used.system) / 1000 / Math.max(1, figure.total + figure.errors);
-  return { figure, ms: round(ms, 2) };
 }
 
 async function post<T>(url: string, body: unknown, bearer?: string): Promise<T> {

@@ -27,9 +27,9 @@ import {
   publicUrlOf,
   stepUpBearer,
   toGateway,
-  withCpu,
-  withOwnCpu,
+  STACK_PROCESSES,
 } from './scenario-sd-jwt-issuance.js';
+import { withCpu, withOwnCpu } from './cpu-per-op.js';
 import type { ScenarioContext, ScenarioResult } from './scenarios.js';
 
 /** The site's redirect URI (the CLI registers one; presentation requests never use it). */
@@ -266,7 +266,7 @@ export async function presentationVerifyScenario(ctx: ScenarioContext): Promise<
     );
   }
   const steps = new FlowSteps(PRESENTATION_STEPS);
-  const measured = await withCpu(pids, () =>
+  const measured = await withCpu(pids, STACK_PROCESSES, () =>
     loopLoad(
       `site request → wallet answer (SD-JWT VC, 1 claim) → result, through the gateway, ${cryptoConnections} at a time`,
       seconds,

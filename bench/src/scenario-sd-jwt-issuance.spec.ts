@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FlowSteps, gatewayFetch, toGateway, withOwnCpu } from './scenario-sd-jwt-issuance.js';
+import { withOwnCpu } from './cpu-per-op.js';
+import { FlowSteps, gatewayFetch, toGateway } from './scenario-sd-jwt-issuance.js';
 
 describe('the EU wallet scenarios’ helpers (12 presentation-verify, 13 sd-jwt-issuance)', () => {
   it('sends what names PUBLIC_URL to the gateway, anything else where it points', () => {

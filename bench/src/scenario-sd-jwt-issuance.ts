@@ -13,7 +13,6 @@ import {
   sign as signWith,
   type KeyObject,
 } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import {
   clientAuthenticationAnonymous,
   type Jwk,
@@ -33,7 +32,8 @@ import {
   generateKeyPair,
   type CryptoKey,
 } from 'jose';
-import { loopLoad, percentiles, round, type Figure } from './load.js';
+import { cpuMsOf, withCpu, withOwnCpu } from './cpu-per-op.js';
+import { loopLoad, percentiles, round } from './load.js';
 import { environmentOf } from './oidc-flow.js';
 import type { ScenarioContext, ScenarioResult } from './scenarios.js';
 
@@ -275,17 +275,8 @@ export class FlowSteps {
   }
 }
 
-/** CPU time of a process (all its threads), ms: utime + stime of /proc/<pid>/stat. */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
-const STACK_PROCESSES = ['gateway', 'auth-service', 'did-service'] as const;
+/** The stack's processes an issuance or a presentation flow passes through. */
+export const STACK_PROCESSES = ['gateway', 'auth-service', 'did-service'] as const;
 
 /**
  * The stack's CPU ms per step of `flows` issuances made one after another (ISSUANCE_STEPS order):
@@ -314,53 +305,6 @@ async function stepCpu(
       `${name}: ` +
       STACK_PROCESSES.map((proc, i) => `${proc} ${round(sums[step]![i]! / flows, 1)}`).join(', '),
   ).join('; ');
-}
-
-/**
- * Runs `measure` and says how much CPU time the stack's gateway, auth-service and did-service and
- * this process (the load generator: the wallets and sites) spent per operation of its figure:
- * throughput moves 2× with the machine's load, CPU per operation much less.
- */
-export async function withCpu(
-  pids: Record<string, number>,
-  measure: () => Promise<Figure>,
-): Promise<{ figure: Figure; text: string; totalMs: number }> {
-  const before = STACK_PROCESSES.map((name) => cpuMsOf(pids[name] ?? -1));
-  const self = process.cpuUsage();
-  const figure = await measure();
-  const used = process.cpuUsage(self);
-  const ops = Math.max(1, figure.total + figure.errors);
-  const parts: string[] = [];
-  let totalMs = 0;
-  STACK_PROCESSES.forEach((name, i) => {
-    const after = cpuMsOf(pids[name] ?? -1);
-    const start = before[i];
-    if (after === undefined || start === undefined) return;
-    const ms = (after - start) / ops;
-    totalMs += ms;
-    parts.push(`${name} ${round(ms, 2)}`);
-  });
-  const generator = (used.user + used.system) / 1000 / ops;
-  totalMs += generator;
-  parts.push(`load generator ${round(generator, 2)}`);
-  return {
-    figure,
-    text: `${parts.join(', ')} (all ${round(totalMs, 1)})`,
-    totalMs,
-  };
-}
-
-/** CPU ms per operation of this process over `measure` (the in-process references). */
-export async function withOwnCpu(
-  measure: () => Promise<Figure>,
-): Promise<{ figure: Figure; ms: number }> {
-  const self = process.cpuUsage();
-  const figure = await measure();
-  const used = process.cpuUsage(self);
-  return {
-    figure,
-    ms: round((used.user + used.system) / 1000 / Math.max(1, figure.total + figure.errors), 2),
-  };
 }
 
 /**
@@ -426,7 +370,7 @@ export async function sdJwtIssuanceScenario(ctx: ScenarioContext): Promise<Scena
   }
   const steps = new FlowSteps(ISSUANCE_STEPS);
   const requestsBefore = wallets.reduce((n, w) => n + w.counter.requests, 0);
-  const measured = await withCpu(pids, () =>
+  const measured = await withCpu(pids, STACK_PROCESSES, () =>
     loopLoad(
       `SD-JWT VC issuance flows through the gateway (offer → DPoP token → credential), ${cryptoConnections} at a time`,
       seconds,
