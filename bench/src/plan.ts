@@ -39,7 +39,7 @@ export const PLANS: Record<string, ScenarioPlan> = {
   // A relying party added with auth-service's CLI (a process of its own), one flow first.
   oidcLoginScenario: { figures: 4, warmups: 1, setupSeconds: 6 },
   // One address linked per connection (a login, a nonce and a link each).
-  siweLoginScenario: { figures: 3, warmups: 0, setupSeconds: 3 },
+  siweLoginScenario: { figures: 3, warmups: 1, setupSeconds: 3 },
   // The CLI, and one password login per connection.
   oidcGrantsScenario: { figures: 2, warmups: 1, setupSeconds: 8 },
   // Two password logins (step-up), the registration, its removal.
