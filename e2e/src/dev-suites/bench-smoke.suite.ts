@@ -74,9 +74,13 @@ export const benchSmokeSuite: DevSuite = ({ stack: devStack }) => {
       // with the one disclosed claim; 13. sd-jwt-issuance: every flow ended with a credential;
       // 11. passkey-login: every login answered the demo user's result (its other check is a
       // figure per core); 14. sessions: no failed login or grant (the others are the sizing
-      // figures).
+      // figures). Only those checks: the speed targets (issue 37's ratios) are not for a smoke.
       for (const id of [8, 9, 11, 12, 13, 14]) {
-        expect(run.results.find((r) => r.id === id)!.checks.every((c) => c.met)).toBe(true);
+        const failures = run.results
+          .find((r) => r.id === id)!
+          .checks.filter((c) => c.target.startsWith('0 failed'));
+        expect({ id, checks: failures.length }).toEqual({ id, checks: 1 });
+        expect(failures.every((c) => c.met)).toBe(true);
       }
       // 6. transfer: the flows' own consistency checks (not speed).
       const transfer = run.results.find((r) => r.id === 6)!;
