@@ -18,27 +18,32 @@ export class SqlOidcRecords implements OidcDurableRecords {
   async save(model: string, id: string, record: OidcDurableRecord, now: number): Promise<void> {
     return storeCall(async () => {
       await this.dropExpired(now);
-      const row = {
-        model,
-        id,
-        grant_id: record.grantId ?? null,
-        account_id: record.accountId ?? null,
-        payload: JSON.stringify(record.payload),
-        expires_at: record.expiresAt,
-      };
-      await this.database.db
-        .insertInto('auth_oidc_records')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['model', 'id']).doUpdateSet({
-            grant_id: row.grant_id,
-            account_id: row.account_id,
-            payload: row.payload,
-            expires_at: row.expires_at,
-          }),
-        )
-        .execute();
+      await this.write(model, id, record);
     });
+  }
+
+  /** save's insert-or-replace alone, without its sweep of expired copies (the caller sweeps). */
+  async write(model: string, id: string, record: OidcDurableRecord): Promise<void> {
+    const row = {
+      model,
+      id,
+      grant_id: record.grantId ?? null,
+      account_id: record.accountId ?? null,
+      payload: JSON.stringify(record.payload),
+      expires_at: record.expiresAt,
+    };
+    await this.database.db
+      .insertInto('auth_oidc_records')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['model', 'id']).doUpdateSet({
+          grant_id: row.grant_id,
+          account_id: row.account_id,
+          payload: row.payload,
+          expires_at: row.expires_at,
+        }),
+      )
+      .execute();
   }
 
   async find(model: string, id: string, now: number): Promise<AdapterPayload | undefined> {

@@ -127,26 +127,7 @@ export class OidcSqlStatements {
   ): Promise<void> {
     return storeCall(async () => {
       await this.sweepNow(now);
-      const row = {
-        model,
-        id,
-        grant_id: record.grantId ?? null,
-        account_id: record.accountId ?? null,
-        payload: JSON.stringify(record.payload),
-        expires_at: record.expiresAt,
-      };
-      await this.database.db
-        .insertInto('auth_oidc_records')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['model', 'id']).doUpdateSet({
-            grant_id: row.grant_id,
-            account_id: row.account_id,
-            payload: row.payload,
-            expires_at: row.expires_at,
-          }),
-        )
-        .execute();
+      await this.durable.write(model, id, record);
     });
   }
 
