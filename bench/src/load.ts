@@ -62,11 +62,37 @@ export async function httpLoad(load: HttpLoad): Promise<Figure> {
  * verification, argon2, raw ethers sends): `concurrency` loops run `op` back to back for
  * `seconds`; each operation's latency is recorded.
  */
-export async function loopLoad(
+export function loopLoad(
   label: string,
   seconds: number,
   concurrency: number,
   op: (lane: number) => Promise<unknown>,
+): Promise<Figure> {
+  return timedLoops(label, seconds, concurrency, (lane) => lane, op);
+}
+
+/**
+ * `count` operations in `concurrency` loops, stopping early when `seconds` have passed: a figure
+ * like loopLoad's, for work bounded by a number (`op` gets the operation's index).
+ */
+export function countedLoop(
+  label: string,
+  count: number,
+  seconds: number,
+  concurrency: number,
+  op: (index: number) => Promise<unknown>,
+): Promise<Figure> {
+  let next = 0;
+  return timedLoops(label, seconds, concurrency, () => (next < count ? next++ : undefined), op);
+}
+
+/** `concurrency` loops, each running `op(take(lane))` until `seconds` pass or `take` says none. */
+async function timedLoops(
+  label: string,
+  seconds: number,
+  concurrency: number,
+  take: (lane: number) => number | undefined,
+  op: (n: number) => Promise<unknown>,
 ): Promise<Figure> {
   const latencies: number[] = [];
   let errors = 0;
@@ -75,9 +101,11 @@ export async function loopLoad(
   await Promise.all(
     Array.from({ length: concurrency }, async (_, lane) => {
       while (Date.now() < end) {
+        const n = take(lane);
+        if (n === undefined) break;
         const t0 = performance.now();
         try {
-          await op(lane);
+          await op(n);
           latencies.push(performance.now() - t0);
         } catch {
           errors += 1;
@@ -88,7 +116,7 @@ export async function loopLoad(
   const elapsed = (performance.now() - started) / 1000;
   return {
     label,
-    rate: round(latencies.length / elapsed),
+    rate: round(latencies.length / Math.max(elapsed, 1e-3)),
     ...percentiles(latencies),
     meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
     errors,

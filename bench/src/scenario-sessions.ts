@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
-import { percentiles, round, type Figure } from './load.js';
+import { countedLoop, round } from './load.js';
 import { addOidcClient, discover, environmentOf } from './oidc-flow.js';
 import { offlineLogin, refreshGrant, type OfflineLogin } from './oidc-grants.js';
 import type { Budget, ScenarioContext, ScenarioResult } from './scenarios.js';
@@ -32,47 +32,6 @@ export function sessionsTime(budget: Pick<Budget, 'seconds'>): {
  * of each of those N sessions adds.
  */
 export const USER_DAY = { logins: 1, refreshes: 8 } as const;
-
-/**
- * `count` operations in `concurrency` loops, stopping early when `seconds` have passed: a figure
- * like loopLoad's, for work bounded by a number.
- */
-export async function countedLoop(
-  label: string,
-  count: number,
-  seconds: number,
-  concurrency: number,
-  op: (index: number) => Promise<unknown>,
-): Promise<Figure> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const end = Date.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count && Date.now() < end) {
-        const index = next++;
-        const t0 = performance.now();
-        try {
-          await op(index);
-          latencies.push(performance.now() - t0);
-        } catch {
-          errors += 1;
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return {
-    label,
-    rate: round(latencies.length / Math.max(elapsed, 1e-3)),
-    ...percentiles(latencies),
-    meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
-    errors,
-    total: latencies.length,
-  };
-}
 
 /** What the stack holds at one moment. */
 export interface StateSample {
