@@ -100,7 +100,8 @@ export class SqlOidcRecords implements OidcDurableRecords {
     });
   }
 
-  private async dropExpired(now: number): Promise<void> {
+  /** Drops up to DROP_BATCH copies expired at `now` (save does before each write). */
+  async dropExpired(now: number): Promise<void> {
     await this.database.db
       .deleteFrom('auth_oidc_records')
       .where((eb) =>

@@ -148,20 +148,6 @@ export class OidcSqlStatements {
           .limit(SWEEP_BATCH),
       )
       .execute();
-    await db
-      .deleteFrom('auth_oidc_records')
-      .where((eb) =>
-        eb(
-          eb.refTuple('model', 'id'),
-          'in',
-          eb
-            .selectFrom('auth_oidc_records')
-            .select(['model', 'id'])
-            .where('expires_at', '<=', now)
-            .limit(SWEEP_BATCH)
-            .$asTuple('model', 'id'),
-        ),
-      )
-      .execute();
+    await this.durable.dropExpired(now);
   }
 }
