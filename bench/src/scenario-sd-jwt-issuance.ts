@@ -5,33 +5,13 @@
  * proof, jose signing its JWTs (as e2e/src/oid4vci-wallet.ts does) — and the CPU time the stack's
  * processes spend per flow.
  */
-import {
-  createHash,
-  generateKeyPairSync,
-  randomBytes,
-  randomUUID,
-  sign as signWith,
-  type KeyObject,
-} from 'node:crypto';
-import {
-  clientAuthenticationAnonymous,
-  type Jwk,
-  type JwtHeader,
-  type JwtPayload,
-  type JwtSigner,
-} from '@openid4vc/oauth2';
-import { Openid4vciClient, type IssuerMetadataResult } from '@openid4vc/openid4vci';
-import { setGlobalConfig } from '@openid4vc/utils';
+import { generateKeyPairSync, randomUUID, sign as signWith, type KeyObject } from 'node:crypto';
+import type { Jwk } from '@openid4vc/oauth2';
+import type { Openid4vciClient, IssuerMetadataResult } from '@openid4vc/openid4vci';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
-import {
-  SignJWT,
-  decodeJwt,
-  decodeProtectedHeader,
-  exportJWK,
-  generateKeyPair,
-  type CryptoKey,
-} from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { newDidJwkKey, oid4vciWallet, type WalletKey } from '@itp/testing/oid4vci-wallet';
 import { cpuMsOf, withCpu, withOwnCpu } from './cpu-per-op.js';
 import { loopLoad, percentiles, round } from './load.js';
 import { environmentOf } from './oidc-flow.js';
@@ -96,18 +76,6 @@ export function stepUpBearer(gateway: string): () => Promise<string> {
   };
 }
 
-/** A P-256 key of the wallet: jose's private key, its public JWK (and the private one on demand). */
-export interface WalletKey {
-  privateKey: CryptoKey;
-  publicJwk: Jwk;
-}
-
-export async function walletKey(extractable = false): Promise<WalletKey> {
-  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable });
-  const { kty, crv, x, y } = await exportJWK(publicKey);
-  return { privateKey, publicJwk: { kty, crv, x, y } as Jwk };
-}
-
 /** One wallet: its holder key (cnf.jwk), its DPoP key, the library with its counted fetch. */
 export interface IssuanceWallet {
   holder: WalletKey;
@@ -123,27 +91,9 @@ export function issuanceWallet(
   publicUrl: string,
   gateway: string,
 ): IssuanceWallet {
-  // The dev stack serves plain HTTP on loopback (a process-wide setting of the library).
-  setGlobalConfig({ allowInsecureUrls: true });
   const { fetch: send, counter } = gatewayFetch(publicUrl, gateway);
-  const keyOf = (signer: JwtSigner) =>
-    signer.method === 'jwk' && signer.publicJwk.x === dpop.publicJwk.x ? dpop : holder;
-  const client = new Openid4vciClient({
-    callbacks: {
-      fetch: send,
-      hash: (data, alg) =>
-        new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
-      generateRandom: (length) => new Uint8Array(randomBytes(length)),
-      clientAuthentication: clientAuthenticationAnonymous(),
-      signJwt: async (signer, { header, payload }: { header: JwtHeader; payload: JwtPayload }) => {
-        const key = keyOf(signer);
-        const jwt = await new SignJWT(payload as Record<string, unknown>)
-          .setProtectedHeader(header as JwtHeader & { alg: string })
-          .sign(key.privateKey);
-        return { jwt, signerJwk: key.publicJwk };
-      },
-    },
-  });
+  // The dev stack serves plain HTTP on loopback (a process-wide setting of the library).
+  const client = oid4vciWallet(holder, { allowInsecureUrls: true, dpopKey: dpop, fetch: send });
   return { holder, dpop, client, counter };
 }
 
@@ -153,8 +103,8 @@ export async function newIssuanceWallet(
   options: { extractableHolder?: boolean } = {},
 ): Promise<IssuanceWallet> {
   return issuanceWallet(
-    await walletKey(options.extractableHolder ?? false),
-    await walletKey(),
+    await newDidJwkKey({ extractable: options.extractableHolder ?? false }),
+    await newDidJwkKey(),
     publicUrl,
     gateway,
   );

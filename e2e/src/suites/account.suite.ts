@@ -15,7 +15,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { post, type Json } from '../http.js';
-import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '../oid4vci-wallet.js';
+import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '@itp/testing/oid4vci-wallet';
 import type { GatewayStack, Suite } from './context.js';
 import { expectRefusal, siteLogin } from './oid4vp.suite.js';
 

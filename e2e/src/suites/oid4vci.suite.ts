@@ -2,7 +2,7 @@
  * OpenID4VCI 1.0 (pre-authorized code) through the gateway, into a third-party wallet that then
  * logs the user in with it (issue 23's end-to-end proof): the wallet holds its own did:jwk key
  * (P-256, jose), receives a credential with the OpenWallet Foundation's `Openid4vciClient`
- * (../oid4vci-wallet.ts), a third party verifies it with did-jwt-vc, and the same key and VC
+ * (@itp/testing/oid4vci-wallet), a third party verifies it with did-jwt-vc, and the same key and VC
  * answer a site's OpenID4VP login with `Openid4vpClient` (@itp/wallet's `Oid4vpWallet`) — until
  * the user revokes the VC.
  */
@@ -13,7 +13,7 @@ import { Oid4vpWallet } from '@itp/wallet';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { getJson, post, type Json } from '../http.js';
-import { newDidJwkKey, oid4vciWallet } from '../oid4vci-wallet.js';
+import { newDidJwkKey, oid4vciWallet } from '@itp/testing/oid4vci-wallet';
 import type { Suite } from './context.js';
 import { expectRefusal, siteLogin } from './oid4vp.suite.js';
 

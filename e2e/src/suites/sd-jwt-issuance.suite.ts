@@ -1,7 +1,7 @@
 /**
  * SD-JWT VCs into an EU wallet (contract §15, issue 36) through the gateway, with the other
  * side's maintained libraries only: the wallet is `Openid4vciClient` (@openid4vc/openid4vci,
- * ../oid4vci-wallet.ts) with a DPoP key and a `jwk` proof; `@sd-jwt/sd-jwt-vc` verifies what it
+ * @itp/testing/oid4vci-wallet) with a DPoP key and a `jwk` proof; `@sd-jwt/sd-jwt-vc` verifies what it
  * receives (the x5c chain to the CA the issuer serves, ../sd-jwt-vc-checks.ts) and presents one
  * of three claims with a key binding JWT; `@sd-jwt/jwt-status-list` reads the credential's bit;
  * the site's verifier (contract §14: presentation requests) is answered by `Openid4vpClient`
@@ -17,7 +17,7 @@ import { setGlobalConfig } from '@openid4vc/utils';
 import { presentTestSdJwtVc, testWallet } from '@itp/presentations/testing';
 import { DEMO_SITE, DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { basicAuth, post, type Json } from '../http.js';
-import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '../oid4vci-wallet.js';
+import { newDidJwkKey, oid4vciWallet, type DidJwkKey } from '@itp/testing/oid4vci-wallet';
 import { tokenStatus, verifyIssuedSdJwtVc } from '../sd-jwt-vc-checks.js';
 import type { Suite } from './context.js';
 

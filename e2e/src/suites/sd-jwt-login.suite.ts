@@ -1,7 +1,7 @@
 /**
  * OpenID4VP 1.0 web-site login with this service's own SD-JWT VC (contract §8, §15; issue 36)
  * through the gateway: a third-party EU wallet receives the Profile SD-JWT VC over OpenID4VCI
- * (`Openid4vciClient` with DPoP and a `jwk` proof, ../oid4vci-wallet.ts) and answers a site's
+ * (`Openid4vciClient` with DPoP and a `jwk` proof, @itp/testing/oid4vci-wallet) and answers a site's
  * login request with it (`Openid4vpClient` through @itp/wallet's resolveRequest / submitResponse,
  * the request object verified by the verifier's did:ethr on the stack's chain); `@sd-jwt/*`
  * makes the presentation with its key binding JWT. auth-service trusts the issuer's CA only as
@@ -15,7 +15,7 @@ import { presentTestSdJwtVc } from '@itp/presentations/testing';
 import { thirdPartyResolver } from '../did-ethr.js';
 import { DEMO_USER, bearerOfDemoUser } from '../flows.js';
 import { post } from '../http.js';
-import { newDidJwkKey, oid4vciWallet } from '../oid4vci-wallet.js';
+import { newDidJwkKey, oid4vciWallet } from '@itp/testing/oid4vci-wallet';
 import type { GatewayStack, Suite } from './context.js';
 import { siteLogin } from './oid4vp.suite.js';
 

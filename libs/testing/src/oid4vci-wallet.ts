@@ -1,7 +1,7 @@
 /**
  * A third-party OpenID4VCI 1.0 wallet: the OpenWallet Foundation's `Openid4vciClient`
  * (@openid4vc/openid4vci) holding its own did:jwk key (P-256, made and used by jose). Nothing of
- * this platform's code is involved. No jest in here, so other tests may reuse it.
+ * this platform's code is involved. No jest in here: the e2e suites and the benchmark use it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -24,6 +24,9 @@ export interface DidJwkKey {
   publicJwk: Jwk;
 }
 
+/** What signs a wallet's JWTs: an ES256 private key and its public JWK. */
+export type WalletKey = Pick<DidJwkKey, 'privateKey' | 'publicJwk'>;
+
 /** `extractable`: the private key can be exported (e.g. as the JWK an SD-JWT library signs with). */
 export async function newDidJwkKey(options: { extractable?: boolean } = {}): Promise<DidJwkKey> {
   const { publicKey, privateKey } = await generateKeyPair('ES256', {
@@ -41,11 +44,11 @@ export async function newDidJwkKey(options: { extractable?: boolean } = {}): Pro
  * key) are signed by it instead; `fetch` sees every request the library sends.
  */
 export function oid4vciWallet(
-  key: DidJwkKey,
-  options: { allowInsecureUrls?: boolean; dpopKey?: DidJwkKey; fetch?: typeof fetch } = {},
+  key: WalletKey,
+  options: { allowInsecureUrls?: boolean; dpopKey?: WalletKey; fetch?: typeof fetch } = {},
 ): Openid4vciClient {
   const { dpopKey } = options;
-  const signerOf = (signer: JwtSigner): DidJwkKey =>
+  const signerOf = (signer: JwtSigner): WalletKey =>
     dpopKey && signer.method === 'jwk' && signer.publicJwk.x === dpopKey.publicJwk.x
       ? dpopKey
       : key;
