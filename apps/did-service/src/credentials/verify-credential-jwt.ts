@@ -59,7 +59,7 @@ interface KnownKey {
  * instead of did-jwt's key recovery.
  */
 class SignerKeys {
-  /** Raw key (hex) → key object and address; `null` for bytes that are no secp256k1 key. */
+  /** Raw key (hex) → key object and address; `{ invalid: true }` for bytes that are no secp256k1 key. */
   readonly byBytes = new LRUCache<string, KnownKey | { invalid: true }>({ max: 1000 });
   /** Lower-case address → the issuer key with that address. */
   readonly byAddress = new LRUCache<string, KnownKey>({ max: 1000 });
