@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { TrustAnchors } from './trust-anchors.js';
 import { verifyCertificateChain, type VerifiedChain } from './verify-certificate-chain.js';
 
@@ -15,18 +16,20 @@ type Chain = readonly (string | Uint8Array)[];
  * fingerprint (SHA-256 of its DER certificates, sorted): a tampered or other chain, or another
  * anchor set, is verified in full. A refusal is never remembered. When the anchor set changes
  * (a refresh, a removed anchor), everything verified against the previous set is forgotten.
- * Bounded: the oldest entry is dropped past `maxEntries`.
+ * Bounded: the least recently used entry is dropped past `maxEntries`.
  */
 export class ChainVerificationCache {
-  private readonly entries = new Map<string, VerifiedChain>();
+  private readonly entries: LRUCache<string, VerifiedChain>;
   private readonly anchorPrints = new WeakMap<object, string>();
   private anchorsPrint: string | undefined;
   private misses = 0;
 
   constructor(
-    private readonly maxEntries = DEFAULT_CHAIN_CACHE_ENTRIES,
+    maxEntries = DEFAULT_CHAIN_CACHE_ENTRIES,
     private readonly verify: typeof verifyCertificateChain = verifyCertificateChain,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** How many chains this cache verified in full (specs, bench). */
   get verifications(): number {
@@ -56,10 +59,6 @@ export class ChainVerificationCache {
     // The anchors may have changed while the chain was verified: keep it only for the set it was.
     if (this.fingerprintOf(anchors) === anchorsPrint && this.anchorsPrint === anchorsPrint) {
       this.entries.set(key, verified);
-      if (this.entries.size > this.maxEntries) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
     }
     return verified;
   }

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 
 /** How many status lists (by URI) a DecodedStatusLists keeps by default. */
 export const DEFAULT_STATUS_LISTS = 64;
@@ -53,10 +54,12 @@ export function statusAt(list: Pick<DecodedList, 'bits' | 'bytes'>, index: numbe
  * least recently used list is dropped past `maxLists`.
  */
 export class DecodedStatusLists {
-  private readonly lists = new Map<string, DecodedList>();
+  private readonly lists: LRUCache<string, DecodedList>;
   private decoded = 0;
 
-  constructor(private readonly maxLists = DEFAULT_STATUS_LISTS) {}
+  constructor(maxLists = DEFAULT_STATUS_LISTS) {
+    this.lists = new LRUCache({ max: maxLists });
+  }
 
   /** How many tokens were inflated (specs, bench). */
   get decodings(): number {
@@ -66,16 +69,10 @@ export class DecodedStatusLists {
   /** The status of `index` in `token` (a verified status list token of `uri`). */
   statusOf(uri: string, token: string, payload: Record<string, unknown>, index: number): number {
     let list = this.lists.get(uri);
-    if (list?.token === token) {
-      this.lists.delete(uri);
-    } else {
+    if (list?.token !== token) {
       list = decodeStatusList(token, payload);
       this.decoded += 1;
-    }
-    this.lists.set(uri, list);
-    if (this.lists.size > this.maxLists) {
-      const oldest = this.lists.keys().next().value;
-      if (oldest !== undefined) this.lists.delete(oldest);
+      this.lists.set(uri, list);
     }
     return statusAt(list, index);
   }
