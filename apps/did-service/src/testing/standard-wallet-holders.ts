@@ -80,7 +80,9 @@ function newKey(curve: 'secp256k1' | 'P-256' | 'Ed25519') {
   const ecdh = createECDH(curve === 'P-256' ? 'prime256v1' : 'secp256k1');
   ecdh.generateKeys();
   const point = ecdh.getPublicKey();
-  const secret = ecdh.getPrivateKey();
+  // getPrivateKey drops leading zero bytes (1 key in 256): the signers take exactly 32 bytes.
+  const raw = ecdh.getPrivateKey();
+  const secret = Buffer.concat([Buffer.alloc(32 - raw.length), raw]);
   return {
     publicKey: ecdh.getPublicKey(undefined, 'compressed'),
     publicJwk: {
